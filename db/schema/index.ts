@@ -1,0 +1,5 @@
+export * from "./organizations";
+export * from "./agents";
+export * from "./credits";
+export * from "./sequences";
+export * from "./rate-limits";

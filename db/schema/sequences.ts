@@ -1,0 +1,168 @@
+import { sql } from "drizzle-orm";
+import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { AgentStep } from "./agents";
+import { agents } from "./agents";
+import { organizations } from "./organizations";
+
+export const lifecycleStatuses = ["in progress", "done", "cancelled", "failed"] as const;
+export type LifecycleStatus = (typeof lifecycleStatuses)[number];
+
+/** `active`: being dialed; `waiting`: a chained contact waiting for the group's current call to end. */
+export type ChainStatus = "active" | "waiting";
+
+export const sequences = pgTable(
+  "sequences",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    batchId: text("batch_id"),
+    /** Position of the contact in its bulk request (unique per batch so a resumed batch never creates it twice). */
+    batchIndex: integer("batch_index"),
+    name: text("name").notNull(),
+    phoneNumber: text("phone_number").notNull(),
+    phoneNumberExt: text("phone_number_ext").notNull().default(""),
+    toEmailAddress: text("to_email_address"),
+    timezone: text("timezone").notNull(),
+    customInputVariables: jsonb("custom_input_variables").$type<Record<string, string>>().notNull().default(sql`'{}'::jsonb`),
+    /** Explicit first-call time requested at enrollment, if any. */
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true, mode: "date" }),
+    bypassCallWindows: boolean("bypass_call_windows").notNull().default(false),
+    scheduledBy: text("scheduled_by").notNull(),
+    lifecycleStatus: text("lifecycle_status").$type<LifecycleStatus>().notNull().default("in progress"),
+    steps: jsonb("steps").$type<AgentStep[]>().notNull(),
+    /** Chaining: `<groupByField>=<value>`; contacts with the same key run one after another. */
+    groupKey: text("group_key"),
+    groupByField: text("group_by_field"),
+    chainPosition: integer("chain_position"),
+    chainStatus: text("chain_status").$type<ChainStatus>(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    index("sequences_org_idx").on(t.organizationId, t.lifecycleStatus),
+    index("sequences_agent_idx").on(t.agentId),
+    index("sequences_vars_idx").using("gin", sql`${t.customInputVariables} jsonb_path_ops`),
+    index("sequences_group_idx").on(t.organizationId, t.groupKey, t.chainPosition),
+    uniqueIndex("sequences_batch_idx").on(t.batchId, t.batchIndex),
+  ],
+);
+
+export const resultTypes = [
+  "Goal Completed",
+  "Goal Not Completed",
+  "Voicemail",
+  "Busy",
+  "No Conversation",
+  "Opted Out",
+  "Invalid Phone Number",
+  "Cancelled",
+  "Failed",
+  "Scheduled",
+  "Rescheduled",
+  "Processing Analysis",
+  "Calling",
+] as const;
+export type ResultType = (typeof resultTypes)[number];
+
+export type CallAction = {
+  description: string;
+  status: string;
+  actionKey: string;
+  completedAt: string;
+  metadata: Record<string, unknown>;
+};
+export type CallOutcome = { name: string; reasoning: string };
+export type FollowUpMeetingDetails = { startTime: string; endTime: string; hostEmail: string; meetingLink: string };
+export type CrmSchedulingDetails = {
+  provider?: string;
+  mode?: string;
+  bookingUid?: string;
+  status?: "booked" | "cancelled";
+  workspaceId?: string;
+  routeId?: string;
+  cancelledAt?: string;
+  error?: string;
+};
+
+export const calls = pgTable(
+  "calls",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    sequenceId: text("sequence_id").notNull().references(() => sequences.id, { onDelete: "cascade" }),
+    /** 1-based position of this call among the sequence's steps. */
+    stepNumber: integer("step_number").notNull(),
+    attempt: integer("attempt").notNull().default(1),
+    scheduledAt: timestamp("scheduled_at", { withTimezone: true, mode: "date" }).notNull(),
+    resultType: text("result_type").$type<ResultType>().notNull().default("Scheduled"),
+    fromPhoneNumber: text("from_phone_number").notNull().default(""),
+    duration: integer("duration").notNull().default(0),
+    promptVersionId: text("prompt_version_id"),
+    rescheduledAt: timestamp("rescheduled_at", { withTimezone: true, mode: "date" }),
+    summary: text("summary").notNull().default(""),
+    transcript: text("transcript"),
+    extractedVariables: jsonb("extracted_variables").$type<Record<string, unknown>>().notNull().default(sql`'{}'::jsonb`),
+    outcomes: jsonb("outcomes").$type<CallOutcome[]>().notNull().default(sql`'[]'::jsonb`),
+    agentActions: jsonb("agent_actions").$type<CallAction[]>().notNull().default(sql`'[]'::jsonb`),
+    humanActions: jsonb("human_actions").$type<CallAction[]>().notNull().default(sql`'[]'::jsonb`),
+    followUpMeetingDetails: jsonb("follow_up_meeting_details").$type<FollowUpMeetingDetails | null>(),
+    crmSchedulingDetails: jsonb("crm_scheduling_details").$type<CrmSchedulingDetails>().notNull().default(sql`'{}'::jsonb`),
+    /** Storage key of the recording; null when there is none (or it was cleaned up). */
+    recordingKey: text("recording_key"),
+    recordingContentType: text("recording_content_type"),
+    recordingDurationSeconds: integer("recording_duration_seconds"),
+    recordingDeletedAt: timestamp("recording_deleted_at", { withTimezone: true, mode: "date" }),
+    providerCallId: text("provider_call_id"),
+    dialedAt: timestamp("dialed_at", { withTimezone: true, mode: "date" }),
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    analyzedAt: timestamp("analyzed_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [
+    uniqueIndex("calls_sequence_step_idx").on(t.sequenceId, t.stepNumber, t.attempt),
+    index("calls_agent_scheduled_idx").on(t.agentId, t.scheduledAt),
+    index("calls_due_idx").on(t.scheduledAt).where(sql`result_type = 'Scheduled'`),
+    index("calls_org_idx").on(t.organizationId),
+  ],
+);
+
+/** Numbers that opted out; enrollments of them are refused organization-wide. */
+export const optOuts = pgTable(
+  "opt_outs",
+  {
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    phoneNumber: text("phone_number").notNull(),
+    sourceCallId: text("source_call_id"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [primaryKey({ columns: [t.organizationId, t.phoneNumber] })],
+);
+
+export type BulkBatchStatus = "accepted" | "creating" | "completed" | "failed";
+
+/** A bulk enrollment request, durably recorded before the 202; sequences are materialized from `contacts`. */
+export const bulkBatches = pgTable(
+  "bulk_batches",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    agentId: text("agent_id").notNull().references(() => agents.id, { onDelete: "cascade" }),
+    idempotencyKey: text("idempotency_key"),
+    status: text("status").$type<BulkBatchStatus>().notNull().default("accepted"),
+    total: integer("total").notNull(),
+    accepted: integer("accepted").notNull(),
+    createdCount: integer("created_count").notNull().default(0),
+    /** The first 202 body, returned again on an idempotent replay. */
+    response: jsonb("response").$type<Record<string, unknown>>().notNull(),
+    /** Accepted, normalized contacts waiting to become sequences. */
+    contacts: jsonb("contacts").$type<unknown[]>().notNull(),
+    groupByField: text("group_by_field"),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [uniqueIndex("bulk_batches_idempotency_idx").on(t.organizationId, t.idempotencyKey)],
+);

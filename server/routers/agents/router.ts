@@ -1,0 +1,14 @@
+import { router } from "@/server/trpc/init";
+import { checkAccessProcedure } from "./check-access.procedure";
+import { listAgentsProcedure } from "./list-agents.procedure";
+import { listExtractedVariablesProcedure } from "./list-extracted-variables.procedure";
+import { listInputVariablesProcedure } from "./list-input-variables.procedure";
+import { listOutcomesProcedure } from "./list-outcomes.procedure";
+
+export const agentsRouter = router({
+  list: listAgentsProcedure,
+  listInputVariables: listInputVariablesProcedure,
+  listExtractedVariables: listExtractedVariablesProcedure,
+  listOutcomes: listOutcomesProcedure,
+  checkAccess: checkAccessProcedure,
+});

@@ -1,0 +1,56 @@
+import { z } from "zod";
+
+export const ZAgentIdSchema = z.string().min(1).describe("Agent ID, format `agent.<id>`.");
+
+export const ZAgentStatusSchema = z.enum(["ACTIVE", "PAUSED", "ARCHIVED"]).describe("Agent status.");
+
+export const ZAgentSummarySchema = z
+  .object({
+    agentId: z.string().describe("Agent ID, format `agent.<id>`."),
+    name: z.string().describe("Agent name."),
+    status: ZAgentStatusSchema,
+  })
+  .describe("Agent summary.");
+
+export const ZInputVariableSchema = z
+  .object({
+    slug: z.string().describe("Key to send when scheduling a sequence (top-level property or `customVariables` key)."),
+    displayName: z.string(),
+    description: z.string(),
+  })
+  .describe("Input variable definition.");
+
+export const ZExtractedVariableSchema = z
+  .object({
+    slug: z.string(),
+    displayName: z.string(),
+    description: z.string(),
+    type: z.string().describe("STRING, NUMBER, BOOLEAN, DROPDOWN or DATE/TIME."),
+    dropdownOptions: z.array(z.string()).optional().describe("Present for DROPDOWN variables."),
+    datetimeFormat: z.string().optional().describe("Present for DATE/TIME variables, e.g. `yyyy-MM-dd HH:mm:ss`."),
+    formatDatetimeInUtc: z.boolean().optional().describe("Present for DATE/TIME variables."),
+  })
+  .describe("Extracted variable definition.");
+
+export const ZOutcomeSchema = z
+  .object({
+    outcomeDefinitionId: z.string(),
+    name: z.string().describe("Matches `callResult.outcomes[].name` in call results."),
+  })
+  .describe("Outcome definition.");
+
+export const ZTimeWindowSchema = z.object({
+  startTime: z.number().int().min(0).max(1440).describe("Minutes after local midnight (0–1440)."),
+  endTime: z.number().int().min(0).max(1440).describe("Minutes after local midnight (0–1440)."),
+});
+
+export const ZStepSchema = z.object({
+  stepType: z.enum(["CALL", "EMAIL"]).describe("`CALL` or `EMAIL`."),
+  delaySeconds: z.number().int().min(0).describe("Delay after the previous step ended."),
+  delaySecondsMax: z.number().int().min(0).nullable().describe("Upper bound of random jitter added to the delay, or null."),
+  executionWindowConfig: z.object({
+    dayOffset: z.number().int().min(0),
+    timeWindow: ZTimeWindowSchema,
+    timezoneSource: z.enum(["contact", "agent"]).describe("`contact`: the contact's timezone; `agent`: the agent's first timezone."),
+  }),
+});

@@ -1,0 +1,113 @@
+import { initTRPC, TRPCError } from "@trpc/server";
+import type { OpenApiMeta } from "trpc-to-openapi";
+import { ZodError } from "zod";
+import { AppError, appCodeForTrpcCode, ERROR_TABLE, type AppErrorCode } from "../errors";
+import { authenticate, type AuthContext } from "../auth/authenticate";
+import type { Context, MemberRole } from "./context";
+
+/** `successStatus`: the HTTP status of a successful REST call (default 200); also written into the OpenAPI document. */
+export type Meta = OpenApiMeta<{ successStatus?: number }>;
+
+/** Human message for a failed input validation that names the field(s). */
+export function describeZodError(error: ZodError): string {
+  const parts = error.issues.slice(0, 5).map((issue) => {
+    const field = issue.path.length ? issue.path.join(".") : "body";
+    if (issue.code === "invalid_type" && issue.input === undefined) return `${field}: is required`;
+    return `${field}: ${issue.message}`;
+  });
+  return `Invalid request: ${parts.join("; ")}`;
+}
+
+export type AppErrorData = {
+  appCode: AppErrorCode;
+  /** The message again: trpc-to-openapi replaces the top-level one for validation errors. */
+  message: string;
+  httpStatus: number;
+  details?: Record<string, unknown>;
+  path?: string;
+};
+
+const t = initTRPC
+  .context<Context>()
+  .meta<Meta>()
+  .create({
+    errorFormatter({ shape, error }) {
+      let appCode: AppErrorCode;
+      let message: string;
+      let details: Record<string, unknown> | undefined;
+      if (error.cause instanceof AppError) {
+        appCode = error.cause.code;
+        message = error.cause.message;
+        details = error.cause.details;
+      } else if (error.cause instanceof ZodError) {
+        appCode = "INVALID_REQUEST";
+        message = describeZodError(error.cause);
+        details = { issues: error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message })) };
+      } else {
+        appCode = appCodeForTrpcCode(error.code);
+        // Unexpected errors never leak internals (STYLE 8).
+        message = appCode === "INTERNAL_SERVER_ERROR" ? "An unexpected error occurred. Retry with backoff." : error.message;
+      }
+      const data: AppErrorData = { appCode, message, httpStatus: ERROR_TABLE[appCode].status, details, path: shape.data.path };
+      return { message, code: shape.code, data };
+    },
+  });
+
+/**
+ * Turns AppErrors into TRPCErrors with the right tRPC code, so the dashboard sees the same status as REST,
+ * and applies the procedure's `successStatus` to the REST response.
+ */
+const appErrorMiddleware = t.middleware(async ({ ctx, meta, next }) => {
+  const result = await next();
+  if (result.ok && meta?.successStatus) ctx.resMeta.status = meta.successStatus;
+  if (!result.ok) {
+    const cause = result.error.cause;
+    if (cause instanceof AppError) {
+      throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
+    }
+    if (result.error.code === "INTERNAL_SERVER_ERROR" && !(cause instanceof ZodError)) {
+      console.error("[trpc] unexpected error", result.error.cause ?? result.error);
+    }
+  }
+  return result;
+});
+
+export const router = t.router;
+export const createCallerFactory = t.createCallerFactory;
+export const middleware = t.middleware;
+export const publicProcedure = t.procedure.use(appErrorMiddleware);
+
+/**
+ * One authenticated procedure for both callers (STYLE 9): an API key (REST) or a dashboard session.
+ * It puts the verified organization on ctx.auth; every service call is scoped by `ctx.auth.organizationId`.
+ */
+export const orgProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const auth: AuthContext = await authenticate(ctx);
+  return next({ ctx: { ...ctx, auth } });
+});
+
+const roleRank: Record<MemberRole, number> = { member: 0, support: 1, admin: 2 };
+
+/**
+ * Requires a dashboard role. API keys act for the whole organization and pass role checks
+ * unless `sessionOnly` is set (key management, members: never through a key).
+ */
+export function requireRole(role: MemberRole, options: { sessionOnly?: boolean } = {}) {
+  return orgProcedure.use(({ ctx, next }) => {
+    if (ctx.auth.actor.type === "apiKey") {
+      if (options.sessionOnly) throw new AppError("FORBIDDEN", "This operation is only available to signed-in users.");
+      return next();
+    }
+    if (roleRank[ctx.auth.actor.role] < roleRank[role]) {
+      throw new AppError("FORBIDDEN", `This operation needs the ${role} role.`);
+    }
+    return next();
+  });
+}
+
+/** Dashboard-only procedure that needs a signed-in user but no organization (org switcher, profile). */
+export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
+  const session = await ctx.getSession();
+  if (!session) throw new AppError("UNAUTHORIZED", "Sign in first.");
+  return next({ ctx: { ...ctx, session } });
+});
