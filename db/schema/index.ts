@@ -3,3 +3,4 @@ export * from "./agents";
 export * from "./credits";
 export * from "./sequences";
 export * from "./rate-limits";
+export * from "./providers";
