@@ -1,0 +1,75 @@
+import { z } from "zod";
+
+export const ZActionSchema = z.object({
+  description: z.string(),
+  status: z.string().describe("`completed` occurs."),
+  actionKey: z.string(),
+  completedAt: z.string(),
+  metadata: z.record(z.string(), z.unknown()),
+});
+
+export const ZFollowUpMeetingDetailsSchema = z
+  .object({
+    startTime: z.string().describe("ISO 8601."),
+    endTime: z.string().describe("ISO 8601."),
+    hostEmail: z.string(),
+    meetingLink: z.string().describe("Join link for virtual meetings; a physical address for in-person bookings."),
+  })
+  .describe("Present only when a meeting was booked during the call.");
+
+export const ZCallResultSchema = z.object({
+  resultType: z.string().describe("Goal Completed, Goal Not Completed, Voicemail, Busy, No Conversation, Opted Out, Invalid Phone Number, Cancelled, Failed, Scheduled, Rescheduled, Processing Analysis, Calling."),
+  summary: z.string(),
+  extractedVariables: z.record(z.string(), z.unknown()).describe("Keyed by the agent's extraction variable slugs."),
+  agentActions: z.array(ZActionSchema),
+  humanActions: z.array(ZActionSchema).describe("Actions requested by the contact."),
+  transcription: z.string(),
+  outcomes: z.array(z.object({ name: z.string(), reasoning: z.string() })).describe("Names are the agent's configured outcome definitions."),
+  followUpMeetingDetails: ZFollowUpMeetingDetailsSchema.optional(),
+});
+
+export const ZCrmSchedulingDetailsSchema = z
+  .object({
+    provider: z.string().optional(),
+    mode: z.string().optional(),
+    bookingUid: z.string().optional(),
+    status: z.enum(["booked", "cancelled"]).optional(),
+    workspaceId: z.string().optional(),
+    routeId: z.string().optional(),
+    cancelledAt: z.string().optional(),
+    error: z.string().optional(),
+  })
+  .describe("`{}` when no meeting was booked.");
+
+/** The call-result webhook payload (the spec's sample fields plus attempt/createdAt/updatedAt/callStatus). */
+export const ZCallEventPayloadSchema = z.object({
+  agentId: z.string(),
+  agentName: z.string(),
+  callId: z.string().describe("Format `call.<id>`."),
+  name: z.string().describe("Contact name."),
+  phoneNumber: z.string().describe("E.164."),
+  phoneNumberExt: z.string(),
+  fromPhoneNumber: z.string(),
+  scheduledAt: z.string().describe("ISO 8601."),
+  timezone: z.string().describe("IANA."),
+  direction: z.string().describe("`outbound`."),
+  customInputVariables: z.record(z.string(), z.string()),
+  duration: z.number().int().describe("Seconds."),
+  callUrl: z.string(),
+  rescheduledAt: z.string().nullable(),
+  callResult: ZCallResultSchema,
+  crmSchedulingDetails: ZCrmSchedulingDetailsSchema,
+  sequence: z.object({ sequenceId: z.string(), lifecycleStatus: z.string() }),
+  promptVersionId: z.string().describe("Format `prompt-ver.<id>`."),
+  attempt: z.number().int(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  callStatus: z.string().describe("Hyphenated lower case, e.g. `goal-not-completed`."),
+});
+
+/** The Call metadata object of GET /conversations/metadata/{sequenceId}. */
+export const ZCallMetadataSchema = ZCallEventPayloadSchema.extend({
+  recordingUrl: z.string().optional().describe("Present only when includeRecording=true and audio is available; signed, expires in 3 hours."),
+});
+export type TCallMetadata = z.infer<typeof ZCallMetadataSchema>;
+export type TCallEventPayload = z.infer<typeof ZCallEventPayloadSchema>;
