@@ -24,7 +24,7 @@ function step(overrides: Partial<AgentStep> & { window?: [number, number]; dayOf
 const NY = "America/New_York";
 const LA = "America/Los_Angeles";
 
-function due(params: Partial<Parameters<typeof computeStepDueAt>[0]> & { now: string }) {
+function due(params: Partial<Omit<Parameters<typeof computeStepDueAt>[0], "now">> & { now: string }) {
   return computeStepDueAt({
     step: params.step ?? step(),
     previousEndedAt: params.previousEndedAt ?? null,
