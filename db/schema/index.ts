@@ -4,3 +4,4 @@ export * from "./credits";
 export * from "./sequences";
 export * from "./rate-limits";
 export * from "./providers";
+export * from "./jobs";
