@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { RateLimiterDrizzle, RateLimiterMemory, RateLimiterRes, type RateLimiterAbstract } from "rate-limiter-flexible";
-import { getDb } from "@/db";
+import { getDb, type Db } from "@/db";
 import { rateLimits } from "@/db/schema";
 
 /** 10 requests per second per API key (spec, Limits). A fixed one-second window: 8 evenly paced requests never hit it. */
@@ -15,26 +15,22 @@ const holder = globalThis as unknown as { __rateLimiter?: RateLimiterAbstract };
  * In memory by default (one instance). `RATE_LIMIT_STORE=postgres` shares the limit between instances through
  * a table in the app's database (`rate_limits`, rate-limiter-flexible's Drizzle store).
  */
+export function createRateLimiter(store: "memory" | "postgres", db?: Db): RateLimiterAbstract {
+  const options = { points: RATE_LIMIT_POINTS, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: "api" };
+  if (store === "postgres") return new RateLimiterDrizzle({ ...options, storeClient: db ?? getDb(), schema: rateLimits, clearExpiredByTimeout: !db });
+  return new RateLimiterMemory(options);
+}
+
 function getLimiter(): RateLimiterAbstract {
-  if (!holder.__rateLimiter) {
-    const options = { points: RATE_LIMIT_POINTS, duration: RATE_LIMIT_WINDOW_SECONDS, keyPrefix: "api" };
-    holder.__rateLimiter =
-      process.env.RATE_LIMIT_STORE === "postgres"
-        ? new RateLimiterDrizzle({ ...options, storeClient: getDb(), schema: rateLimits })
-        : new RateLimiterMemory(options);
-  }
+  holder.__rateLimiter ??= createRateLimiter(process.env.RATE_LIMIT_STORE === "postgres" ? "postgres" : "memory");
   return holder.__rateLimiter;
 }
 
-export function setRateLimiterForTests(limiter: RateLimiterAbstract | undefined): void {
-  holder.__rateLimiter = limiter;
-}
-
 /** Keys are limited by a hash of the key, so the raw key never sits in the limiter's store. */
-export async function consumeRateLimit(apiKey: string): Promise<RateLimitDecision> {
+export async function consumeRateLimit(apiKey: string, limiter: RateLimiterAbstract = getLimiter()): Promise<RateLimitDecision> {
   const id = createHash("sha256").update(apiKey).digest("hex").slice(0, 32);
   try {
-    const res = await getLimiter().consume(id, 1);
+    const res = await limiter.consume(id, 1);
     return { allowed: true, remaining: res.remainingPoints, resetMs: res.msBeforeNext };
   } catch (error) {
     if (error instanceof RateLimiterRes) return { allowed: false, remaining: 0, resetMs: error.msBeforeNext };

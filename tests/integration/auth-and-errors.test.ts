@@ -1,4 +1,5 @@
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
+import { createDb } from "@/db";
 import { revokeApiKey, createApiKey } from "@/server/services/api-keys/manage-api-keys";
 import { createTestAgent, createTestOrganization } from "../factories";
 import { apiClient } from "../helpers/api";
@@ -94,5 +95,17 @@ describe("error model", () => {
     const missing = await api("/agents", { key: apiKey });
     expect(missing.status).toBe(400);
     expect(missing.body.message).toContain("orgId");
+  });
+});
+
+describe("unexpected errors", () => {
+  const broken = createDb("postgres://nobody:secret-password@127.0.0.1:1/missing", { max: 1 });
+  afterAll(() => broken.close());
+
+  it("answers 500 INTERNAL_SERVER_ERROR without leaking internals", async () => {
+    const res = await apiClient(broken.db)("/credits/usage", { key: "ock_" + "c".repeat(40) });
+    expect(res.status).toBe(500);
+    expect(res.body).toEqual({ error: "INTERNAL_SERVER_ERROR", message: "An unexpected error occurred. Retry with backoff." });
+    expect(res.text).not.toMatch(/ECONNREFUSED|secret-password|127\.0\.0\.1|stack/i);
   });
 });

@@ -5,6 +5,8 @@ import type { TestProject } from "vitest/node";
 import { startEmbeddedPostgres } from "@/db/embedded";
 import { runMigrations } from "@/db/migrate";
 
+// Module augmentation needs an interface.
+/* eslint-disable @typescript-eslint/consistent-type-definitions */
 declare module "vitest" {
   export interface ProvidedContext {
     databaseUrl: string;
