@@ -36,6 +36,8 @@ export const sequences = pgTable(
     groupByField: text("group_by_field"),
     chainPosition: integer("chain_position"),
     chainStatus: text("chain_status").$type<ChainStatus>(),
+    /** The group member whose call handed over to this one (each member hands over at most once). */
+    chainActivatedBy: text("chain_activated_by"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
@@ -44,7 +46,9 @@ export const sequences = pgTable(
     index("sequences_org_idx").on(t.organizationId, t.lifecycleStatus),
     index("sequences_agent_idx").on(t.agentId),
     index("sequences_vars_idx").using("gin", sql`${t.customInputVariables} jsonb_path_ops`),
-    index("sequences_group_idx").on(t.organizationId, t.groupKey, t.chainPosition),
+    // A chain is one agent's contacts sharing a group key.
+    index("sequences_group_idx").on(t.agentId, t.groupKey, t.chainPosition).where(sql`group_key is not null`),
+    uniqueIndex("sequences_chain_activated_by_idx").on(t.chainActivatedBy),
     uniqueIndex("sequences_batch_idx").on(t.batchId, t.batchIndex),
   ],
 );
@@ -161,6 +165,11 @@ export const bulkBatches = pgTable(
     /** Accepted, normalized contacts waiting to become sequences. */
     contacts: jsonb("contacts").$type<unknown[]>().notNull(),
     groupByField: text("group_by_field"),
+    /** Snapshot of the agent at acceptance, so every chunk (also a resumed one) creates the same sequences. */
+    steps: jsonb("steps").$type<AgentStep[]>().notNull().default(sql`'[]'::jsonb`),
+    agentTimezone: text("agent_timezone"),
+    promptVersionId: text("prompt_version_id"),
+    scheduledBy: text("scheduled_by").notNull().default("api"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
   },
