@@ -1,0 +1,30 @@
+import type { DbOrTx } from "@/db";
+import { createAgent } from "@/server/services/agents/create-agent";
+import { normalizeAgentConfig, type AgentConfig } from "./agent-config";
+
+export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId: string | null; config: AgentConfig };
+
+/** Validates the console's configuration and creates the agent with its first prompt version (one transaction). */
+export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFromConsoleParams) {
+  const config = normalizeAgentConfig(params.config);
+  const agent = await createAgent(db, {
+    organizationId: params.organizationId,
+    name: config.name,
+    status: config.status,
+    timezones: config.timezones,
+    phoneNumbers: config.phoneNumbers,
+    steps: config.steps,
+    bookingConfig: config.bookingConfig,
+    prompt: config.prompt,
+    inputVariables: config.inputVariables,
+    extractedVariables: config.extractedVariables.map((v) => ({
+      ...v,
+      dropdownOptions: v.dropdownOptions ?? undefined,
+      datetimeFormat: v.datetimeFormat ?? undefined,
+      formatDatetimeInUtc: v.formatDatetimeInUtc ?? undefined,
+    })),
+    outcomes: config.outcomes.map((o) => ({ ...o, customerDefined: true })),
+    createdByUserId: params.actorUserId,
+  });
+  return { agentId: agent.id };
+}

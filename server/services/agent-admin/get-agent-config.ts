@@ -1,0 +1,83 @@
+import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
+import { getAgentOrThrow } from "@/server/services/agents/find-agent";
+
+export type GetAgentConfigParams = { organizationId: string; agentId: string };
+
+const PROMPT_HISTORY_LIMIT = 50;
+
+/** The whole editable configuration of one agent of the organization (404 AGENT_NOT_FOUND otherwise). */
+export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams) {
+  const agent = await getAgentOrThrow(db, params);
+  const [inputs, extracted, outcomes, versions] = await Promise.all([
+    db
+      .select()
+      .from(inputVariableDefinitions)
+      .where(and(eq(inputVariableDefinitions.agentId, agent.id), isNull(inputVariableDefinitions.deletedAt)))
+      .orderBy(asc(inputVariableDefinitions.position), asc(inputVariableDefinitions.createdAt)),
+    db
+      .select()
+      .from(extractedVariableDefinitions)
+      .where(and(eq(extractedVariableDefinitions.agentId, agent.id), isNull(extractedVariableDefinitions.deletedAt)))
+      .orderBy(asc(extractedVariableDefinitions.position), asc(extractedVariableDefinitions.createdAt)),
+    db
+      .select()
+      .from(outcomeDefinitions)
+      .where(eq(outcomeDefinitions.agentId, agent.id))
+      .orderBy(asc(outcomeDefinitions.position), asc(outcomeDefinitions.createdAt)),
+    db
+      .select()
+      .from(promptVersions)
+      .where(eq(promptVersions.agentId, agent.id))
+      .orderBy(desc(promptVersions.createdAt), desc(promptVersions.id))
+      .limit(PROMPT_HISTORY_LIMIT),
+  ]);
+  const current = versions.find((v) => v.id === agent.currentPromptVersionId) ?? versions[0];
+  return {
+    agentId: agent.id,
+    name: agent.name,
+    status: agent.status,
+    timezones: agent.timezones,
+    phoneNumbers: agent.phoneNumbers,
+    steps: agent.steps,
+    bookingConfig: agent.bookingConfig ?? null,
+    createdAt: agent.createdAt.toISOString(),
+    updatedAt: agent.updatedAt.toISOString(),
+    prompt: current?.prompt ?? "",
+    promptVersionId: current?.id ?? null,
+    promptVersions: versions.map((v) => ({
+      promptVersionId: v.id,
+      createdAt: v.createdAt.toISOString(),
+      current: v.id === current?.id,
+      preview: v.prompt.slice(0, 160),
+    })),
+    inputVariables: inputs.map((v) => ({
+      id: v.id,
+      slug: v.slug,
+      displayName: v.displayName,
+      description: v.description,
+      required: v.required,
+    })),
+    extractedVariables: extracted.map((v) => ({
+      id: v.id,
+      slug: v.slug,
+      displayName: v.displayName,
+      description: v.description,
+      type: v.type,
+      dropdownOptions: v.dropdownOptions ?? null,
+      datetimeFormat: v.datetimeFormat ?? null,
+      formatDatetimeInUtc: v.formatDatetimeInUtc ?? null,
+      systemDefault: v.systemDefault,
+    })),
+    outcomes: outcomes.map((o) => ({
+      id: o.id,
+      name: o.name,
+      description: o.description,
+      enabled: o.enabled,
+      customerDefined: o.customerDefined,
+    })),
+  };
+}
+
+export type AgentConfigView = Awaited<ReturnType<typeof getAgentConfig>>;
