@@ -1,9 +1,8 @@
 /**
  * `npm start` (production server) and `npm run dev` (hot reload) on embedded defaults:
  * Postgres in $DATA_DIR (unless DATABASE_URL), migrations applied, demo data seeded on the first start,
- * the demo API key and dashboard login printed, then Next.js on $PORT.
+ * the demo API key and dashboard login printed, then the HTTP server (Next.js + the /api/v1 fast path) on $PORT.
  */
-import { spawn } from "node:child_process";
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDb } from "@/db";
@@ -29,20 +28,20 @@ async function main() {
   const demo = await ensureDemoData(url, `${env.NEXTAUTH_URL}/api/v1`);
   if (demo) printBanner(demo, env.NEXTAUTH_URL!);
 
-  const nextBin = path.resolve("node_modules/next/dist/bin/next");
-  const child = spawn(process.execPath, [nextBin, dev ? "dev" : "start", "-p", String(port)], { stdio: "inherit", env });
+  Object.assign(process.env, env);
+  const { startHttpServer } = await import("@/server/http/node-server");
+  const server = await startHttpServer({ port, dev });
+  console.log(`  Ready on ${env.NEXTAUTH_URL}`);
   let stopping = false;
-  const shutdown = async (code: number) => {
+  const shutdown = async () => {
     if (stopping) return;
     stopping = true;
-    child.kill("SIGTERM");
-    await new Promise((resolve) => setTimeout(resolve, 500));
+    await server.close().catch(() => {});
     if (embedded?.startedHere) await embedded.stop();
-    process.exit(code);
+    process.exit(0);
   };
-  process.on("SIGINT", () => void shutdown(0));
-  process.on("SIGTERM", () => void shutdown(0));
-  child.on("exit", (code) => void shutdown(code ?? 0));
+  process.on("SIGINT", () => void shutdown());
+  process.on("SIGTERM", () => void shutdown());
 }
 
 /** Seeds once per data directory (embedded) or when SEED_DEMO=1; remembers the printed credentials in $DATA_DIR/demo.json. */

@@ -1,0 +1,126 @@
+import { spawn, type ChildProcess } from "node:child_process";
+import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import http from "node:http";
+import os from "node:os";
+import path from "node:path";
+import { findFreePort, startEmbeddedPostgres } from "@/db/embedded";
+import { runMigrations } from "@/db/migrate";
+
+/** A throwaway embedded Postgres for one benchmark run; `stop()` removes it. */
+export async function startBenchDatabase() {
+  const dir = mkdtempSync(path.join(os.tmpdir(), "ocs-bench-"));
+  const pg = await startEmbeddedPostgres(dir);
+  await runMigrations(pg.url);
+  return {
+    url: pg.url,
+    dir,
+    stop: async () => {
+      await pg.stop();
+      rmSync(dir, { recursive: true, force: true });
+    },
+  };
+}
+
+/** Starts the built app exactly as `npm start` does (scripts/start.ts) against the given database; builds first if needed. */
+export async function startNextApp(databaseUrl: string, dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+  if (!existsSync(path.resolve(".next/BUILD_ID"))) {
+    await run(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "build"]);
+  }
+  const port = await findFreePort();
+  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/start.ts")], {
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", NEXTAUTH_SECRET: "bench", NEXTAUTH_URL: `http://127.0.0.1:${port}`, EMBEDDED_MODE: "1" },
+    stdio: ["ignore", "ignore", "inherit"],
+    detached: false,
+  });
+  const url = `http://127.0.0.1:${port}`;
+  for (let i = 0; i < 200; i++) {
+    try {
+      await request(`${url}/api/v1/openapi.json`, {});
+      break;
+    } catch {
+      await new Promise((resolve) => setTimeout(resolve, 100));
+    }
+  }
+  return {
+    url,
+    stop: async () => {
+      child.kill("SIGTERM");
+      await new Promise((resolve) => setTimeout(resolve, 300));
+    },
+  };
+}
+
+function run(command: string, args: string[]): Promise<void> {
+  return new Promise((resolve, reject) => {
+    const child = spawn(command, args, { stdio: "inherit" });
+    child.on("exit", (code) => (code === 0 ? resolve() : reject(new Error(`${command} exited ${code}`))));
+  });
+}
+
+const agent = new http.Agent({ keepAlive: true, maxSockets: 64 });
+
+export function request(url: string, headers: Record<string, string>, options: { method?: string; body?: string } = {}): Promise<{ status: number; body: string }> {
+  return new Promise((resolve, reject) => {
+    const req = http.request(url, { agent, headers, method: options.method ?? "GET" }, (res) => {
+      const chunks: Buffer[] = [];
+      res.on("data", (chunk: Buffer) => chunks.push(chunk));
+      res.on("end", () => resolve({ status: res.statusCode ?? 0, body: Buffer.concat(chunks).toString("utf8") }));
+    });
+    req.on("error", reject);
+    if (options.body) req.write(options.body);
+    req.end();
+  });
+}
+
+export function percentile(sorted: number[], p: number): number {
+  if (sorted.length === 0) return NaN;
+  return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
+}
+
+/** Closed loop: `concurrency` workers issue requests back to back for `durationMs`. */
+export async function closedLoop(durationMs: number, concurrency: number, fire: (i: number) => Promise<number>) {
+  const latencies: number[] = [];
+  let errors = 0;
+  let counter = 0;
+  const end = performance.now() + durationMs;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        const start = performance.now();
+        const status = await fire(counter++);
+        latencies.push(performance.now() - start);
+        if (status !== 200) errors++;
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  return { rps: latencies.length / (durationMs / 1000), p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, count: latencies.length };
+}
+
+/** Open loop: requests started at a fixed rate regardless of responses (latency as a client at that rate sees it). */
+export async function openLoop(rate: number, durationMs: number, fire: (i: number) => Promise<number>) {
+  const latencies: number[] = [];
+  let errors = 0;
+  const total = Math.round((rate * durationMs) / 1000);
+  const start = performance.now();
+  const pending: Array<Promise<void>> = [];
+  for (let i = 0; i < total; i++) {
+    const due = start + (i * 1000) / rate;
+    const wait = due - performance.now();
+    if (wait > 0) await new Promise((resolve) => setTimeout(resolve, wait));
+    const sent = performance.now();
+    pending.push(
+      fire(i).then((status) => {
+        latencies.push(performance.now() - sent);
+        if (status !== 200) errors++;
+      }),
+    );
+  }
+  await Promise.all(pending);
+  latencies.sort((a, b) => a - b);
+  return { p50: percentile(latencies, 50), p99: percentile(latencies, 99), errors, count: latencies.length };
+}
+
+export function fmt(n: number, digits = 1): string {
+  return Number.isFinite(n) ? n.toFixed(digits) : "n/a";
+}

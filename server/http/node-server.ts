@@ -1,0 +1,74 @@
+import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import { Readable } from "node:stream";
+import next from "next";
+import { getDb } from "@/db";
+import { API_PREFIX, handleApiV1 } from "./api-v1";
+
+/**
+ * The production HTTP server: `/api/v1/*` goes straight to the same fetch handler the Next.js route
+ * (`app/api/v1/[...path]/route.ts`) uses, everything else to Next.js. Next's per-request routing costs several
+ * times more than the whole API request on the hot read path (see bench/read-path.ts), so the public API skips it;
+ * behaviour is identical either way (the route file stays for `next dev`-only setups and for tests).
+ */
+export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string }) {
+  const app = next({ dev: options.dev, port: options.port, hostname: options.hostname ?? "localhost" });
+  const handleNext = app.getRequestHandler();
+  await app.prepare();
+
+  const server = http.createServer((req, res) => {
+    if (req.url && (req.url === API_PREFIX || req.url.startsWith(`${API_PREFIX}/`) || req.url.startsWith(`${API_PREFIX}?`))) {
+      void serveApi(req, res, options.port);
+      return;
+    }
+    void handleNext(req, res);
+  });
+  server.keepAliveTimeout = 65_000;
+  await new Promise<void>((resolve) => server.listen(options.port, resolve));
+  return {
+    server,
+    close: async () => {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await app.close();
+    },
+  };
+}
+
+async function serveApi(req: IncomingMessage, res: ServerResponse, port: number) {
+  try {
+    const request = toFetchRequest(req, port);
+    const response = await handleApiV1(request, { db: getDb() });
+    res.statusCode = response.status;
+    response.headers.forEach((value, key) => res.setHeader(key, value));
+    if (response.body && req.method !== "HEAD") {
+      const body = Buffer.from(await response.arrayBuffer());
+      res.setHeader("content-length", body.length);
+      res.end(body);
+    } else res.end();
+  } catch (error) {
+    console.error("[api/v1] unexpected error", error);
+    if (!res.headersSent) {
+      res.statusCode = 500;
+      res.setHeader("content-type", "application/json");
+    }
+    res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: "An unexpected error occurred. Retry with backoff." }));
+  }
+}
+
+function toFetchRequest(req: IncomingMessage, port: number): Request {
+  const host = req.headers.host ?? `localhost:${port}`;
+  const url = `http://${host}${req.url ?? "/"}`;
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
+    else if (value !== undefined) headers.set(key, value);
+  }
+  const method = req.method ?? "GET";
+  const hasBody = method !== "GET" && method !== "HEAD";
+  return new Request(url, {
+    method,
+    headers,
+    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    // Node's fetch needs this for streamed request bodies.
+    ...(hasBody ? { duplex: "half" } : {}),
+  } as RequestInit);
+}
