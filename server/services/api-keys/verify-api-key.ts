@@ -13,8 +13,11 @@ type CacheEntry = { value: VerifiedKey; keyHash: string; expiresAt: number };
  */
 const CACHE_TTL_MS = 5_000;
 const LAST_USED_EVERY_MS = 60_000;
-const cache = new Map<string, CacheEntry>();
-const lastUsedWritten = new Map<string, number>();
+// On globalThis: the /api/v1 fast path (server/http/node-server.ts) and Next's bundle load separate copies of this
+// module in one process, and a revocation made through the dashboard must clear the cache the API reads.
+const shared = globalThis as unknown as { __apiKeyCache?: Map<string, CacheEntry>; __apiKeyLastUsed?: Map<string, number> };
+const cache = (shared.__apiKeyCache ??= new Map<string, CacheEntry>());
+const lastUsedWritten = (shared.__apiKeyLastUsed ??= new Map<string, number>());
 
 export function forgetApiKey(keyId: string): void {
   for (const [hash, entry] of cache) if (entry.value.keyId === keyId) cache.delete(hash);
