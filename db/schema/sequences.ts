@@ -120,6 +120,10 @@ export const calls = pgTable(
     recordingDurationSeconds: integer("recording_duration_seconds"),
     recordingDeletedAt: timestamp("recording_deleted_at", { withTimezone: true, mode: "date" }),
     providerCallId: text("provider_call_id"),
+    /** How the call ended at the telephony level (voice engine): answered, voicemail, busy, no-answer, invalid-number, failed. */
+    disposition: text("disposition"),
+    /** The voice provider's error message for a failed call. */
+    providerError: text("provider_error"),
     dialedAt: timestamp("dialed_at", { withTimezone: true, mode: "date" }),
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
     analyzedAt: timestamp("analyzed_at", { withTimezone: true, mode: "date" }),
@@ -131,6 +135,8 @@ export const calls = pgTable(
     index("calls_agent_scheduled_idx").on(t.agentId, t.scheduledAt),
     index("calls_due_idx").on(t.scheduledAt).where(sql`result_type = 'Scheduled'`),
     index("calls_org_idx").on(t.organizationId),
+    // The watchdog's scan: calls still in flight, oldest first.
+    index("calls_in_flight_idx").on(t.updatedAt).where(sql`result_type in ('Calling', 'Processing Analysis')`),
   ],
 );
 
