@@ -5,3 +5,4 @@ export * from "./sequences";
 export * from "./rate-limits";
 export * from "./providers";
 export * from "./jobs";
+export * from "./webhooks";
