@@ -1,17 +1,12 @@
-import { mkdir, rm, stat, writeFile } from "node:fs/promises";
+import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
 import { dataDir } from "@/server/config/settings";
+import { signLocalRecordingUrl } from "./recording-url-signer";
+import { createS3RecordingStore } from "./s3-recording-store";
+import { isExternalRecordingKey, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
+import { recordingStorageSettings, type RecordingStorageSettings } from "./storage-settings";
 
-/**
- * Where call audio lives. Local files under `$DATA_DIR/recordings` by default; an S3-compatible bucket in
- * production (selected by settings). Keys are opaque, e.g. `<organizationId>/<callId>.wav`.
- */
-export type RecordingStore = {
-  kind: "local" | "s3";
-  put(key: string, data: Uint8Array, contentType: string): Promise<void>;
-  delete(key: string): Promise<void>;
-  exists(key: string): Promise<boolean>;
-};
+export { isExternalRecordingKey, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
 
 export function recordingsRoot(): string {
   return path.join(dataDir(), "recordings");
@@ -25,6 +20,14 @@ export function localRecordingPath(key: string): string {
   return resolved;
 }
 
+async function isLocalFile(key: string): Promise<boolean> {
+  try {
+    return (await stat(localRecordingPath(key))).isFile();
+  } catch {
+    return false;
+  }
+}
+
 export const localRecordingStore: RecordingStore = {
   kind: "local",
   async put(key, data) {
@@ -35,15 +38,40 @@ export const localRecordingStore: RecordingStore = {
   async delete(key) {
     await rm(localRecordingPath(key), { force: true });
   },
-  async exists(key) {
-    try {
-      return (await stat(localRecordingPath(key))).isFile();
-    } catch {
-      return false;
-    }
+  exists: isLocalFile,
+  async signUrls(keys, now) {
+    const expiresAt = recordingUrlExpiry(now);
+    const unique = [...new Set(keys)].filter((key) => !isExternalRecordingKey(key));
+    const present = await Promise.all(unique.map(isLocalFile));
+    const urls = new Map<string, SignedRecordingUrl>();
+    unique.forEach((key, index) => {
+      if (present[index]) urls.set(key, { url: signLocalRecordingUrl(key, expiresAt), expiresAt });
+    });
+    return urls;
   },
 };
 
-export function getRecordingStore(): RecordingStore {
-  return localRecordingStore;
+/** Opens a local recording for the signed-URL route; null when the file is gone. */
+export async function openLocalRecording(key: string) {
+  try {
+    const handle = await open(localRecordingPath(key), "r");
+    const info = await handle.stat();
+    if (!info.isFile()) {
+      await handle.close();
+      return null;
+    }
+    return { handle, size: info.size };
+  } catch {
+    return null;
+  }
+}
+
+let cachedStore: { settings: string; store: RecordingStore } | null = null;
+
+/** The store selected by settings (RECORDING_STORAGE): local files unless `s3` is configured. */
+export function getRecordingStore(settings: RecordingStorageSettings = recordingStorageSettings()): RecordingStore {
+  if (settings.kind === "local") return localRecordingStore;
+  const fingerprint = JSON.stringify(settings);
+  if (cachedStore?.settings !== fingerprint) cachedStore = { settings: fingerprint, store: createS3RecordingStore(settings) };
+  return cachedStore.store;
 }

@@ -1,0 +1,48 @@
+import { and, eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { sequences } from "@/db/schema";
+import { AppError } from "@/server/errors";
+import type { TCallMetadata } from "@/server/schemas/call";
+import { findCallMetadataRows, toCallMetadata } from "@/server/services/calls/call-metadata";
+import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
+import { getRecordingStore, type RecordingStore } from "@/server/storage/recording-store";
+
+export type GetConversationMetadataParams = {
+  /** Verified organization of the caller. */
+  organizationId: string;
+  sequenceId: string;
+  /** Opt-in: signed URLs expose audio. */
+  includeRecording: boolean;
+  now: Date;
+  store?: RecordingStore;
+};
+
+/**
+ * GET /conversations/metadata/{sequenceId}: one Call metadata object per call of the sequence, by step then attempt,
+ * with a signed `recordingUrl` on each call whose audio is available when asked. Raises SEQUENCE_NOT_FOUND for an
+ * unknown sequence and for one of another organization alike.
+ */
+export async function getConversationMetadata(
+  db: DbOrTx,
+  params: GetConversationMetadataParams,
+): Promise<{ sequenceId: string; metadata: TCallMetadata[] }> {
+  const { organizationId, sequenceId } = params;
+  const [found, rows] = await Promise.all([
+    db
+      .select({ id: sequences.id })
+      .from(sequences)
+      .where(and(eq(sequences.id, sequenceId), eq(sequences.organizationId, organizationId)))
+      .limit(1),
+    findCallMetadataRows(db, { organizationId, sequenceIds: [sequenceId] }),
+  ]);
+  if (found.length === 0) throw new AppError("SEQUENCE_NOT_FOUND", `Sequence ${sequenceId} was not found.`);
+
+  if (!params.includeRecording) return { sequenceId, metadata: rows.map((row) => toCallMetadata(row)) };
+  const keys = rows.map((row) => signableRecordingKey(row.call));
+  const signable = keys.filter((key): key is string => key !== null);
+  const urls = signable.length > 0 ? await (params.store ?? getRecordingStore()).signUrls(signable, params.now) : new Map();
+  return {
+    sequenceId,
+    metadata: rows.map((row, index) => toCallMetadata(row, keys[index] ? urls.get(keys[index]!)?.url : undefined)),
+  };
+}
