@@ -4,11 +4,15 @@ import { agentAdminRouter } from "../routers/agent-admin/router";
 import { apiKeysRouter } from "../routers/api-keys/router";
 import { membersRouter } from "../routers/members/router";
 import { organizationsRouter } from "../routers/organizations/router";
+import { enrollmentRouter } from "../routers/enrollment/router";
 import { conversationsRouter } from "../routers/conversations/router";
 import { recordingsRouter } from "../routers/recordings/router";
+import { webhooksRouter } from "../routers/webhooks/router";
+import { meetingsRouter } from "../routers/meetings/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
+  meetings: meetingsRouter,
   conversations: conversationsRouter,
   recordings: recordingsRouter,
   agents: agentsRouter,
@@ -17,6 +21,8 @@ export const appRouter = router({
   apiKeys: apiKeysRouter,
   members: membersRouter,
   organizations: organizationsRouter,
+  enrollment: enrollmentRouter,
+  webhooks: webhooksRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,0 +1,45 @@
+import { z } from "zod";
+import { ZStepSchema } from "./agent";
+
+/**
+ * A JSON boolean, and only that. trpc-to-openapi switches `z.boolean()` fields of REST bodies to coercion
+ * (`Boolean("false") === true`), so body booleans use this schema, which it leaves alone.
+ */
+export const ZJsonBooleanSchema = z
+  .custom<boolean>((value) => typeof value === "boolean", { message: "must be a boolean (true or false)" })
+  .meta({ override: { type: "boolean" } });
+
+export const ZSequenceIdSchema = z.string().describe("Sequence ID, format `call-sequence.<id>`.");
+
+export const ZLifecycleStatusSchema = z
+  .enum(["in progress", "done", "cancelled", "failed"])
+  .describe("`in progress` (default), `done`, `cancelled` or `failed`.");
+
+export const ZSequenceSchema = z
+  .object({
+    sequenceId: ZSequenceIdSchema,
+    agentId: z.string().describe("Agent ID, format `agent.<id>`."),
+    name: z.string().describe("Contact name."),
+    phoneNumber: z.string().describe("E.164."),
+    phoneNumberExt: z.string().describe("Extension; empty when none."),
+    scheduledAt: z
+      .string()
+      .nullable()
+      .describe(
+        "When the first call is due (ISO 8601, UTC), after call windows were applied. Null while a chained contact waits for its turn.",
+      ),
+    toEmailAddress: z.string().describe("Contact email; empty when none was given."),
+    customInputVariables: z.record(z.string(), z.string()).describe("Variables submitted at enrollment (declared or not)."),
+    timezone: z.string().describe("IANA timezone of the contact (given, inferred from the number, or the agent's first)."),
+    scheduledBy: z.string().describe("Who scheduled it: `api` for API-created sequences, `dashboard` for the dashboard."),
+    steps: z.array(ZStepSchema).describe("The agent's steps, copied onto the sequence at enrollment."),
+    lifecycleStatus: ZLifecycleStatusSchema,
+    chainStatus: z
+      .enum(["active", "waiting"])
+      .nullable()
+      .describe("With `groupByField`: `active` when scheduled, `waiting` while an earlier contact of the group runs; null otherwise."),
+    createdAt: z.string().describe("ISO 8601."),
+  })
+  .describe("A contact's calling sequence.");
+
+export type TSequence = z.infer<typeof ZSequenceSchema>;

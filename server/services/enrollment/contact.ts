@@ -1,0 +1,231 @@
+import { DateTime } from "luxon";
+import type { AgentStep } from "@/db/schema";
+import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
+import { canonicalTimezone, inferTimezone } from "@/server/services/phone/timezones";
+import { stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
+
+/** Per-contact rejection reasons (DESIGN §4). */
+export const rejectionReasons = [
+  "MISSING_NAME",
+  "MISSING_PHONE_NUMBER",
+  "INVALID_PHONE_NUMBER",
+  "DUPLICATE_PHONE_NUMBER",
+  "INVALID_TIMEZONE",
+  "INVALID_SCHEDULED_AT",
+  "MISSING_EMAIL",
+  "MISSING_INPUT_VARIABLE",
+  "INVALID_INPUT_VARIABLE",
+  "OPTED_OUT",
+] as const;
+export type RejectionReason = (typeof rejectionReasons)[number];
+
+/** Body fields with a meaning of their own; every other top-level property is a custom input variable. */
+export const CONTACT_FIELDS = new Set([
+  "name",
+  "phoneNumber",
+  "phoneNumberExt",
+  "toEmailAddress",
+  "timezone",
+  "scheduledAt",
+  "bypassCallWindows",
+  "groupByField",
+  "customVariables",
+]);
+
+export const MAX_VARIABLE_NAME_LENGTH = 128;
+export const MAX_VARIABLE_VALUE_LENGTH = 10_000;
+const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
+const EXTENSION_PATTERN = /^[0-9]{1,10}$/;
+
+/** A contact that passed validation: what a sequence is created from (also stored in a bulk batch as JSON). */
+export type EnrollmentContact = {
+  /** Position in the request (0 for single enrollment). */
+  index: number;
+  name: string;
+  /** E.164 */
+  phoneNumber: string;
+  phoneNumberExt: string;
+  toEmailAddress: string | null;
+  timezone: string;
+  /** Explicit first-call time (ISO instant), if requested. */
+  scheduledAt: string | null;
+  bypassCallWindows: boolean;
+  groupByField: string | null;
+  /** `<groupByField>=<value>` when the contact is chained; null otherwise. */
+  groupKey: string | null;
+  customInputVariables: Record<string, string>;
+};
+
+export type ContactRejection = { index: number; phoneNumber: string; reason: RejectionReason; error: string };
+
+export type ContactRules = {
+  steps: AgentStep[];
+  /** Slugs of the agent's required (non-deleted) input variables. */
+  requiredVariables: string[];
+  emailRequired: boolean;
+  /** The agent's first timezone: last fallback, and the zone of `agent`-sourced windows. */
+  agentTimezone: string;
+  /** Bulk batch default, already validated. */
+  defaultTimezone: string | null;
+  /** Request-level chaining field (a contact's own `groupByField` overrides it). */
+  groupByField: string | null;
+  /** Variables (and `name`) to title-case; empty unless the organization is allowlisted. */
+  titleCaseFields: ReadonlySet<string>;
+  now: Date;
+};
+
+export type ContactValidation = { ok: true; contact: EnrollmentContact } | { ok: false; rejection: ContactRejection };
+
+class Rejected extends Error {
+  constructor(
+    readonly reason: RejectionReason,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+function reject(reason: RejectionReason, message: string): never {
+  throw new Rejected(reason, message);
+}
+
+/** "mary-jane o'NEIL" → "Mary-Jane O'Neil". */
+export function titleCase(value: string): string {
+  return value.toLowerCase().replace(/(^|[\s\-'’.(])(\p{L})/gu, (_match, separator: string, letter: string) => separator + letter.toUpperCase());
+}
+
+function optionalString(value: unknown, reason: RejectionReason, field: string): string | null {
+  if (value === undefined || value === null) return null;
+  if (typeof value !== "string") reject(reason, `${field} must be a string.`);
+  const trimmed = value.trim();
+  return trimmed === "" ? null : trimmed;
+}
+
+/**
+ * Custom input variables: every other top-level string property and/or the `customVariables` object (DESIGN §4).
+ * Variables the agent does not declare are kept: they can serve as cancel references.
+ * Raised here: INVALID_INPUT_VARIABLE (non-string value, oversized name or value, or the same key with two values).
+ */
+export function extractCustomVariables(raw: Record<string, unknown>): Record<string, string> {
+  const variables: Record<string, string> = {};
+  const put = (key: string, value: unknown, where: string) => {
+    if (value === undefined || value === null) return;
+    if (typeof value !== "string") reject("INVALID_INPUT_VARIABLE", `Custom variable ${where} must be a string.`);
+    if (key.length === 0 || key.length > MAX_VARIABLE_NAME_LENGTH) {
+      reject("INVALID_INPUT_VARIABLE", `Custom variable names must be 1–${MAX_VARIABLE_NAME_LENGTH} characters.`);
+    }
+    if (value.length > MAX_VARIABLE_VALUE_LENGTH) {
+      reject("INVALID_INPUT_VARIABLE", `Custom variable ${where} is longer than ${MAX_VARIABLE_VALUE_LENGTH} characters.`);
+    }
+    if (key in variables && variables[key] !== value) {
+      reject("INVALID_INPUT_VARIABLE", `Custom variable ${key} has two different values (top level and customVariables).`);
+    }
+    variables[key] = value;
+  };
+  for (const [key, value] of Object.entries(raw)) {
+    if (!CONTACT_FIELDS.has(key)) put(key, value, key);
+  }
+  const nested = raw.customVariables;
+  if (nested !== undefined && nested !== null) {
+    if (typeof nested !== "object" || Array.isArray(nested)) {
+      reject("INVALID_INPUT_VARIABLE", "customVariables must be an object of strings.");
+    }
+    for (const [key, value] of Object.entries(nested as Record<string, unknown>)) put(key, value, `customVariables.${key}`);
+  }
+  return variables;
+}
+
+/**
+ * Reads `scheduledAt`: an ISO 8601 instant with an offset is taken as is; a local date-time without one is read in
+ * the zone the scheduler uses for the first step (the contact's zone, or the agent's for `agent`-sourced windows).
+ * It must be in the future. Raised here: INVALID_SCHEDULED_AT.
+ */
+export function parseScheduledAt(value: string, zone: string, now: Date): Date {
+  const parsed = DateTime.fromISO(value, { zone });
+  if (!parsed.isValid) reject("INVALID_SCHEDULED_AT", "scheduledAt must be an ISO 8601 date-time, e.g. 2026-12-01T15:00:00Z.");
+  if (parsed.toMillis() <= now.getTime()) reject("INVALID_SCHEDULED_AT", "scheduledAt must be in the future.");
+  return parsed.toJSDate();
+}
+
+/**
+ * Validates and normalizes one contact (everything but opt-outs and duplicates, which need the whole request or
+ * the database). Checks run in the order the rejection reasons are listed, and the first failure is reported.
+ */
+export async function validateContact(raw: Record<string, unknown>, index: number, rules: ContactRules): Promise<ContactValidation> {
+  const rawPhone = typeof raw.phoneNumber === "string" ? raw.phoneNumber.trim() : "";
+  try {
+    const contact = await normalizeContact(raw, index, rules);
+    return { ok: true, contact };
+  } catch (error) {
+    if (error instanceof Rejected) {
+      return { ok: false, rejection: { index, phoneNumber: rawPhone, reason: error.reason, error: error.message } };
+    }
+    throw error;
+  }
+}
+
+async function normalizeContact(raw: Record<string, unknown>, index: number, rules: ContactRules): Promise<EnrollmentContact> {
+  let name = optionalString(raw.name, "MISSING_NAME", "name");
+  if (!name) reject("MISSING_NAME", "name is required.");
+
+  if (raw.phoneNumber === undefined || raw.phoneNumber === null || (typeof raw.phoneNumber === "string" && raw.phoneNumber.trim() === "")) {
+    reject("MISSING_PHONE_NUMBER", "phoneNumber is required.");
+  }
+  if (typeof raw.phoneNumber !== "string") reject("INVALID_PHONE_NUMBER", "phoneNumber must be a string in E.164 format.");
+  const phone = normalizePhoneNumber(raw.phoneNumber);
+  if (!phone) reject("INVALID_PHONE_NUMBER", `phoneNumber ${JSON.stringify(raw.phoneNumber)} is not a valid phone number (E.164, e.g. +14155550171).`);
+  const extension = optionalString(raw.phoneNumberExt, "INVALID_PHONE_NUMBER", "phoneNumberExt") ?? phone.extension ?? "";
+  if (extension && !EXTENSION_PATTERN.test(extension)) reject("INVALID_PHONE_NUMBER", "phoneNumberExt must be 1–10 digits.");
+
+  const requestedZone = optionalString(raw.timezone, "INVALID_TIMEZONE", "timezone");
+  let timezone: string | null;
+  if (requestedZone) {
+    timezone = canonicalTimezone(requestedZone);
+    if (!timezone) reject("INVALID_TIMEZONE", `timezone ${JSON.stringify(requestedZone)} is not an IANA timezone name.`);
+  } else {
+    timezone = rules.defaultTimezone ?? (await inferTimezone(phone.parsed, { agentTimezone: rules.agentTimezone, now: rules.now })) ?? rules.agentTimezone;
+  }
+
+  let scheduledAt: string | null = null;
+  const rawScheduledAt = optionalString(raw.scheduledAt, "INVALID_SCHEDULED_AT", "scheduledAt");
+  if (rawScheduledAt) {
+    const firstStep = rules.steps[0];
+    const zone = firstStep ? stepTimezone(firstStep, timezone, rules.agentTimezone) : timezone;
+    scheduledAt = parseScheduledAt(rawScheduledAt, zone, rules.now).toISOString();
+  }
+
+  const email = optionalString(raw.toEmailAddress, "MISSING_EMAIL", "toEmailAddress");
+  if (email && !EMAIL_PATTERN.test(email)) reject("MISSING_EMAIL", `toEmailAddress ${JSON.stringify(email)} is not a valid email address.`);
+  if (!email && rules.emailRequired) reject("MISSING_EMAIL", "toEmailAddress is required: this agent's sequence has email steps.");
+
+  const variables = extractCustomVariables(raw);
+  const missing = rules.requiredVariables.filter((slug) => !variables[slug]?.trim());
+  if (missing.length > 0) {
+    reject("MISSING_INPUT_VARIABLE", `Missing required input variable${missing.length > 1 ? "s" : ""}: ${missing.join(", ")}.`);
+  }
+
+  if (raw.bypassCallWindows !== undefined && raw.bypassCallWindows !== null && typeof raw.bypassCallWindows !== "boolean") {
+    reject("INVALID_INPUT_VARIABLE", "bypassCallWindows must be a boolean.");
+  }
+  const groupByField = optionalString(raw.groupByField, "INVALID_INPUT_VARIABLE", "groupByField") ?? rules.groupByField;
+
+  for (const field of rules.titleCaseFields) {
+    if (field === "name") name = titleCase(name);
+    else if (variables[field] !== undefined) variables[field] = titleCase(variables[field]);
+  }
+  const groupValue = groupByField ? variables[groupByField]?.trim() : undefined;
+
+  return {
+    index,
+    name,
+    phoneNumber: phone.e164,
+    phoneNumberExt: extension,
+    toEmailAddress: email,
+    timezone,
+    scheduledAt,
+    bypassCallWindows: raw.bypassCallWindows === true,
+    groupByField: groupByField ?? null,
+    groupKey: groupByField && groupValue ? `${groupByField}=${groupValue}` : null,
+    customInputVariables: variables,
+  };
+}

@@ -1,0 +1,90 @@
+import type { Db } from "@/db";
+import { AppError, type AppErrorCode } from "@/server/errors";
+import type { TSequence } from "@/server/schemas/sequence";
+import { sendSequenceEvents, startedEvents } from "@/server/services/sequences/sequence-events";
+import { assertCreditsFor, findOptedOutNumbers } from "./checks";
+import { validateContact, type EnrollmentContact, type RejectionReason } from "./contact";
+import { createSequences, type CreatedSequence } from "./create-sequences";
+import { getSchedulableAgent, type AgentSnapshot } from "./schedulable-agent";
+
+export type EnrollOneParams = {
+  organizationId: string;
+  agentId: string;
+  /** The request body: known fields plus custom variables (top level and/or `customVariables`). */
+  body: Record<string, unknown>;
+  /** `api` or `dashboard`. */
+  scheduledBy: string;
+  now: Date;
+  random?: () => number;
+};
+
+/** Single enrollment reports a field error as its own 400 code; a missing name or number is a schema error. */
+const errorCodeOfReason: Record<RejectionReason, AppErrorCode> = {
+  MISSING_NAME: "INVALID_REQUEST",
+  MISSING_PHONE_NUMBER: "INVALID_REQUEST",
+  INVALID_PHONE_NUMBER: "INVALID_PHONE_NUMBER",
+  DUPLICATE_PHONE_NUMBER: "INVALID_PHONE_NUMBER",
+  INVALID_TIMEZONE: "INVALID_TIMEZONE",
+  INVALID_SCHEDULED_AT: "INVALID_SCHEDULED_AT",
+  MISSING_EMAIL: "MISSING_EMAIL",
+  MISSING_INPUT_VARIABLE: "MISSING_INPUT_VARIABLE",
+  INVALID_INPUT_VARIABLE: "INVALID_INPUT_VARIABLE",
+  OPTED_OUT: "OPTED_OUT",
+};
+
+/**
+ * POST /agents/{agentId}/schedule/sequence. Raises, in this order: 404 AGENT_NOT_FOUND, 422 AGENT_MISCONFIGURED,
+ * 400 field errors (INVALID_REQUEST for a missing name or number, INVALID_PHONE_NUMBER, INVALID_TIMEZONE,
+ * INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE), 409 OPTED_OUT,
+ * 402 INSUFFICIENT_CREDITS. Sends `sequence/started` after commit when the contact is scheduled (not waiting).
+ */
+export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence }> {
+  const agent = await getSchedulableAgent(db, params);
+  const validation = await validateContact(params.body, 0, {
+    steps: agent.steps,
+    requiredVariables: agent.requiredVariables,
+    emailRequired: agent.emailRequired,
+    agentTimezone: agent.agentTimezone,
+    defaultTimezone: null,
+    groupByField: null,
+    titleCaseFields: new Set(),
+    now: params.now,
+  });
+  if (!validation.ok) {
+    const { reason, error } = validation.rejection;
+    throw new AppError(errorCodeOfReason[reason], error, { reason });
+  }
+  const contact = validation.contact;
+  const optedOut = await findOptedOutNumbers(db, { organizationId: params.organizationId, phoneNumbers: [contact.phoneNumber] });
+  if (optedOut.has(contact.phoneNumber)) {
+    throw new AppError("OPTED_OUT", `${contact.phoneNumber} opted out of calls from this organization.`);
+  }
+  await assertCreditsFor(db, { organizationId: params.organizationId, contacts: 1, now: params.now });
+
+  const [created] = await db.transaction((tx) =>
+    createSequences(tx, { agent, contacts: [contact], batchId: null, now: params.now, random: params.random }),
+  );
+  if (!created) throw new Error("enrollOne: the sequence was not created");
+  // After commit: the call engine picks the sequence up.
+  if (created.firstCall) await sendSequenceEvents(startedEvents([created.sequenceId]));
+  return { sequence: toSequence(agent, contact, created) };
+}
+
+export function toSequence(agent: AgentSnapshot, contact: EnrollmentContact, created: CreatedSequence): TSequence {
+  return {
+    sequenceId: created.sequenceId,
+    agentId: agent.agentId,
+    name: contact.name,
+    phoneNumber: contact.phoneNumber,
+    phoneNumberExt: contact.phoneNumberExt,
+    scheduledAt: created.firstCall ? created.firstCall.scheduledAt.toISOString() : null,
+    toEmailAddress: contact.toEmailAddress ?? "",
+    customInputVariables: contact.customInputVariables,
+    timezone: contact.timezone,
+    scheduledBy: agent.scheduledBy,
+    steps: agent.steps,
+    lifecycleStatus: "in progress",
+    chainStatus: created.chainStatus,
+    createdAt: created.createdAt.toISOString(),
+  };
+}

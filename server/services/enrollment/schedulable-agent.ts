@@ -1,0 +1,82 @@
+import { and, asc, eq, isNull } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { inputVariableDefinitions, type AgentStep, type BookingConfig } from "@/db/schema";
+import { AppError } from "@/server/errors";
+import { getAgentOrThrow } from "@/server/services/agents/find-agent";
+
+/** `scheduledBy` of sequences created through the API key (dashboard-created ones carry "dashboard"). */
+export const API_SCHEDULED_BY = "api";
+export const DASHBOARD_SCHEDULED_BY = "dashboard";
+
+/** What enrollment copies from the agent onto each sequence. */
+export type AgentSnapshot = {
+  organizationId: string;
+  agentId: string;
+  steps: AgentStep[];
+  agentTimezone: string;
+  promptVersionId: string | null;
+  scheduledBy: string;
+};
+
+export type SchedulableAgent = AgentSnapshot & {
+  status: "ACTIVE" | "PAUSED" | "ARCHIVED";
+  requiredVariables: string[];
+  emailRequired: boolean;
+};
+
+/** Why a booking configuration cannot book, or null when it is complete (DESIGN §8). */
+export function bookingConfigProblem(config: BookingConfig | null): string | null {
+  if (!config) return null;
+  switch (config.mode) {
+    case "link":
+      return config.schedulingLinkId ? null : "link-based booking has no scheduling link";
+    case "crm":
+      return config.routerId && config.distributionId && config.workspaceId && config.bookerId
+        ? null
+        : "CRM-dependent booking needs a router, a distribution, a workspace ID and a booker ID";
+    case "concierge":
+      return config.conciergeRouterId ? null : "concierge booking has no router";
+    default:
+      return `unknown booking mode ${String((config as { mode?: unknown }).mode)}`;
+  }
+}
+
+/**
+ * The agent of an enrollment, scoped to the organization (404 AGENT_NOT_FOUND otherwise).
+ * 422 AGENT_MISCONFIGURED when it cannot be scheduled: archived, no CALL step, or an incomplete booking mode.
+ * Paused agents are schedulable: their sequences are created and wait until the agent is resumed.
+ */
+export async function getSchedulableAgent(
+  db: DbOrTx,
+  params: { organizationId: string; agentId: string; scheduledBy: string },
+): Promise<SchedulableAgent> {
+  const agent = await getAgentOrThrow(db, params);
+  if (agent.status === "ARCHIVED") throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} is archived and cannot be scheduled.`);
+  if (!agent.steps.some((step) => step.stepType === "CALL")) {
+    throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} has no CALL step in its sequence.`);
+  }
+  const bookingProblem = bookingConfigProblem(agent.bookingConfig);
+  if (bookingProblem) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} cannot be scheduled: ${bookingProblem}.`);
+  const variables = await db
+    .select({ slug: inputVariableDefinitions.slug })
+    .from(inputVariableDefinitions)
+    .where(
+      and(
+        eq(inputVariableDefinitions.agentId, agent.id),
+        eq(inputVariableDefinitions.required, true),
+        isNull(inputVariableDefinitions.deletedAt),
+      ),
+    )
+    .orderBy(asc(inputVariableDefinitions.position));
+  return {
+    organizationId: agent.organizationId,
+    agentId: agent.id,
+    status: agent.status,
+    steps: agent.steps,
+    agentTimezone: agent.timezones[0] ?? "UTC",
+    promptVersionId: agent.currentPromptVersionId,
+    scheduledBy: params.scheduledBy,
+    requiredVariables: variables.map((v) => v.slug),
+    emailRequired: agent.steps.some((step) => step.stepType === "EMAIL"),
+  };
+}
