@@ -1,10 +1,31 @@
-export default function HomePage() {
+import { redirect } from "next/navigation";
+import { getDb } from "@/db";
+import { getSessionActor } from "@/server/auth/next-auth";
+import { listMyOrganizations } from "@/server/services/members/list-my-organizations";
+import { SignOutButton } from "./_components/sign-out-button";
+
+export const dynamic = "force-dynamic";
+
+/** `/`: signed-out people go to sign-in; signed-in people to the organization they signed into (or their first). */
+export default async function HomePage() {
+  const actor = await getSessionActor();
+  if (!actor) redirect("/sign-in");
+  const { organizations } = await listMyOrganizations(getDb(), { userId: actor.userId });
+  const target = organizations.find((org) => org.orgId === actor.activeOrgId) ?? organizations[0];
+  if (target) redirect(`/${encodeURIComponent(target.orgId)}`);
   return (
-    <main style={{ fontFamily: "system-ui, sans-serif", padding: 32 }}>
-      <h1>Outbound AI Calling</h1>
-      <p>
-        API reference: <a href="/docs">/docs</a> · OpenAPI document: <a href="/api/v1/openapi.json">/api/v1/openapi.json</a>
-      </p>
+    <main className="auth-page">
+      <div className="auth-card">
+        <h1>No organization yet</h1>
+        <p>
+          You are signed in as <strong>{actor.email}</strong>, but you are not a member of any organization. Ask an admin of your
+          organization to add you.
+        </p>
+        <p>
+          API reference: <a href="/docs">/docs</a>
+        </p>
+        <SignOutButton />
+      </div>
     </main>
   );
 }

@@ -2,8 +2,10 @@ import bcrypt from "bcryptjs";
 import { getServerSession, type NextAuthOptions } from "next-auth";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import CredentialsProvider from "next-auth/providers/credentials";
+import { cache } from "react";
 import { getDb } from "@/db";
 import { isEmbeddedMode } from "@/server/config/settings";
+import { findMembership } from "@/server/services/members/list-my-organizations";
 import { findOrganizationByOrgId, findUserByEmail, provisionOidcUser } from "@/server/services/members/provision-oidc-user";
 import type { SessionActor } from "@/server/trpc/context";
 
@@ -166,3 +168,14 @@ export async function getSessionActor(): Promise<SessionActor | null> {
   if (!userId) return null;
   return { userId, email: session.user?.email ?? "", activeOrgId: session.activeOrgId ?? null };
 }
+
+/**
+ * The signed-in person and their verified membership of `orgId`, once per request (React cache): used by the console's
+ * server components to redirect to sign-in, refuse non-members and hide admin-only pages. Procedures check again.
+ */
+export const getConsoleMembership = cache(async (orgId: string) => {
+  const actor = await getSessionActor();
+  if (!actor) return { actor: null, membership: null } as const;
+  const membership = await findMembership(getDb(), { userId: actor.userId, orgId });
+  return { actor, membership } as const;
+});

@@ -1,0 +1,43 @@
+import type { Metadata } from "next";
+import { redirect } from "next/navigation";
+import { getSessionActor, SIGN_IN_ERRORS, signInMethods } from "@/server/auth/next-auth";
+import { SignInForm } from "./sign-in-form";
+
+export const dynamic = "force-dynamic";
+export const metadata: Metadata = { title: "Sign in" };
+
+type Props = { searchParams: Promise<{ error?: string; callbackUrl?: string }> };
+
+/** Only same-site paths are honoured as the place to go after sign-in. */
+function safeCallback(value: string | undefined): string {
+  return value && value.startsWith("/") && !value.startsWith("//") ? value : "/";
+}
+
+export default async function SignInPage({ searchParams }: Props) {
+  const { error, callbackUrl } = await searchParams;
+  if (await getSessionActor()) redirect(safeCallback(callbackUrl));
+  const methods = signInMethods();
+  const errorText = error ? (SIGN_IN_ERRORS[error as keyof typeof SIGN_IN_ERRORS] ?? "Sign-in failed. Try again.") : null;
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <h1>Sign in</h1>
+        <p className="hint">Outbound AI Calling console</p>
+        {errorText && (
+          <div className="alert alert-error" role="alert">
+            {errorText}
+          </div>
+        )}
+        <SignInForm credentials={methods.credentials} oidc={methods.oidc} callbackUrl={safeCallback(callbackUrl)} />
+        {!methods.credentials && !methods.oidc && (
+          <div className="alert alert-warn" role="alert">
+            No sign-in method is configured. Set AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET, or AUTH_CREDENTIALS=on.
+          </div>
+        )}
+        <p className="hint">
+          Integrating? See the <a href="/docs">API reference</a>.
+        </p>
+      </div>
+    </main>
+  );
+}

@@ -1,0 +1,54 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import Link from "next/link";
+import { useSearchParams } from "next/navigation";
+import { useTRPC } from "@/server/trpc/client/react";
+import { CopyButton } from "../../../../_components/copy-button";
+import { LocalTime } from "../../../../_components/local-time";
+import { useOrgPath } from "../../../../_components/org-context";
+import { ErrorState, Loading, PageHeader } from "../../../../_components/states";
+import { draftFromView } from "../_components/agent-draft";
+import { AgentEditor } from "../_components/agent-editor";
+
+export function AgentDetailView({ agentId }: { agentId: string }) {
+  const trpc = useTRPC();
+  const path = useOrgPath();
+  const created = useSearchParams().get("created") === "1";
+  const agent = useQuery(trpc.agentAdmin.get.queryOptions({ agentId }));
+  if (agent.isPending) return <Loading rows={6} />;
+  if (agent.isError) {
+    return (
+      <>
+        <p>
+          <Link href={path("/agents")}>← Agents</Link>
+        </p>
+        <ErrorState error={agent.error} retry={() => void agent.refetch()} />
+      </>
+    );
+  }
+  const view = agent.data;
+  return (
+    <>
+      <p>
+        <Link href={path("/agents")}>← Agents</Link>
+      </p>
+      <PageHeader
+        title={view.name}
+        description={
+          <>
+            <code data-testid="agent-id">{view.agentId}</code> <CopyButton value={view.agentId} label="Copy ID" /> · <span className={`badge badge-${view.status}`}>{view.status}</span> ·
+            updated <LocalTime iso={view.updatedAt} />
+          </>
+        }
+      />
+      {created && (
+        <div className="alert alert-ok" role="status">
+          Agent created. It is available through /api/v1 now.
+        </div>
+      )}
+      {/* Keyed by updatedAt: after a save the form restarts from what the server stored. */}
+      <AgentEditor key={view.updatedAt} mode="edit" view={view} initial={draftFromView(view)} />
+    </>
+  );
+}

@@ -1,0 +1,10 @@
+import type { Metadata } from "next";
+import { AgentDetailView } from "./agent-detail-view";
+
+export const metadata: Metadata = { title: "Agent" };
+
+type Props = { params: Promise<{ agentId: string }> };
+
+export default async function AgentPage({ params }: Props) {
+  return <AgentDetailView agentId={decodeURIComponent((await params).agentId)} />;
+}
