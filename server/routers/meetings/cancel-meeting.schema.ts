@@ -1,0 +1,33 @@
+import { z } from "zod";
+import { ZMeetingEntityIdSchema } from "@/server/schemas/meeting";
+import type { Meta } from "@/server/trpc/init";
+
+export const cancelMeetingMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/conversations/meetings/{entityId}/cancel",
+    tags: ["Meetings"],
+    summary: "Cancel a meeting",
+    description:
+      "Cancels the meeting booked during the conversation. The provider confirms the cancellation first; the conversation's stored metadata (crmSchedulingDetails.status) is then reconciled asynchronously. The body is optional; cancelling an already cancelled meeting answers the same way.",
+    protect: true,
+    errorResponses: {
+      401: "Missing or invalid API key",
+      404: "Unknown conversation, one of another organization, or no meeting booked in it (MEETING_NOT_FOUND)",
+      502: "The calendar provider answered with an error; nothing was changed (PROVIDER_ERROR)",
+      503: "The calendar provider is unavailable or not connected; nothing was changed (PROVIDER_UNAVAILABLE)",
+    },
+  },
+};
+
+export const ZCancelMeetingRequestSchema = z.object({
+  entityId: ZMeetingEntityIdSchema,
+  cancellationReason: z.string().max(1000).optional().describe("Passed to the provider (and the attendees' cancellation email)."),
+  cancelSubsequentBookings: z.boolean().optional().describe("For recurring bookings: also cancel the later occurrences."),
+});
+
+export const ZCancelMeetingResponseSchema = z.object({
+  entityId: z.string(),
+  bookingUid: z.string(),
+  status: z.literal("cancelled"),
+});

@@ -1,0 +1,40 @@
+import { z } from "zod";
+import { canonicalTimezone } from "@/server/services/phone/timezones";
+
+export const ZMeetingEntityIdSchema = z
+  .string()
+  .min(1)
+  .describe("The conversation the meeting was booked in: for voice calls the call ID, format `call.<id>`.");
+
+export const ZMeetingAttendeeSchema = z
+  .object({
+    email: z.string().describe("Always present."),
+    name: z.string().optional().describe("Present when the provider has a value."),
+    timeZone: z.string().optional().describe("IANA time zone; present when the provider has a value."),
+    phoneNumber: z.string().optional().describe("E.164; present when the provider has a value."),
+  })
+  .describe("Meeting attendee, as the calendar provider has it.");
+
+export const ZNewMeetingAttendeeSchema = z
+  .object({
+    email: z.string().trim().pipe(z.email({ message: "must be a valid email address" })).describe("Required."),
+    name: z.string().max(200).optional(),
+    timeZone: z
+      .string()
+      .refine((value) => canonicalTimezone(value) !== null, { message: "must be an IANA time zone name, e.g. America/New_York" })
+      .optional()
+      .describe("IANA time zone name."),
+    phoneNumber: z
+      .string()
+      .regex(/^\+[1-9]\d{6,14}$/, { message: "must be an E.164 phone number, e.g. +14155550123" })
+      .optional()
+      .describe("E.164."),
+    language: z.string().min(2).max(35).optional().describe("Preferred language for the invite, e.g. `en`, `pt-BR`."),
+  })
+  .describe("Attendee to add.");
+
+export const ZMeetingAttendeesResponseSchema = z.object({
+  entityId: z.string(),
+  bookingUid: z.string().describe("The provider's ID of the booking."),
+  attendees: z.array(ZMeetingAttendeeSchema).describe("Read live from the calendar provider."),
+});

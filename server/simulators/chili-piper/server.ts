@@ -1,0 +1,485 @@
+import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import path from "node:path";
+import { SIM_DEFAULT_API_KEY, type SimTenant } from "./fixtures";
+import { SimError, SimulatorState, type SimMeeting, type SimSnapshot } from "./state";
+
+/** The Edge API lives under this prefix (production: https://fire.chilipiper.com/api/fire-edge). */
+export const EDGE_PREFIX = "/api/fire-edge";
+/** Test and demo controls; not part of the Edge API, never authenticated, loopback only. */
+export const CONTROL_PREFIX = "/__simulator";
+
+export type FailureMode = "status" | "timeout" | "reset";
+export type FailNextOptions = {
+  /** HTTP status to answer with (mode `status`); default 503. */
+  status?: number;
+  /** How many matching requests fail; default 1. */
+  count?: number;
+  /** Only requests whose Edge path (after /api/fire-edge) contains this string, or matches this pattern. */
+  path?: string | RegExp;
+  /** `timeout`: never answer (the client's timeout fires); `reset`: drop the connection. */
+  mode?: FailureMode;
+};
+
+export type StartChiliPiperSimulatorOptions = {
+  port?: number;
+  host?: string;
+  tenant?: SimTenant;
+  conciergeRouteTtlMs?: number;
+  sessionTtlMs?: number;
+  /** Embedded mode: load the state from this JSON file at start and write it back after each change. */
+  stateFile?: string;
+};
+
+export type RequestLogEntry = { method: string; path: string; status: number };
+
+export type ChiliPiperSimulator = {
+  /** Base URL of the Edge API (`…/api/fire-edge`), what the adapter's `baseUrl` takes. */
+  url: string;
+  /** Origin (`http://127.0.0.1:PORT`). */
+  origin: string;
+  port: number;
+  /** The default tenant's full-access key. */
+  defaultApiKey: string;
+  state: SimulatorState;
+  /** Method, path and status of every Edge request served (never headers: keys stay out of it). */
+  requests: RequestLogEntry[];
+  createApiKey(permissions: string[] | "full-access"): string;
+  failNext(options?: FailNextOptions): void;
+  /** While down, every Edge request answers 503. */
+  setDown(down: boolean): void;
+  /** Moves the simulator's clock (route-ID expiry, "meeting started") forward. */
+  advanceTime(ms: number): void;
+  addCrmContact(email: string, ownerUserId?: string): void;
+  renameConciergeRouter(routerId: string, name: string): { slug: string };
+  getMeeting(meetingId: string): SimMeeting | undefined;
+  stop(): Promise<void>;
+};
+
+type Handler = (ctx: { params: string[]; body: Record<string, unknown>; query: URLSearchParams }) => { status?: number; body: unknown };
+type Route = { method: string; pattern: RegExp; permission: string; handle: Handler };
+
+function paginate<T>(items: T[], query: URLSearchParams) {
+  const page = Math.max(0, Number(query.get("page") ?? 0) || 0);
+  const pageSize = Math.min(200, Math.max(1, Number(query.get("pageSize") ?? 200) || 200));
+  return { results: items.slice(page * pageSize, page * pageSize + pageSize), total: items.length, page, pageSize };
+}
+
+function routes(state: SimulatorState): Route[] {
+  const t = () => state.tenant;
+  const userOut = (u: SimTenant["users"][number]) => ({
+    id: u.id,
+    name: u.name,
+    email: u.email,
+    isSuperAdmin: false,
+    licenses: { chiliCalOrg: true, handoff: true, concierge: true, distro: true },
+    workspaces: u.workspaces,
+    managedWorkspaces: [],
+    managedTeams: [],
+  });
+  const meta = { createdAt: "2026-01-05T10:00:00.000Z", createdBy: "user/sim", updatedAt: "2026-01-05T10:00:00.000Z", updatedBy: "user/sim", revision: 1 };
+  const linkList = (type: string) => (ctx: { body: Record<string, unknown> }) => {
+    const filterWs = ctx.body.filterWorkspaceIds as string[] | undefined;
+    const links = t().links.filter((l) => l.type === type && (!filterWs || filterWs.includes(l.workspaceId)));
+    return { body: { links: links.map((l) => state.linkDetail(l)) } };
+  };
+  return [
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/workspace$/,
+      permission: "workspace.read",
+      handle: ({ query }) => ({ body: paginate(t().workspaces.map((w) => ({ id: w.id, name: w.name, metadata: meta })), query) }),
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/workspace\/users$/,
+      permission: "workspace.read",
+      handle: ({ query }) => {
+        const ws = query.get("workspaceId");
+        return { body: paginate(t().users.filter((u) => !ws || u.workspaces.includes(ws)).map(userOut), query) };
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/user\/find$/,
+      permission: "user.read",
+      handle: ({ query }) => {
+        const q = (query.get("query") ?? "").toLowerCase();
+        return { body: paginate(t().users.filter((u) => u.email.includes(q) || u.name.toLowerCase().includes(q)).map(userOut), query) };
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/user\/read\/([^/]+)$/,
+      permission: "user.read",
+      handle: ({ params }) => {
+        const user = state.user(params[0]!);
+        if (!user) throw new SimError(404, "UserNotFound", `User ${params[0]} not found`);
+        return { body: userOut(user) };
+      },
+    },
+    {
+      method: "PUT",
+      pattern: /^\/v2\/org\/distribution\/list$/,
+      permission: "distribution.read",
+      handle: ({ body, query }) => {
+        const ws = body.workspaceIds as string[] | undefined;
+        const name = typeof body.name === "string" ? body.name.toLowerCase() : undefined;
+        const items = t()
+          .distributions.filter((d) => (!ws || ws.includes(d.workspaceId)) && (!name || d.name.toLowerCase().includes(name)))
+          .map((d) => ({
+            id: d.id,
+            published: {
+              distributionId: d.id,
+              workspaceId: d.workspaceId,
+              name: d.name,
+              assignmentTypeConfig: { type: "Meeting", handling: { type: "Strict", hideAssignee: false }, limits: { type: "MeetingLimitUnset" } },
+              teamRef: { teamId: `team-${d.id.slice(-4)}` },
+              weights: d.assignees.map((userId) => ({ userId, weight: 100 })),
+              metadata: meta,
+            },
+            state: { userStates: d.assignees.map((userId) => ({ type: "Active", userId, total: 0, level: { current: 0, nextAssignmentDelta: 1, total: 0 }, statistics: {} })) },
+            prioritization: { queue: d.assignees, onVacation: [], reachedCap: [] },
+          }));
+        const page = Math.max(0, Number(body.page ?? query.get("page") ?? 0) || 0);
+        const pageSize = Math.min(200, Math.max(1, Number(body.pageSize ?? 200) || 200));
+        return { body: { results: items.slice(page * pageSize, page * pageSize + pageSize), total: items.length, page, pageSize } };
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/handoff\/routers\/handoff\/list$/,
+      permission: "handoff.read",
+      handle: ({ query }) => {
+        const ws = query.get("workspaceId");
+        const list = t().handoffRouters.filter((r) => !ws || r.workspaceId === ws);
+        return { body: list.map((r) => ({ id: r.id, workspaceId: r.workspaceId, name: r.name, routing: state.routerSummary(r.catchAll) })) };
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/handoff\/routers\/handoff\/([^/]+)$/,
+      permission: "handoff.read",
+      handle: ({ params }) => {
+        const r = t().handoffRouters.find((x) => x.id === params[0]);
+        if (!r) throw new SimError(404, "RouterNotFound", `Handoff router ${params[0]} not found`);
+        return { body: { id: r.id, workspaceId: r.workspaceId, name: r.name, routing: state.routerSummary(r.catchAll) } };
+      },
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/concierge\/routers\/concierge\/list$/,
+      permission: "concierge.read",
+      handle: ({ query, body }) => {
+        const ws = query.get("workspaceId") ?? (typeof body.workspaceId === "string" ? body.workspaceId : null);
+        const list = t().conciergeRouters.filter((r) => !ws || r.workspaceId === ws);
+        return {
+          body: {
+            routers: list.map((r) => ({
+              router: { id: r.id, name: r.name, slug: r.slug, routing: state.routerSummary(r.catchAll) },
+              dataFields: ["PersonEmail", "PersonFirstName", "PersonLastName", "PersonPhone"],
+              workspaceId: r.workspaceId,
+            })),
+          },
+        };
+      },
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/concierge\/routers\/concierge\/([^/]+)$/,
+      permission: "concierge.read",
+      handle: ({ params }) => {
+        const r = t().conciergeRouters.find((x) => x.id === params[0]);
+        if (!r) throw new SimError(404, "RouterNotFound", `Concierge router ${params[0]} not found`);
+        return { body: { id: r.id, workspaceId: r.workspaceId, name: r.name, slug: r.slug, routing: state.routerSummary(r.catchAll) } };
+      },
+    },
+    { method: "POST", pattern: /^\/v1\/org\/schedulingLinks\/list-round-robin$/, permission: "scheduling-links.read", handle: linkList("round-robin") },
+    { method: "POST", pattern: /^\/v1\/org\/schedulingLinks\/list-admin-one-on-one$/, permission: "scheduling-links.read", handle: linkList("admin-one-on-one") },
+    { method: "POST", pattern: /^\/v1\/org\/schedulingLinks\/list-group$/, permission: "scheduling-links.read", handle: linkList("group") },
+    { method: "POST", pattern: /^\/v1\/org\/schedulingLinks\/list-ownership$/, permission: "scheduling-links.read", handle: linkList("ownership") },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/schedulingLinks\/list-personal\/([^/]+)$/,
+      permission: "user.read",
+      handle: ({ params }) => ({
+        body: t()
+          .links.filter((l) => l.type === "personal" && l.hostUserId === params[0])
+          .map((l) => ({ slug: l.slug, meetingTypeId: l.meetingTypeId, meetingTypeName: "Discovery call", bookingUrl: `https://sim-acme.chilipiper.example/me/${l.slug}` })),
+      }),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/schedulingLinks\/init-simple$/,
+      permission: "scheduling-links.schedule",
+      handle: ({ body }) => ({ body: state.initLink(body) }),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/schedulingLinks\/routing\/([^/]+)\/schedule-simple$/,
+      permission: "scheduling-links.schedule",
+      handle: ({ params, body }) => ({ body: state.schedule(params[0]!, body) }),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/handoff\/workspace\/([^/]+)\/booker\/([^/]+)\/init-simple$/,
+      permission: "handoff.schedule",
+      handle: ({ params, body }) => ({ body: state.initHandoff(params[0]!, params[1]!, body) }),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/handoff\/routing\/([^/]+)\/router\/([^/]+)\/path\/([^/]+)\/booker\/([^/]+)\/schedule-simple$/,
+      permission: "handoff.schedule",
+      handle: ({ params, body }) => ({ body: state.schedule(`${params[0]}/${params[1]}/${params[2]}`, body) }),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/concierge\/routers\/([^/]+)\/rest$/,
+      permission: "concierge.schedule",
+      handle: ({ params, body }) => ({ body: state.routeConcierge(params[0]!, body) }),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/concierge\/routing\/([^/]+)\/schedule-simple$/,
+      permission: "concierge.schedule",
+      handle: ({ params, body }) => ({ body: state.schedule(params[0]!, body) }),
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/meetings\/get\/([^/]+)$/,
+      permission: "meeting.read",
+      handle: ({ params }) => ({ body: { data: state.meetingRecord(params[0]!), hasMore: "No" } }),
+    },
+    {
+      method: "GET",
+      pattern: /^\/v1\/org\/meetings\/cancel\/([^/]+)$/,
+      permission: "meeting.modify",
+      handle: ({ params }) => ({ body: state.cancelMeeting(params[0]!, {}) }),
+    },
+    {
+      // The Edge cancel with Cal.com's cancel body ({cancellationReason, cancelSubsequentBookings}).
+      method: "POST",
+      pattern: /^\/v1\/org\/meetings\/cancel\/([^/]+)$/,
+      permission: "meeting.modify",
+      handle: ({ params, body }) => ({ body: state.cancelMeeting(params[0]!, body) }),
+    },
+    {
+      // Attendees follow Cal.com's bookings/{uid}/attendees bodies, under the Edge meetings namespace.
+      method: "GET",
+      pattern: /^\/v1\/org\/meetings\/([^/]+)\/attendees$/,
+      permission: "meeting.read",
+      handle: ({ params }) => ({ body: { status: "success", data: state.attendees(params[0]!) } }),
+    },
+    {
+      method: "POST",
+      pattern: /^\/v1\/org\/meetings\/([^/]+)\/attendees$/,
+      permission: "meeting.modify",
+      handle: ({ params, body }) => ({ status: 201, body: { status: "success", data: state.addAttendee(params[0]!, body) } }),
+    },
+  ];
+}
+
+function sendJson(res: ServerResponse, status: number, body: unknown) {
+  const text = JSON.stringify(body);
+  res.writeHead(status, {
+    "content-type": "application/json",
+    "content-length": Buffer.byteLength(text),
+    "cache-control": "no-cache, no-store, max-age=0, must-revalidate",
+    "x-robots-tag": "noindex",
+    pragma: "no-cache",
+    expires: "0",
+  });
+  res.end(text);
+}
+
+function sendError(res: ServerResponse, error: SimError) {
+  if (error.plain) {
+    res.writeHead(error.status, { "content-type": "text/plain" });
+    res.end(error.message);
+    return;
+  }
+  sendJson(res, error.status, { errorCode: error.errorCode, errorMessage: error.message, arguments: error.args });
+}
+
+async function readBody(req: IncomingMessage): Promise<string> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return Buffer.concat(chunks).toString("utf8");
+}
+
+function loadSnapshot(file: string): SimSnapshot | null {
+  if (!existsSync(file)) return null;
+  try {
+    const parsed = JSON.parse(readFileSync(file, "utf8")) as SimSnapshot;
+    return parsed.version === 1 ? parsed : null;
+  } catch {
+    return null;
+  }
+}
+
+/**
+ * A local HTTP stand-in for the Chili Piper Edge API subset we use (DESIGN §8): same paths, bodies, permissions
+ * (`Authorization: Bearer <key>`), `{errorCode, errorMessage}` errors; its own in-memory state; single-use,
+ * expiring concierge route IDs; and switches to fail on demand. Binds to loopback only.
+ */
+export async function startChiliPiperSimulator(options: StartChiliPiperSimulatorOptions = {}): Promise<ChiliPiperSimulator> {
+  const state = new SimulatorState({
+    tenant: options.tenant,
+    conciergeRouteTtlMs: options.conciergeRouteTtlMs,
+    sessionTtlMs: options.sessionTtlMs,
+  });
+  if (options.stateFile) {
+    const snapshot = loadSnapshot(options.stateFile);
+    if (snapshot) state.restore(snapshot);
+    const file = options.stateFile;
+    mkdirSync(path.dirname(file), { recursive: true });
+    state.onChange = () => {
+      const tmp = `${file}.${process.pid}.tmp`;
+      writeFileSync(tmp, JSON.stringify(state.snapshot()), { mode: 0o600 });
+      renameSync(tmp, file);
+    };
+    state.onChange();
+  }
+  const table = routes(state);
+  const failures: Array<Required<Pick<FailNextOptions, "status" | "mode">> & { remaining: number; path?: string | RegExp }> = [];
+  let down = false;
+  const requests: RequestLogEntry[] = [];
+  const sockets = new Set<Socket>();
+  const hanging = new Set<ServerResponse>();
+
+  const server = createServer(async (req, res) => {
+    const url = new URL(req.url ?? "/", "http://simulator");
+    const method = (req.method ?? "GET").toUpperCase();
+    try {
+      if (url.pathname.startsWith(CONTROL_PREFIX)) {
+        await handleControl(url.pathname.slice(CONTROL_PREFIX.length), method, await readBody(req), res);
+        return;
+      }
+      if (!url.pathname.startsWith(EDGE_PREFIX)) throw new SimError(404, "NotFound", "Not found");
+      const edgePath = url.pathname.slice(EDGE_PREFIX.length);
+      res.on("finish", () => requests.push({ method, path: edgePath, status: res.statusCode }));
+
+      const failure = failures.find((f) => f.remaining > 0 && (!f.path || (typeof f.path === "string" ? edgePath.includes(f.path) : f.path.test(edgePath))));
+      if (failure) {
+        failure.remaining -= 1;
+        if (failure.mode === "reset") {
+          req.socket.destroy();
+          return;
+        }
+        if (failure.mode === "timeout") {
+          hanging.add(res);
+          res.on("close", () => hanging.delete(res));
+          return;
+        }
+        throw new SimError(failure.status, failure.status === 503 ? "ServiceUnavailable" : "InternalError", "Simulated provider failure");
+      }
+      if (down) throw new SimError(503, "ServiceUnavailable", "The service is temporarily unavailable");
+
+      const authorization = req.headers.authorization ?? "";
+      const match = /^Bearer (\S+)$/.exec(authorization);
+      if (!match) throw new SimError(401, "Unauthorized", "Missing or malformed Authorization header: use 'Authorization: Bearer <api-key>'");
+      const permissions = state.permissionsOf(match[1]!);
+      if (!permissions) throw new SimError(401, "Unauthorized", "Invalid API key");
+
+      const candidates = table.filter((r) => r.pattern.test(edgePath));
+      if (candidates.length === 0) throw new SimError(404, "NotFound", `No endpoint ${edgePath}`);
+      const route = candidates.find((r) => r.method === method);
+      if (!route) throw new SimError(405, "MethodNotAllowed", `${method} is not supported on ${edgePath}`);
+      if (!permissions.includes(route.permission)) {
+        throw new SimError(403, "Forbidden", `The API key lacks the ${route.permission} permission`, { permission: route.permission });
+      }
+      const raw = await readBody(req);
+      let body: Record<string, unknown> = {};
+      if (raw.trim()) {
+        try {
+          const parsed: unknown = JSON.parse(raw);
+          body = parsed && typeof parsed === "object" && !Array.isArray(parsed) ? (parsed as Record<string, unknown>) : {};
+        } catch {
+          throw new SimError(400, "InvalidBody", "Invalid value for: body", {}, true);
+        }
+      }
+      const params = route.pattern.exec(edgePath)!.slice(1).map((p) => decodeURIComponent(p));
+      const result = route.handle({ params, body, query: url.searchParams });
+      sendJson(res, result.status ?? 200, result.body);
+    } catch (error) {
+      if (error instanceof SimError) sendError(res, error);
+      else {
+        console.error("[chili-piper-simulator] handler error", error);
+        sendJson(res, 500, { errorCode: "InternalError", errorMessage: "Internal error" });
+      }
+    }
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+
+  const api: Omit<ChiliPiperSimulator, "url" | "origin" | "port" | "stop"> = {
+    defaultApiKey: SIM_DEFAULT_API_KEY,
+    state,
+    requests,
+    createApiKey: (permissions) => state.createApiKey(permissions),
+    failNext: (opts = {}) => {
+      failures.push({ status: opts.status ?? 503, mode: opts.mode ?? "status", remaining: opts.count ?? 1, path: opts.path });
+    },
+    setDown: (value) => {
+      down = value;
+    },
+    advanceTime: (ms) => {
+      state.clockOffsetMs += ms;
+      state.onChange();
+    },
+    addCrmContact: (email, ownerUserId) => state.addCrmContact(email, ownerUserId),
+    renameConciergeRouter: (routerId, name) => ({ slug: state.renameConciergeRouter(routerId, name).slug }),
+    getMeeting: (meetingId) => state.meetings.get(meetingId),
+  };
+
+  async function handleControl(controlPath: string, method: string, raw: string, res: ServerResponse) {
+    const body = raw.trim() ? (JSON.parse(raw) as Record<string, unknown>) : {};
+    if (method === "GET" && controlPath === "/health") return sendJson(res, 200, { ok: true, simulator: "chili-piper" });
+    if (method === "POST" && controlPath === "/api-keys") {
+      const permissions = body.permissions === "full-access" || body.permissions === undefined ? "full-access" : (body.permissions as string[]);
+      return sendJson(res, 201, { key: api.createApiKey(permissions) });
+    }
+    if (method === "POST" && controlPath === "/fail-next") {
+      api.failNext({ status: body.status as number | undefined, count: body.count as number | undefined, path: body.path as string | undefined, mode: body.mode as FailureMode | undefined });
+      return sendJson(res, 200, { ok: true });
+    }
+    if (method === "POST" && controlPath === "/down") {
+      api.setDown(Boolean(body.down));
+      return sendJson(res, 200, { down });
+    }
+    if (method === "POST" && controlPath === "/advance-time") {
+      api.advanceTime(Number(body.ms ?? 0));
+      return sendJson(res, 200, { now: new Date(state.now()).toISOString() });
+    }
+    if (method === "POST" && controlPath === "/crm-contacts") {
+      api.addCrmContact(String(body.email), body.ownerUserId as string | undefined);
+      return sendJson(res, 201, { ok: true });
+    }
+    return sendJson(res, 404, { errorCode: "NotFound", errorMessage: "Unknown simulator control" });
+  }
+
+  const host = options.host ?? "127.0.0.1";
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port ?? 0, host, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
+  const port = (server.address() as AddressInfo).port;
+  const origin = `http://${host}:${port}`;
+  return {
+    ...api,
+    url: `${origin}${EDGE_PREFIX}`,
+    origin,
+    port,
+    stop: async () => {
+      for (const res of hanging) res.destroy();
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
