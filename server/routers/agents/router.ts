@@ -1,4 +1,5 @@
 import { router } from "@/server/trpc/init";
+import { callEventSampleProcedure } from "./call-event-sample.procedure";
 import { checkAccessProcedure } from "./check-access.procedure";
 import { listAgentsProcedure } from "./list-agents.procedure";
 import { listExtractedVariablesProcedure } from "./list-extracted-variables.procedure";
@@ -11,4 +12,5 @@ export const agentsRouter = router({
   listExtractedVariables: listExtractedVariablesProcedure,
   listOutcomes: listOutcomesProcedure,
   checkAccess: checkAccessProcedure,
+  callEventSample: callEventSampleProcedure,
 });

@@ -1,0 +1,116 @@
+import dns from "node:dns";
+import net from "node:net";
+import ipaddr from "ipaddr.js";
+import { isEmbeddedMode } from "@/server/config/settings";
+
+/**
+ * Which destination addresses webhook URLs may reach (the SSRF guard).
+ * - production: public unicast addresses only. Loopback, private (RFC 1918, fc00::/7), link-local (incl. the
+ *   169.254.169.254 cloud metadata address), CGNAT (100.64/10, incl. 100.100.100.200), multicast, reserved,
+ *   and IPv6 forms that embed an IPv4 address (::ffff:0:0/96, 6to4, Teredo, NAT64) are refused.
+ * - embedded/dev: loopback is allowed as well, so receivers on this machine work.
+ * - `allowPrivateNetworks` (WEBHOOK_ALLOW_PRIVATE_NETWORKS=1): also private/unique-local ranges, for self-hosters
+ *   whose receivers live on an internal network. Link-local (metadata) and CGNAT stay refused in every mode.
+ */
+export type AddressPolicy = { allowLoopback: boolean; allowPrivateNetworks: boolean };
+
+export const PRODUCTION_ADDRESS_POLICY: AddressPolicy = { allowLoopback: false, allowPrivateNetworks: false };
+export const LOOPBACK_ADDRESS_POLICY: AddressPolicy = { allowLoopback: true, allowPrivateNetworks: false };
+
+export function defaultAddressPolicy(): AddressPolicy {
+  const allowPrivateNetworks = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "1";
+  return { allowLoopback: isEmbeddedMode() || allowPrivateNetworks, allowPrivateNetworks };
+}
+
+export class BlockedAddressError extends Error {
+  readonly address: string;
+  readonly range: string;
+  constructor(host: string, address: string, range: string) {
+    super(
+      address === host
+        ? `Refused: ${address} is a ${describeRange(range)} address; webhooks may only reach public addresses.`
+        : `Refused: ${host} resolves to ${address}, a ${describeRange(range)} address; webhooks may only reach public addresses.`,
+    );
+    this.name = "BlockedAddressError";
+    this.address = address;
+    this.range = range;
+  }
+}
+
+function describeRange(range: string): string {
+  const names: Record<string, string> = {
+    loopback: "loopback",
+    private: "private-network",
+    uniqueLocal: "private-network (unique local)",
+    linkLocal: "link-local / cloud-metadata",
+    carrierGradeNat: "carrier-grade NAT",
+    unspecified: "unspecified",
+  };
+  return names[range] ?? `reserved (${range})`;
+}
+
+/** The ipaddr.js range of an address, with IPv4-mapped IPv6 (::ffff:a.b.c.d) judged as the IPv4 address it carries. */
+export function classifyAddress(address: string): string {
+  let parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
+    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  }
+  return parsed.range();
+}
+
+/** Throws BlockedAddressError when the policy refuses this (resolved, literal) address. */
+export function assertAddressAllowed(address: string, policy: AddressPolicy, host: string = address): void {
+  const range = classifyAddress(address);
+  if (range === "unicast") return;
+  if (range === "loopback" && policy.allowLoopback) return;
+  if ((range === "private" || range === "uniqueLocal") && policy.allowPrivateNetworks) return;
+  throw new BlockedAddressError(host, address, range);
+}
+
+/** `[::1]` → `::1`: URL hostnames keep IPv6 brackets. */
+export function bareHostname(hostname: string): string {
+  return hostname.startsWith("[") && hostname.endsWith("]") ? hostname.slice(1, -1) : hostname;
+}
+
+export type LookupFunction = (hostname: string) => Promise<Array<{ address: string; family: number }>>;
+
+const systemLookup: LookupFunction = (hostname) => dns.promises.lookup(hostname, { all: true, verbatim: true });
+
+/**
+ * Resolves the host and checks every address it resolves to (a host with one public and one private answer is
+ * refused: the connection could pick either). Used when an endpoint is saved; delivery re-checks at connect time.
+ */
+export async function assertHostAllowed(hostname: string, policy: AddressPolicy, lookup: LookupFunction = systemLookup) {
+  const host = bareHostname(hostname);
+  if (net.isIP(host)) {
+    assertAddressAllowed(host, policy);
+    return [host];
+  }
+  const answers = await lookup(host);
+  if (answers.length === 0) throw new Error(`${host} does not resolve to any address.`);
+  for (const answer of answers) assertAddressAllowed(answer.address, policy, host);
+  return answers.map((answer) => answer.address);
+}
+
+type LookupCallback = (error: NodeJS.ErrnoException | null, address: string | dns.LookupAddress[], family?: number) => void;
+
+/**
+ * A `lookup` for http(s).request that checks the address the socket will actually connect to, so a DNS answer
+ * that changes between save and delivery (DNS rebinding) cannot reach a refused address.
+ */
+export function guardedLookup(policy: AddressPolicy) {
+  return (hostname: string, options: dns.LookupOptions, callback: LookupCallback) => {
+    dns.lookup(hostname, { ...options, all: true, verbatim: true }, (error, addresses) => {
+      if (error) return callback(error, options.all ? [] : "", undefined);
+      try {
+        for (const entry of addresses) assertAddressAllowed(entry.address, policy, hostname);
+      } catch (blocked) {
+        return callback(blocked as NodeJS.ErrnoException, options.all ? [] : "", undefined);
+      }
+      if (options.all) return callback(null, addresses);
+      const first = addresses[0];
+      if (!first) return callback(Object.assign(new Error(`${hostname} does not resolve`), { code: "ENOTFOUND" }), "", undefined);
+      callback(null, first.address, first.family);
+    });
+  };
+}

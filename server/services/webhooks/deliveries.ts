@@ -1,0 +1,316 @@
+import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import type { Db, DbOrTx } from "@/db";
+import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryStatus } from "@/db/schema";
+import { AppError } from "@/server/errors";
+import { findCallMetadataRow, toCallEventPayload } from "@/server/services/calls/call-metadata";
+import { defaultAddressPolicy, type AddressPolicy } from "./address-guard";
+import { postWebhook, WEBHOOK_TIMEOUT_MS } from "./http-sender";
+import { newWebhookEntityId } from "./ids";
+import { getWebhookEndpointRow, signingSecretsOf } from "./manage-endpoints";
+import { MAX_AUTOMATIC_ATTEMPTS, retryDelayAfter } from "./retry-schedule";
+import { messageIdForCall, signWebhook } from "./signing";
+
+export type CreateCallDeliveriesParams = { callId: string; now?: Date };
+
+/**
+ * Creates one delivery per enabled endpoint of the call's organization whose agent filter matches, with the call's
+ * result payload frozen as the body every attempt sends. Idempotent: a redelivered `call/analyzed` creates nothing
+ * new (unique endpoint + call). Returns only the deliveries created now. Internal: no organization scoping.
+ */
+export async function createCallDeliveries(db: DbOrTx, params: CreateCallDeliveriesParams): Promise<{ deliveryIds: string[] }> {
+  const now = params.now ?? new Date();
+  const row = await findCallMetadataRow(db, { callId: params.callId });
+  if (!row) return { deliveryIds: [] };
+  const call = row.call;
+  const endpoints = await db
+    .select({ id: webhookEndpoints.id })
+    .from(webhookEndpoints)
+    .where(
+      and(
+        eq(webhookEndpoints.organizationId, call.organizationId),
+        eq(webhookEndpoints.enabled, true),
+        isNull(webhookEndpoints.deletedAt),
+        or(sql`${webhookEndpoints.agentIds} = '[]'::jsonb`, sql`${webhookEndpoints.agentIds} ? ${call.agentId}`),
+      ),
+    );
+  if (endpoints.length === 0) return { deliveryIds: [] };
+  const body = JSON.stringify(toCallEventPayload(row));
+  const messageId = messageIdForCall(call.id);
+  const inserted = await db
+    .insert(webhookDeliveries)
+    .values(
+      endpoints.map((endpoint) => ({
+        id: newWebhookEntityId("webhook-delivery"),
+        organizationId: call.organizationId,
+        endpointId: endpoint.id,
+        kind: "call.result" as const,
+        callId: call.id,
+        agentId: call.agentId,
+        messageId,
+        body,
+        status: "pending" as const,
+        nextAttemptAt: now,
+        createdAt: now,
+        updatedAt: now,
+      })),
+    )
+    .onConflictDoNothing({ target: [webhookDeliveries.endpointId, webhookDeliveries.callId], where: sql`kind = 'call.result'` })
+    .returning({ id: webhookDeliveries.id });
+  return { deliveryIds: inserted.map((delivery) => delivery.id) };
+}
+
+export type AttemptResult = {
+  /** `retry`: failed, the next automatic attempt is due in `retryInMs`. */
+  outcome: "succeeded" | "retry" | "failed" | "cancelled";
+  attemptNumber: number | null;
+  statusCode: number | null;
+  error: string | null;
+  retryInMs: number | null;
+  endpointDisabled: boolean;
+};
+
+export type AttemptWebhookDeliveryParams = {
+  deliveryId: string;
+  trigger: WebhookAttemptTrigger;
+  /** 1-based index of this automatic attempt (decides the next retry delay); automatic attempts only. */
+  automaticAttempt?: number;
+  now?: Date;
+  policy?: AddressPolicy;
+  timeoutMs?: number;
+};
+
+function isSuccess(statusCode: number | null): boolean {
+  return statusCode !== null && statusCode >= 200 && statusCode < 300;
+}
+
+/**
+ * Sends the delivery once and records the attempt. Never throws for receiver failures (they are outcomes); throws
+ * only when our own database fails, so the step is retried by the runner.
+ * Automatic attempts stop quietly when the delivery is already settled (e.g. a replay succeeded) or the endpoint
+ * was disabled or deleted in the meantime (the delivery becomes `cancelled`).
+ */
+export async function attemptWebhookDelivery(db: Db, params: AttemptWebhookDeliveryParams): Promise<AttemptResult> {
+  const now = params.now ?? new Date();
+  const policy = params.policy ?? defaultAddressPolicy();
+  const [found] = await db
+    .select({ delivery: webhookDeliveries, endpoint: webhookEndpoints })
+    .from(webhookDeliveries)
+    .innerJoin(webhookEndpoints, eq(webhookEndpoints.id, webhookDeliveries.endpointId))
+    .where(eq(webhookDeliveries.id, params.deliveryId))
+    .limit(1);
+  if (!found) throw new AppError("NOT_FOUND", `Webhook delivery ${params.deliveryId} was not found.`);
+  const { delivery, endpoint } = found;
+  const settled = (outcome: AttemptResult["outcome"]): AttemptResult => ({
+    outcome,
+    attemptNumber: null,
+    statusCode: delivery.lastStatusCode,
+    error: delivery.lastError,
+    retryInMs: null,
+    endpointDisabled: !endpoint.enabled,
+  });
+
+  if (params.trigger === "automatic") {
+    if (delivery.status !== "pending") return settled(delivery.status);
+    if (!endpoint.enabled || endpoint.deletedAt) {
+      await db
+        .update(webhookDeliveries)
+        .set({ status: "cancelled", nextAttemptAt: null, updatedAt: now })
+        .where(and(eq(webhookDeliveries.id, delivery.id), eq(webhookDeliveries.status, "pending")));
+      return settled("cancelled");
+    }
+  }
+
+  const headers = signWebhook({ secrets: signingSecretsOf(endpoint, now), messageId: delivery.messageId, timestamp: now, body: delivery.body });
+  const response = await postWebhook({
+    url: endpoint.url,
+    headers,
+    body: delivery.body,
+    policy,
+    timeoutMs: params.timeoutMs ?? WEBHOOK_TIMEOUT_MS,
+    now: () => now,
+  });
+  const succeeded = isSuccess(response.statusCode);
+  const gone = response.statusCode === 410;
+
+  let outcome: AttemptResult["outcome"];
+  let retryInMs: number | null = null;
+  let status: WebhookDeliveryStatus;
+  if (succeeded) {
+    outcome = "succeeded";
+    status = "succeeded";
+  } else if (params.trigger === "automatic") {
+    retryInMs = gone ? null : retryDelayAfter(params.automaticAttempt ?? MAX_AUTOMATIC_ATTEMPTS, response.retryAfterMs);
+    outcome = retryInMs === null ? "failed" : "retry";
+    status = retryInMs === null ? "failed" : "pending";
+  } else if (params.trigger === "test") {
+    outcome = "failed";
+    status = "failed";
+  } else {
+    // A failed replay leaves the delivery as it was (still pending retries, or failed), unless the endpoint is gone.
+    outcome = "failed";
+    status = gone && delivery.status === "pending" ? "failed" : delivery.status;
+  }
+  const nextAttemptAt = retryInMs === null ? null : new Date(now.getTime() + retryInMs);
+  const error = gone ? "The endpoint answered 410 Gone: it has been disabled." : response.error;
+
+  const attemptNumber = await db.transaction(async (tx) => {
+    const [updated] = await tx
+      .update(webhookDeliveries)
+      .set({
+        attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
+        status: delivery.status === "succeeded" ? "succeeded" : status,
+        lastStatusCode: response.statusCode,
+        lastError: error,
+        lastAttemptAt: now,
+        nextAttemptAt: status === "pending" ? nextAttemptAt : null,
+        ...(succeeded && !delivery.succeededAt ? { succeededAt: now } : {}),
+        updatedAt: now,
+      })
+      .where(eq(webhookDeliveries.id, delivery.id))
+      .returning({ attemptCount: webhookDeliveries.attemptCount });
+    await tx.insert(webhookDeliveryAttempts).values({
+      id: newWebhookEntityId("webhook-attempt"),
+      deliveryId: delivery.id,
+      organizationId: delivery.organizationId,
+      attemptNumber: updated!.attemptCount,
+      trigger: params.trigger,
+      url: endpoint.url,
+      webhookTimestamp: Number(headers["webhook-timestamp"]),
+      attemptedAt: now,
+      durationMs: response.durationMs,
+      statusCode: response.statusCode,
+      succeeded,
+      responseSnippet: response.responseSnippet,
+      error,
+      nextAttemptAt,
+    });
+    if (gone) {
+      await tx
+        .update(webhookEndpoints)
+        .set({ enabled: false, disabledReason: "gone", disabledAt: now, updatedAt: now })
+        .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)));
+    }
+    return updated!.attemptCount;
+  });
+
+  return { outcome, attemptNumber, statusCode: response.statusCode, error, retryInMs, endpointDisabled: gone || !endpoint.enabled };
+}
+
+export type ReplayWebhookDeliveryParams = { organizationId: string; deliveryId: string; now?: Date; policy?: AddressPolicy };
+
+/**
+ * Sends a past delivery again, now: the same body and `webhook-id`, a new timestamp and signature (with the
+ * endpoint's current secrets). Recorded as a `replay` attempt; a success settles a failed or pending delivery.
+ */
+export async function replayWebhookDelivery(db: Db, params: ReplayWebhookDeliveryParams) {
+  const delivery = await getDeliveryRow(db, params);
+  await getWebhookEndpointRow(db, { organizationId: params.organizationId, endpointId: delivery.endpointId });
+  const result = await attemptWebhookDelivery(db, { deliveryId: delivery.id, trigger: "replay", now: params.now, policy: params.policy });
+  return { deliveryId: delivery.id, ...result };
+}
+
+async function getDeliveryRow(db: DbOrTx, params: { organizationId: string; deliveryId: string }) {
+  const [row] = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(and(eq(webhookDeliveries.id, params.deliveryId), eq(webhookDeliveries.organizationId, params.organizationId)))
+    .limit(1);
+  if (!row) throw new AppError("NOT_FOUND", `Webhook delivery ${params.deliveryId} was not found.`);
+  return row;
+}
+
+export type WebhookDeliverySummary = {
+  deliveryId: string;
+  endpointId: string;
+  kind: "call.result" | "test";
+  callId: string | null;
+  agentId: string | null;
+  messageId: string;
+  status: WebhookDeliveryStatus;
+  attemptCount: number;
+  lastStatusCode: number | null;
+  lastError: string | null;
+  lastAttemptAt: string | null;
+  nextAttemptAt: string | null;
+  succeededAt: string | null;
+  createdAt: string;
+};
+
+function toDeliverySummary(row: typeof webhookDeliveries.$inferSelect): WebhookDeliverySummary {
+  return {
+    deliveryId: row.id,
+    endpointId: row.endpointId,
+    kind: row.kind,
+    callId: row.callId,
+    agentId: row.agentId,
+    messageId: row.messageId,
+    status: row.status,
+    attemptCount: row.attemptCount,
+    lastStatusCode: row.lastStatusCode,
+    lastError: row.lastError,
+    lastAttemptAt: row.lastAttemptAt?.toISOString() ?? null,
+    nextAttemptAt: row.nextAttemptAt?.toISOString() ?? null,
+    succeededAt: row.succeededAt?.toISOString() ?? null,
+    createdAt: row.createdAt.toISOString(),
+  };
+}
+
+export type ListWebhookDeliveriesParams = {
+  organizationId: string;
+  endpointId?: string;
+  callId?: string;
+  status?: WebhookDeliveryStatus;
+  /** Page size, 1–100 (default 50). */
+  limit?: number;
+  /** The `nextCursor` of the previous page. */
+  cursor?: string;
+};
+
+/** Newest first, paged by delivery ID (time-ordered). */
+export async function listWebhookDeliveries(db: DbOrTx, params: ListWebhookDeliveriesParams) {
+  const limit = Math.min(Math.max(params.limit ?? 50, 1), 100);
+  const rows = await db
+    .select()
+    .from(webhookDeliveries)
+    .where(
+      and(
+        eq(webhookDeliveries.organizationId, params.organizationId),
+        params.endpointId ? eq(webhookDeliveries.endpointId, params.endpointId) : undefined,
+        params.callId ? eq(webhookDeliveries.callId, params.callId) : undefined,
+        params.status ? eq(webhookDeliveries.status, params.status) : undefined,
+        params.cursor ? lt(webhookDeliveries.id, params.cursor) : undefined,
+      ),
+    )
+    .orderBy(desc(webhookDeliveries.id))
+    .limit(limit + 1);
+  const page = rows.slice(0, limit);
+  return { deliveries: page.map(toDeliverySummary), nextCursor: rows.length > limit ? page[page.length - 1]!.id : null };
+}
+
+/** One delivery with its body and every attempt (oldest first). */
+export async function getWebhookDelivery(db: DbOrTx, params: { organizationId: string; deliveryId: string }) {
+  const row = await getDeliveryRow(db, params);
+  const attempts = await db
+    .select()
+    .from(webhookDeliveryAttempts)
+    .where(and(eq(webhookDeliveryAttempts.deliveryId, row.id), eq(webhookDeliveryAttempts.organizationId, params.organizationId)))
+    .orderBy(asc(webhookDeliveryAttempts.attemptNumber));
+  return {
+    ...toDeliverySummary(row),
+    body: row.body,
+    attempts: attempts.map((attempt) => ({
+      attemptId: attempt.id,
+      attemptNumber: attempt.attemptNumber,
+      trigger: attempt.trigger,
+      url: attempt.url,
+      webhookTimestamp: attempt.webhookTimestamp,
+      attemptedAt: attempt.attemptedAt.toISOString(),
+      durationMs: attempt.durationMs,
+      statusCode: attempt.statusCode,
+      succeeded: attempt.succeeded,
+      responseSnippet: attempt.responseSnippet,
+      error: attempt.error,
+      nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
+    })),
+  };
+}
