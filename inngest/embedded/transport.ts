@@ -1,0 +1,123 @@
+import { randomBytes } from "node:crypto";
+import type { Db } from "@/db";
+import { inngestFunctions } from "@/db/schema/jobs";
+import { compileFunctions, type FunctionConfig, type FunctionRegistry } from "./registry";
+import { ingestEventsInTx, transaction, type EventPayload } from "./state";
+
+/**
+ * The in-process side of embedded mode: where `inngest.send()` / `step.sendEvent()` land (the client's `fetch`
+ * option points here), and the secret the runner adds to its requests so the serve route can refuse everyone else.
+ *
+ * State lives on globalThis because Next.js bundles instrumentation.ts and route handlers separately: a module-level
+ * variable would exist once per bundle, globalThis once per process.
+ */
+
+/** Base URL the embedded client uses for the event and REST APIs; never resolved over the network. */
+export const EMBEDDED_BASE_URL = "http://inngest.embedded.invalid/";
+/** Header carrying the process secret on the runner's requests to the serve handler. */
+export const EMBEDDED_TOKEN_HEADER = "x-embedded-inngest-token";
+export const DEFAULT_PARTITION = "default";
+
+/** What a runner in this process offers to the transport: where events go and which functions they trigger. */
+export type LocalRunner = {
+  id: string;
+  db: Db;
+  partition: string;
+  now: () => Date;
+  registry: () => FunctionRegistry;
+  poke: () => void;
+};
+
+type EmbeddedGlobal = { token: string; runners: LocalRunner[]; fallback?: { registry: FunctionRegistry; loadedAt: number } };
+
+function state(): EmbeddedGlobal {
+  const holder = globalThis as unknown as { __inngestEmbedded?: EmbeddedGlobal };
+  holder.__inngestEmbedded ??= { token: randomBytes(24).toString("hex"), runners: [] };
+  return holder.__inngestEmbedded;
+}
+
+export function embeddedRunnerToken(): string {
+  return state().token;
+}
+
+export function registerLocalRunner(runner: LocalRunner): void {
+  state().runners.push(runner);
+}
+
+export function unregisterLocalRunner(id: string): void {
+  const current = state();
+  current.runners = current.runners.filter((runner) => runner.id !== id);
+}
+
+export function localRunners(): readonly LocalRunner[] {
+  return state().runners;
+}
+
+/** Registry from the database, for processes that send events without running a runner (e.g. a CLI script). */
+async function databaseRegistry(db: Db): Promise<FunctionRegistry> {
+  const current = state();
+  if (current.fallback && Date.now() - current.fallback.loadedAt < 2000) return current.fallback.registry;
+  const rows = await db.select({ config: inngestFunctions.config }).from(inngestFunctions);
+  let registry: FunctionRegistry;
+  try {
+    registry = compileFunctions(rows.map((row) => row.config as FunctionConfig));
+  } catch {
+    registry = new Map();
+  }
+  current.fallback = { registry, loadedAt: Date.now() };
+  return registry;
+}
+
+export type IngestOptions = { db?: Db; now?: Date };
+
+/**
+ * Stores events and starts / resumes / cancels runs, in one transaction. Uses the newest runner of this process
+ * (its database, clock, partition and functions); without one, the app database and the functions last synced to it.
+ */
+export async function ingestEvents(payloads: EventPayload[], options: IngestOptions = {}): Promise<string[]> {
+  const runner = localRunners().at(-1);
+  let db = options.db ?? runner?.db;
+  if (!db) {
+    const { getDb } = await import("@/db");
+    db = getDb();
+  }
+  const registry = runner ? runner.registry() : await databaseRegistry(db);
+  const now = options.now ?? runner?.now() ?? new Date();
+  const ids = await transaction(db, (tx) =>
+    ingestEventsInTx(tx, { now, partition: runner?.partition ?? DEFAULT_PARTITION, registry }, payloads),
+  );
+  for (const local of localRunners()) local.poke();
+  return ids;
+}
+
+function json(status: number, body: unknown): Response {
+  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+}
+
+/**
+ * The embedded client's `fetch`: answers the Inngest event API (`POST /e/<key>`) in-process. Other Inngest API
+ * calls (checkpointing, realtime, signals) do not exist in embedded mode and fail with a clear 501.
+ */
+export async function embeddedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
+  const request = input instanceof Request ? input : new Request(input, init);
+  const url = new URL(request.url);
+  if (request.method === "POST" && /^\/e\/[^/]+\/?$/.test(url.pathname)) {
+    let payloads: unknown;
+    try {
+      payloads = await request.json();
+    } catch {
+      return json(400, { status: 400, error: "Event payload is not JSON" });
+    }
+    const list = (Array.isArray(payloads) ? payloads : [payloads]) as EventPayload[];
+    try {
+      const ids = await ingestEvents(list);
+      return json(200, { ids, status: 200 });
+    } catch (error) {
+      return json(400, { status: 400, error: error instanceof Error ? error.message : String(error) });
+    }
+  }
+  return json(501, {
+    status: 501,
+    error: `The embedded Inngest runner does not provide ${request.method} ${url.pathname}; run against an Inngest server for this feature.`,
+  });
+}

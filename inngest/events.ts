@@ -1,0 +1,43 @@
+import { eventType } from "inngest";
+import { z } from "zod";
+
+/**
+ * Typed events. Trigger a function with `triggers: [sequenceStarted]`, send with
+ * `inngest.send(sequenceStarted.create({ sequenceId }))` or `step.sendEvent("id", sequenceStarted.create(…))`:
+ * the schema validates the data on send and on receipt. Add new events here, one constant per event name.
+ */
+
+/** A bulk enrollment was accepted (202): materialize its contacts into sequences. */
+export const sequenceBulkAccepted = eventType("sequence/bulk.accepted", {
+  schema: z.object({ batchId: z.string() }),
+});
+
+/** A sequence was created and should start running its steps. */
+export const sequenceStarted = eventType("sequence/started", {
+  schema: z.object({ sequenceId: z.string() }),
+});
+
+/** A sequence was cancelled: its runner stops (cancelOn) and scheduled calls are dropped. */
+export const sequenceCancelled = eventType("sequence/cancelled", {
+  schema: z.object({ sequenceId: z.string() }),
+});
+
+/** A call ended (any result): the sequence moves on, analysis starts. */
+export const callEnded = eventType("call/ended", {
+  schema: z.object({ callId: z.string() }),
+});
+
+/** Post-call analysis finished: the call-result webhook can be delivered. */
+export const callAnalyzed = eventType("call/analyzed", {
+  schema: z.looseObject({ callId: z.string() }),
+});
+
+/** A booked meeting was cancelled (API or provider). */
+export const meetingCancelled = eventType("meeting/cancelled", {
+  schema: z.object({ callId: z.string() }),
+});
+
+/** One webhook delivery (call result → one endpoint) is due: its own run, so endpoints never wait on each other. */
+export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
+  schema: z.object({ deliveryId: z.string() }),
+});

@@ -1,0 +1,7 @@
+import type { InngestFunction } from "inngest";
+
+/**
+ * Every Inngest function of the app, registered by the serve route (app/api/inngest/route.ts) and run by the
+ * embedded runner. One function per file in this folder; append it here.
+ */
+export const functions: InngestFunction.Any[] = [];
