@@ -35,7 +35,7 @@ function isTrue(value: string | undefined): boolean {
   return (value ?? "").trim().toLowerCase() === "true" || value === "1";
 }
 
-export function recordingStorageSettings(env: NodeJS.ProcessEnv = process.env): RecordingStorageSettings {
+export function recordingStorageSettings(env: Record<string, string | undefined> = process.env): RecordingStorageSettings {
   const kind = (env.RECORDING_STORAGE ?? "local").trim().toLowerCase();
   if (kind === "local" || kind === "") return { kind: "local" };
   if (kind !== "s3") throw new Error(`RECORDING_STORAGE must be "local" or "s3" (got "${env.RECORDING_STORAGE}").`);
@@ -58,7 +58,7 @@ export function recordingStorageSettings(env: NodeJS.ProcessEnv = process.env): 
 }
 
 /** How long audio is kept, in days; null means forever (`RECORDING_RETENTION_DAYS=0`). */
-export function recordingRetentionDays(env: NodeJS.ProcessEnv = process.env): number | null {
+export function recordingRetentionDays(env: Record<string, string | undefined> = process.env): number | null {
   const raw = env.RECORDING_RETENTION_DAYS?.trim();
   if (!raw) return DEFAULT_RECORDING_RETENTION_DAYS;
   if (!/^\d+$/.test(raw)) throw new Error(`RECORDING_RETENTION_DAYS must be a whole number of days (got "${raw}").`);
