@@ -1,0 +1,30 @@
+import { z } from "zod";
+import { callDispositions } from "./types";
+
+const ZBase = z.object({
+  providerCallId: z.string().min(1).max(200),
+  callId: z.string().min(1).max(200),
+  occurredAt: z.iso.datetime({ offset: true }),
+});
+
+/** The provider events the entry point accepts (`POST /api/voice/events`). */
+export const ZVoiceProviderEventSchema = z.discriminatedUnion("type", [
+  ZBase.extend({ type: z.literal("call.ringing") }),
+  ZBase.extend({ type: z.literal("call.answered") }),
+  ZBase.extend({ type: z.literal("call.tool"), tool: z.literal("book_meeting"), arguments: z.record(z.string(), z.unknown()) }),
+  ZBase.extend({
+    type: z.literal("call.ended"),
+    disposition: z.enum(callDispositions),
+    durationSeconds: z.number().int().min(0).max(24 * 3600),
+    transcript: z.string().max(500_000).nullable(),
+    recording: z
+      .object({
+        contentType: z.string().min(1).max(100),
+        contentBase64: z.string().max(20_000_000).optional(),
+        url: z.url().optional(),
+        durationSeconds: z.number().min(0),
+      })
+      .nullable(),
+    errorMessage: z.string().max(2000).optional(),
+  }),
+]);

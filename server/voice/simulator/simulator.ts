@@ -1,0 +1,162 @@
+import { ulid } from "ulid";
+import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent } from "@/server/voice/types";
+import { planSimulatedCall, renderSimulatedTranscript, type SimulatedCallPlan } from "./script";
+import { createConversationWav, seedOf } from "./wav";
+
+/** Delivers one provider event to our entry point; returns the tool result for `call.tool` events. */
+export type VoiceEventTransport = (event: VoiceProviderEvent) => Promise<ToolCallResult | null>;
+
+export type SimulatorPace =
+  /** Events are delivered on real timers, compressed: the whole call takes a few seconds of wall time. */
+  | "realtime"
+  /** Nothing happens until `runPending()` (tests and the seed drive time themselves). */
+  | "manual";
+
+export type SimulatorOptions = {
+  transport: VoiceEventTransport;
+  pace?: SimulatorPace;
+  /** The provider's clock, stamped on every event (`occurredAt`). */
+  now?: () => Date;
+  /** Wall milliseconds per simulated call second in realtime pace (default 12: a 7-minute call ends in ~5 s). */
+  msPerSimulatedSecond?: number;
+  /** Longest compressed conversation, in wall milliseconds (default 8 s). */
+  maxConversationMs?: number;
+  log?: (message: string, error?: unknown) => void;
+};
+
+export type SimulatedVoiceEngine = VoiceEngine & {
+  kind: "simulator";
+  /** How many times each call was really dialed (a repeated `placeCall` for the same callId does not count). */
+  dialCount(callId: string): number;
+  /** Calls placed whose conversation has not run yet (manual pace). */
+  pendingCallIds(): string[];
+  /** Runs the pending conversations (all, or one call's) to their `call.ended` event, in placing order. */
+  runPending(callId?: string): Promise<void>;
+  /** Resolves when every conversation started in realtime pace has delivered its last event. */
+  idle(): Promise<void>;
+};
+
+const RINGING_AFTER_MS = 150;
+const ANSWERED_AFTER_MS = 450;
+const TOOL_AFTER_MS = 300;
+const NOT_CONNECTED_ENDS_AFTER_MS = 900;
+const DELIVERY_RETRIES_MS = [500, 1000, 2000, 4000];
+
+/**
+ * The deterministic voice simulator (DESIGN §7): the contact number's last digit chooses the scenario; the
+ * conversation reports itself through the transport, i.e. through the provider-event entry point, exactly as a
+ * real provider's webhooks would. Idempotent per callId (a provider-side idempotency key).
+ */
+export function createSimulatedVoiceEngine(options: SimulatorOptions): SimulatedVoiceEngine {
+  const pace = options.pace ?? "realtime";
+  const now = options.now ?? (() => new Date());
+  const msPerSecond = options.msPerSimulatedSecond ?? 12;
+  const maxConversationMs = options.maxConversationMs ?? 8000;
+  const log = options.log ?? ((message, error) => console.error(`[voice-simulator] ${message}`, error ?? ""));
+  const placed = new Map<string, { providerCallId: string; dials: number }>();
+  const pending: Array<{ callId: string; run: () => Promise<void> }> = [];
+  const running = new Set<Promise<void>>();
+
+  const sleep = (ms: number) => (pace === "realtime" ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
+
+  async function deliver(event: VoiceProviderEvent): Promise<ToolCallResult | null> {
+    const attempts = pace === "realtime" ? DELIVERY_RETRIES_MS.length + 1 : 1;
+    for (let attempt = 1; ; attempt += 1) {
+      try {
+        return await options.transport(event);
+      } catch (error) {
+        if (attempt >= attempts) throw error;
+        await sleep(DELIVERY_RETRIES_MS[attempt - 1]!);
+      }
+    }
+  }
+
+  async function converse(request: PlaceCallRequest, providerCallId: string, plan: SimulatedCallPlan): Promise<void> {
+    const base = { providerCallId, callId: request.callId };
+    const startedAt = now();
+    await sleep(RINGING_AFTER_MS);
+    await deliver({ ...base, type: "call.ringing", occurredAt: now().toISOString() });
+    let booking: ToolCallResult | null = null;
+    if (plan.connected) {
+      await sleep(ANSWERED_AFTER_MS);
+      await deliver({ ...base, type: "call.answered", occurredAt: now().toISOString() });
+      if (plan.booksMeeting) {
+        await sleep(TOOL_AFTER_MS);
+        booking = await deliver({
+          ...base,
+          type: "call.tool",
+          tool: "book_meeting",
+          occurredAt: now().toISOString(),
+          arguments: { contactName: request.contact.name, contactEmail: request.contact.email, timezone: request.contact.timezone },
+        }).catch((error: unknown) => ({ ok: false, message: error instanceof Error ? error.message : "tool call failed" }));
+      }
+      await sleep(Math.min(maxConversationMs, plan.durationSeconds * msPerSecond));
+    } else {
+      await sleep(NOT_CONNECTED_ENDS_AFTER_MS);
+    }
+    const transcript = renderSimulatedTranscript(request, plan, startedAt, booking);
+    const recording = plan.outcome.hasRecording
+      ? {
+          contentType: "audio/wav",
+          contentBase64: Buffer.from(
+            createConversationWav({ seconds: Math.min(3, Math.max(1, plan.durationSeconds / 60)), seed: seedOf(request.callId) }),
+          ).toString("base64"),
+          durationSeconds: plan.durationSeconds,
+        }
+      : null;
+    await deliver({
+      ...base,
+      type: "call.ended",
+      occurredAt: now().toISOString(),
+      disposition: plan.outcome.disposition,
+      durationSeconds: plan.durationSeconds,
+      transcript,
+      recording,
+      ...(plan.outcome.disposition === "failed" ? { errorMessage: "Simulated carrier error (SIP 503)" } : {}),
+    });
+  }
+
+  return {
+    kind: "simulator",
+    maxCallWallSeconds: Math.ceil((RINGING_AFTER_MS + ANSWERED_AFTER_MS + TOOL_AFTER_MS + maxConversationMs + DELIVERY_RETRIES_MS.reduce((a, b) => a + b, 0)) / 1000) + 5,
+
+    async placeCall(request): Promise<PlaceCallResult> {
+      const existing = placed.get(request.callId);
+      if (existing) return { providerCallId: existing.providerCallId, alreadyPlaced: true };
+      const providerCallId = `sim-${ulid().toLowerCase()}`;
+      placed.set(request.callId, { providerCallId, dials: 1 });
+      const plan = planSimulatedCall(request);
+      const run = () => converse(request, providerCallId, plan);
+      if (pace === "manual") {
+        pending.push({ callId: request.callId, run });
+      } else {
+        const task = run()
+          .catch((error: unknown) => log(`call ${request.callId} could not report its events`, error))
+          .finally(() => running.delete(task));
+        running.add(task);
+      }
+      return { providerCallId, alreadyPlaced: false };
+    },
+
+    dialCount(callId) {
+      return placed.get(callId)?.dials ?? 0;
+    },
+
+    pendingCallIds() {
+      return pending.map((entry) => entry.callId);
+    },
+
+    async runPending(callId) {
+      for (;;) {
+        const index = callId ? pending.findIndex((entry) => entry.callId === callId) : 0;
+        if (index < 0 || index >= pending.length) return;
+        const [entry] = pending.splice(index, 1);
+        await entry!.run();
+      }
+    },
+
+    async idle() {
+      while (running.size > 0) await Promise.allSettled([...running]);
+    },
+  };
+}

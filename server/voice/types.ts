@@ -1,0 +1,73 @@
+/**
+ * The voice engine: dials a number and runs the conversation. The embedded default is the deterministic simulator
+ * (`server/voice/simulator`); a real telephony + realtime-LLM provider plugs in behind the same type.
+ *
+ * Protocol: `placeCall` only starts the call. Everything that happens afterwards reaches us as provider events
+ * posted (signed) to `POST /api/voice/events`, the same entry point a real provider's webhook would hit:
+ * `call.ringing`, `call.answered`, `call.tool` (a tool invocation during the conversation, answered synchronously)
+ * and `call.ended` (with duration, transcript and recording).
+ */
+
+/** What the conversation turned into at the telephony level; the analyser decides the rest. */
+export const callDispositions = ["answered", "voicemail", "busy", "no-answer", "invalid-number", "failed"] as const;
+export type CallDisposition = (typeof callDispositions)[number];
+
+export type VoiceExtractionGoal = {
+  slug: string;
+  displayName: string;
+  description: string;
+  type: string;
+  dropdownOptions?: string[] | null;
+};
+
+export type PlaceCallRequest = {
+  /** Our call ID. Also the idempotency key: placing the same callId twice never dials twice. */
+  callId: string;
+  from: string;
+  to: string;
+  toExt: string;
+  agent: { agentId: string; name: string; prompt: string; hasBookingTool: boolean; goals: VoiceExtractionGoal[] };
+  contact: { name: string; timezone: string; email: string | null; variables: Record<string, string> };
+};
+
+export type PlaceCallResult = { providerCallId: string; alreadyPlaced: boolean };
+
+export type VoiceEngine = {
+  kind: string;
+  placeCall(request: PlaceCallRequest): Promise<PlaceCallResult>;
+  /**
+   * Longest wall-clock time a call can take from dial to its `call.ended` event. The watchdog fails calls that
+   * stay in `Calling` longer than this (plus a margin).
+   */
+  maxCallWallSeconds: number;
+};
+
+export type RecordingPayload = {
+  contentType: string;
+  /** Inline audio (the simulator). */
+  contentBase64?: string;
+  /** Audio to download from the provider (real providers). */
+  url?: string;
+  durationSeconds: number;
+};
+
+type EventBase = { providerCallId: string; callId: string; occurredAt: string };
+
+export type VoiceProviderEvent =
+  | (EventBase & { type: "call.ringing" })
+  | (EventBase & { type: "call.answered" })
+  | (EventBase & { type: "call.tool"; tool: "book_meeting"; arguments: Record<string, unknown> })
+  | (EventBase & {
+      type: "call.ended";
+      disposition: CallDisposition;
+      durationSeconds: number;
+      transcript: string | null;
+      /** Absent when the call has no retrievable audio. */
+      recording: RecordingPayload | null;
+      errorMessage?: string;
+    });
+
+export type VoiceCallEndedEvent = Extract<VoiceProviderEvent, { type: "call.ended" }>;
+
+/** What the entry point answers to a `call.tool` event (the voice agent speaks from it). */
+export type ToolCallResult = { ok: boolean; message: string; data?: Record<string, unknown> };

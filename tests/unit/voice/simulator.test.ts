@@ -1,0 +1,90 @@
+import { describe, expect, it } from "vitest";
+import { SIMULATED_OUTCOMES, planSimulatedCall, renderSimulatedTranscript, simulatedOutcomeFor } from "@/server/voice/simulator/script";
+import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
+import { createConversationWav, parseWavHeader } from "@/server/voice/simulator/wav";
+import type { VoiceProviderEvent } from "@/server/voice/types";
+import { placeCallRequest } from "./fixtures";
+
+describe("simulated voice engine", () => {
+  it("chooses the scenario by the number's last digit (DESIGN §7)", () => {
+    const expected = ["Goal Completed", "Goal Not Completed", "Voicemail", "Busy", "No Conversation", "Opted Out", "Invalid Phone Number", "Failed", "Goal Completed", "Goal Not Completed"];
+    for (let digit = 0; digit <= 9; digit += 1) {
+      expect(simulatedOutcomeFor(`+1202555010${digit}`).expectedResultType).toBe(expected[digit]);
+    }
+    expect(SIMULATED_OUTCOMES.filter((row) => row.hasRecording).map((row) => row.digit)).toEqual([0, 1, 2, 4, 5, 8]);
+    expect(SIMULATED_OUTCOMES.filter((row) => row.hasTranscript).map((row) => row.digit)).toEqual([0, 1, 2, 4, 5, 8, 9]);
+  });
+
+  it("gives realistic, deterministic durations: zero only for calls that never connected", () => {
+    for (let digit = 0; digit <= 9; digit += 1) {
+      const request = placeCallRequest(`+1202555010${digit}`);
+      const plan = planSimulatedCall(request);
+      expect(planSimulatedCall(request).durationSeconds).toBe(plan.durationSeconds);
+      if ([3, 6, 7].includes(digit)) expect(plan.durationSeconds).toBe(0);
+      else expect(plan.durationSeconds).toBeGreaterThanOrEqual(8);
+    }
+    expect(planSimulatedCall(placeCallRequest("+12025550100")).durationSeconds).toBeGreaterThanOrEqual(180);
+  });
+
+  it("writes the transcript in the agent's voice with the contact's name and variables", () => {
+    const request = placeCallRequest("+12025550101");
+    const transcript = renderSimulatedTranscript(request, planSimulatedCall(request), new Date("2026-03-02T15:00:00Z"), null)!;
+    expect(transcript).toContain("this is Ava calling");
+    expect(transcript).toContain("Hi Jane");
+    expect(transcript).toContain("Acme Corp");
+    expect(transcript).toContain("CRM-42");
+    expect(transcript.split("\n").every((line) => /^(Agent|Customer): /.test(line))).toBe(true);
+    expect(renderSimulatedTranscript(placeCallRequest("+12025550103"), planSimulatedCall(placeCallRequest("+12025550103")), new Date(), null)).toBeNull();
+  });
+
+  it("produces a real WAV file", () => {
+    const bytes = createConversationWav({ seconds: 2, seed: 7 });
+    expect(parseWavHeader(bytes)).toEqual({ sampleRate: 8000, channels: 1, bitsPerSample: 16, seconds: 2 });
+    expect(Buffer.from(bytes).toString("ascii", 0, 4)).toBe("RIFF");
+    // Not silence.
+    const samples = new Int16Array(bytes.buffer.slice(bytes.byteOffset + 44, bytes.byteOffset + bytes.byteLength));
+    expect(Math.max(...samples.map((sample) => Math.abs(sample)))).toBeGreaterThan(1000);
+  });
+
+  it("reports ringing, answered and ended through the transport, once per callId", async () => {
+    const events: VoiceProviderEvent[] = [];
+    const engine = createSimulatedVoiceEngine({ pace: "manual", transport: async (event) => (events.push(event), null), now: () => new Date("2026-03-02T15:00:00Z") });
+    const request = placeCallRequest("+12025550102");
+    const first = await engine.placeCall(request);
+    const second = await engine.placeCall(request);
+    expect(second).toEqual({ providerCallId: first.providerCallId, alreadyPlaced: true });
+    expect(engine.dialCount(request.callId)).toBe(1);
+    expect(events).toHaveLength(0);
+    await engine.runPending();
+    expect(events.map((event) => event.type)).toEqual(["call.ringing", "call.answered", "call.ended"]);
+    const ended = events[2]!;
+    if (ended.type !== "call.ended") throw new Error("unreachable");
+    expect(ended.disposition).toBe("voicemail");
+    expect(ended.recording?.contentType).toBe("audio/wav");
+    expect(parseWavHeader(Buffer.from(ended.recording!.contentBase64!, "base64"))).not.toBeNull();
+  });
+
+  it("asks the calendar tool during a digit-0 call when the agent has one, and speaks its answer", async () => {
+    const events: VoiceProviderEvent[] = [];
+    const engine = createSimulatedVoiceEngine({
+      pace: "manual",
+      transport: async (event) => {
+        events.push(event);
+        return event.type === "call.tool" ? { ok: true, message: "Invite sent.", data: { startTime: "2026-03-05T15:00:00.000Z" } } : null;
+      },
+    });
+    const request = placeCallRequest("+12025550100", { agent: { ...placeCallRequest("+1").agent, hasBookingTool: true } });
+    await engine.placeCall(request);
+    await engine.runPending();
+    expect(events.map((event) => event.type)).toEqual(["call.ringing", "call.answered", "call.tool", "call.ended"]);
+    const ended = events.at(-1)!;
+    if (ended.type !== "call.ended") throw new Error("unreachable");
+    expect(ended.transcript).toContain("you're booked for Thursday, March 5 at 10:00 AM");
+    // Digit 8 reaches the goal without a meeting, even with a calendar tool.
+    const plain: VoiceProviderEvent[] = [];
+    const other = createSimulatedVoiceEngine({ pace: "manual", transport: async (event) => (plain.push(event), null) });
+    await other.placeCall(placeCallRequest("+12025550108", { agent: request.agent }));
+    await other.runPending();
+    expect(plain.map((event) => event.type)).not.toContain("call.tool");
+  });
+});
