@@ -7,6 +7,7 @@ import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
 import { createOrganization } from "@/server/services/organizations/create-organization";
+import { createWebhookEndpoint } from "@/server/services/webhooks/manage-endpoints";
 import type { MemberRole } from "@/server/trpc/context";
 
 export type SeedOptions = { baseUrl: string; webhookUrl?: string; now?: Date };
@@ -115,12 +116,15 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   }
   for (const user of demoUsers) await db.insert(memberships).values({ organizationId: primary.id, userId: user.id, role: user.role });
   await seedCreditHistory(db, primary.id, primaryAgents.map((a) => a.agentId), now);
+  const primaryWebhook = options.webhookUrl
+    ? await createWebhookEndpoint(db, { organizationId: primary.id, url: options.webhookUrl, description: "Demo seed (--webhook-url)", now })
+    : null;
   organizations.push({
     key: "primary",
     orgId: primary.orgId,
     name: primary.name,
     apiKey: primaryKey.key,
-    webhookSecret: null,
+    webhookSecret: primaryWebhook?.secret ?? null,
     agents: primaryAgents,
     fixtures: { sequenceIds: [], manyCallsSequenceIds: [] },
   });
