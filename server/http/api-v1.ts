@@ -108,7 +108,10 @@ async function reshapeError(response: Response): Promise<Response> {
   const headers: Record<string, string> = {};
   const retryAfter = response.headers.get("retry-after");
   if (retryAfter) headers["Retry-After"] = retryAfter;
-  return errorResponse(appCode, message, headers, body.data?.details ? { details: body.data.details } : {});
+  const details = body.data?.details;
+  // NO_VALID_CONTACTS carries `rejected` at the top level too (DESIGN §4), like a 202's body.
+  const extra = details ? { ...(Array.isArray(details.rejected) ? { rejected: details.rejected } : {}), details } : {};
+  return errorResponse(appCode, message, headers, extra);
 }
 
 async function handleHead(req: Request, path: string, options: ApiV1Options): Promise<Response> {

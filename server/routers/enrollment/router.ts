@@ -1,6 +1,8 @@
 import { router } from "@/server/trpc/init";
+import { enrollManyProcedure } from "./enroll-many.procedure";
 import { enrollOneProcedure } from "./enroll-one.procedure";
 
 export const enrollmentRouter = router({
   enrollOne: enrollOneProcedure,
+  enrollMany: enrollManyProcedure,
 });

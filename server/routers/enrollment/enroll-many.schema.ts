@@ -1,0 +1,89 @@
+import { z } from "zod";
+import { ZAgentIdSchema } from "@/server/schemas/agent";
+import { ZJsonBooleanSchema } from "@/server/schemas/sequence";
+import { MAX_CONTACTS_PER_REQUEST } from "@/server/services/enrollment/enroll-many";
+import type { Meta } from "@/server/trpc/init";
+
+export const enrollManyMeta: Meta = {
+  openapi: {
+    method: "POST",
+    path: "/agents/{agentId}/schedule/sequences",
+    tags: ["Enrollment"],
+    summary: "Enroll many contacts",
+    description: [
+      "Bulk equivalent of a CSV import: 1 to 1,000 contacts. Validation is per contact: valid contacts are scheduled,",
+      "invalid ones come back in `rejected` with a reason (MISSING_NAME, MISSING_PHONE_NUMBER, INVALID_PHONE_NUMBER,",
+      "DUPLICATE_PHONE_NUMBER, INVALID_TIMEZONE, INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE,",
+      "INVALID_INPUT_VARIABLE, OPTED_OUT). Numbers are normalized before duplicate detection, so formatted variants of",
+      "one number collide and only the first occurrence is scheduled unless `allowDuplicates`. 202 means every upfront",
+      "check passed and the batch is durably recorded; the sequences are created asynchronously right after.",
+      "With `groupByField`, only the first valid contact of each group is scheduled; the others wait their turn.",
+    ].join(" "),
+    protect: true,
+    requestHeaders: z.object({
+      "idempotency-key": z
+        .string()
+        .max(255)
+        .optional()
+        .describe(
+          "Idempotency-Key: at most 255 characters. A retry with the same key in this organization (within 24 h) returns the first 202 body and schedules nothing. Dedupes on the key alone, not the payload: use a new key to resubmit corrected rows.",
+        ),
+    }),
+    errorResponses: {
+      400: "INVALID_REQUEST (0 or more than 1,000 contacts, groupByField with allowDuplicates, Idempotency-Key over 255 characters, wrong types), INVALID_TIMEZONE (batch default), NO_VALID_CONTACTS (no contact passed validation; the body carries `rejected`), INVALID_REQUEST_BODY (invalid JSON)",
+      401: "Missing (UNAUTHORIZED) or invalid (INVALID_API_KEY) API key",
+      402: "INSUFFICIENT_CREDITS: remaining credits below 1 per accepted contact",
+      404: "AGENT_NOT_FOUND: unknown agent or an agent of another organization",
+      415: "UNSUPPORTED_MEDIA_TYPE: the body is not application/json",
+      422: "AGENT_MISCONFIGURED: archived agent, no CALL step, or incomplete booking configuration",
+    },
+  },
+  successStatus: 202,
+};
+
+/** Documented as its JSON type, validated per contact by the service (a bad field rejects the contact, not the batch). */
+const perContact = (type: "string" | "boolean" | "object", description: string) =>
+  z.unknown().meta({ override: { type, description } }).optional();
+
+const ZBulkContactSchema = z
+  .object({
+    name: perContact("string", "Contact's full name (MISSING_NAME when absent)."),
+    phoneNumber: perContact("string", "E.164; formatted forms are normalized before duplicate detection."),
+    phoneNumberExt: perContact("string", "Extension, digits only."),
+    timezone: perContact("string", "IANA timezone. Default: the batch `timezone`, else inferred from the number, else the agent's first timezone."),
+    scheduledAt: perContact("string", "Future ISO 8601 date-time for the first call (without an offset: read in the contact's timezone)."),
+    toEmailAddress: perContact("string", "Contact email; required when the agent has EMAIL steps."),
+    bypassCallWindows: perContact("boolean", "Ignore the agent's call windows for this contact."),
+    customVariables: perContact("object", "Custom input variables as an object of strings (alternative to top-level properties)."),
+  })
+  .catchall(z.unknown().meta({ override: { type: "string", description: "Custom input variable (string), keyed by its slug." } }))
+  .describe("One contact; custom input variables the agent requires are top-level strings and/or `customVariables`.");
+
+export const ZEnrollManyRequestSchema = z.object({
+  agentId: ZAgentIdSchema,
+  contacts: z.array(ZBulkContactSchema).min(1).max(MAX_CONTACTS_PER_REQUEST).describe("1 to 1,000 contacts."),
+  timezone: z.string().optional().describe("Default IANA timezone for contacts without their own."),
+  groupByField: z.string().optional().describe("Custom variable for contact chaining. Cannot be combined with allowDuplicates."),
+  allowDuplicates: ZJsonBooleanSchema.optional().describe("Schedule every occurrence of a repeated number. Cannot be combined with groupByField."),
+  titleCaseFields: z
+    .array(z.string())
+    .max(100)
+    .optional()
+    .describe("Custom variables (and `name`) to title-case before scheduling; applied only for organizations on the normalization allowlist."),
+});
+
+export const ZBulkRejectionSchema = z.object({
+  index: z.number().int().describe("Position of the contact in the request (0-based)."),
+  phoneNumber: z.string().describe("The phone number as sent."),
+  reason: z.string().describe("Reason code, e.g. MISSING_NAME, DUPLICATE_PHONE_NUMBER, OPTED_OUT."),
+  error: z.string().describe("Human-readable explanation."),
+});
+
+export const ZEnrollManyResponseSchema = z
+  .object({
+    batchId: z.string().describe("UUID of the batch."),
+    total: z.number().int().describe("Contacts submitted."),
+    accepted: z.number().int().describe("Contacts that passed validation and will be scheduled."),
+    rejected: z.array(ZBulkRejectionSchema).describe("Contacts that failed validation; empty when all passed."),
+  })
+  .describe("Bulk enrollment result.");

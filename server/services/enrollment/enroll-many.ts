@@ -1,0 +1,206 @@
+import { and, eq, lte } from "drizzle-orm";
+import type { Db } from "@/db";
+import { bulkBatches, organizations } from "@/db/schema";
+import { AppError } from "@/server/errors";
+import { newUuid } from "@/server/ids";
+import { sendSequenceEvents } from "@/server/services/sequences/sequence-events";
+import { canonicalTimezone } from "@/server/services/phone/timezones";
+import { assertCreditsFor, findOptedOutNumbers } from "./checks";
+import { validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
+import { getSchedulableAgent } from "./schedulable-agent";
+
+export const MAX_CONTACTS_PER_REQUEST = 1000;
+export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
+/** A replay within this window returns the first 202 body (DESIGN §4). */
+export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
+
+export type BulkEnrollmentBody = {
+  contacts: Array<Record<string, unknown>>;
+  timezone?: string;
+  groupByField?: string;
+  allowDuplicates?: boolean;
+  titleCaseFields?: string[];
+};
+
+export type BulkEnrollmentResult = {
+  batchId: string;
+  total: number;
+  accepted: number;
+  rejected: ContactRejection[];
+};
+
+export type EnrollManyParams = {
+  organizationId: string;
+  agentId: string;
+  body: BulkEnrollmentBody;
+  /** The `Idempotency-Key` header, if sent. */
+  idempotencyKey: string | null;
+  scheduledBy: string;
+  now: Date;
+};
+
+/** 400 INVALID_REQUEST unless the key is 1–255 characters. */
+export function checkIdempotencyKey(key: string | null): string | null {
+  if (key === null) return null;
+  if (key.length === 0 || key.length > MAX_IDEMPOTENCY_KEY_LENGTH) {
+    throw new AppError("INVALID_REQUEST", `Idempotency-Key must be 1–${MAX_IDEMPOTENCY_KEY_LENGTH} characters.`);
+  }
+  return key;
+}
+
+async function findReplay(db: Db, organizationId: string, key: string, now: Date): Promise<BulkEnrollmentResult | null> {
+  const [row] = await db
+    .select({ response: bulkBatches.response, createdAt: bulkBatches.createdAt })
+    .from(bulkBatches)
+    .where(and(eq(bulkBatches.organizationId, organizationId), eq(bulkBatches.idempotencyKey, key)))
+    .limit(1);
+  if (!row || row.createdAt.getTime() <= now.getTime() - IDEMPOTENCY_WINDOW_MS) return null;
+  return row.response as BulkEnrollmentResult;
+}
+
+/** Duplicate detection key: the normalized number and its extension (two extensions are two people). */
+const dialKey = (contact: EnrollmentContact) => `${contact.phoneNumber};${contact.phoneNumberExt}`;
+
+/**
+ * POST /agents/{agentId}/schedule/sequences: validates every contact, records the batch durably and answers 202;
+ * the sequences are created afterwards by the `materialize-bulk-batch` function (`materializeBulkBatch`).
+ *
+ * Whole-request failures, in this order: 400 INVALID_REQUEST (Idempotency-Key length, groupByField with
+ * allowDuplicates), 404 AGENT_NOT_FOUND, 422 AGENT_MISCONFIGURED, 400 INVALID_TIMEZONE (batch default),
+ * 400 NO_VALID_CONTACTS (with `rejected`), 402 INSUFFICIENT_CREDITS (1 per accepted contact).
+ * A key seen in this organization within 24 h returns the first 202 body and schedules nothing, also when the two
+ * requests race (the unique (organization, key) index decides; the loser reads the winner's body).
+ */
+export async function enrollMany(db: Db, params: EnrollManyParams): Promise<BulkEnrollmentResult> {
+  const { organizationId, body, now } = params;
+  const idempotencyKey = checkIdempotencyKey(params.idempotencyKey);
+  if (idempotencyKey) {
+    const replay = await findReplay(db, organizationId, idempotencyKey, now);
+    if (replay) return replay;
+  }
+  const allowDuplicates = body.allowDuplicates === true;
+  if (allowDuplicates && (body.groupByField || body.contacts.some((contact) => contact.groupByField))) {
+    throw new AppError("INVALID_REQUEST", "groupByField cannot be combined with allowDuplicates.");
+  }
+
+  const agent = await getSchedulableAgent(db, params);
+  let defaultTimezone: string | null = null;
+  if (body.timezone !== undefined && body.timezone.trim() !== "") {
+    defaultTimezone = canonicalTimezone(body.timezone);
+    if (!defaultTimezone) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(body.timezone)} is not an IANA timezone name.`);
+  }
+  let titleCaseFields: ReadonlySet<string> = new Set();
+  if (body.titleCaseFields?.length) {
+    // Title-casing is applied only for organizations on the normalization allowlist; others are scheduled as sent.
+    const [org] = await db
+      .select({ allowlisted: organizations.titleCaseAllowlisted })
+      .from(organizations)
+      .where(eq(organizations.id, organizationId));
+    if (org?.allowlisted) titleCaseFields = new Set(body.titleCaseFields);
+  }
+
+  const rules = {
+    steps: agent.steps,
+    requiredVariables: agent.requiredVariables,
+    emailRequired: agent.emailRequired,
+    agentTimezone: agent.agentTimezone,
+    defaultTimezone,
+    groupByField: body.groupByField?.trim() || null,
+    titleCaseFields,
+    now,
+  };
+  const rejected: ContactRejection[] = [];
+  let valid: EnrollmentContact[] = [];
+  for (let index = 0; index < body.contacts.length; index += 1) {
+    const result = await validateContact(body.contacts[index]!, index, rules);
+    if (result.ok) valid.push(result.contact);
+    else rejected.push(result.rejection);
+  }
+
+  const optedOut = await findOptedOutNumbers(db, { organizationId, phoneNumbers: valid.map((contact) => contact.phoneNumber) });
+  const rawPhone = (index: number) => {
+    const value = body.contacts[index]!.phoneNumber;
+    return typeof value === "string" ? value.trim() : "";
+  };
+  const firstOccurrence = new Map<string, number>();
+  valid = valid.filter((contact) => {
+    if (optedOut.has(contact.phoneNumber)) {
+      rejected.push({
+        index: contact.index,
+        phoneNumber: rawPhone(contact.index),
+        reason: "OPTED_OUT",
+        error: `${contact.phoneNumber} opted out of calls from this organization.`,
+      });
+      return false;
+    }
+    if (allowDuplicates) return true;
+    const first = firstOccurrence.get(dialKey(contact));
+    if (first !== undefined) {
+      rejected.push({
+        index: contact.index,
+        phoneNumber: rawPhone(contact.index),
+        reason: "DUPLICATE_PHONE_NUMBER",
+        error: `${contact.phoneNumber} already appears at index ${first}; only the first occurrence is scheduled.`,
+      });
+      return false;
+    }
+    firstOccurrence.set(dialKey(contact), contact.index);
+    return true;
+  });
+  rejected.sort((a, b) => a.index - b.index);
+
+  if (valid.length === 0) {
+    throw new AppError("NO_VALID_CONTACTS", `None of the ${body.contacts.length} contacts passed validation; see rejected.`, { rejected });
+  }
+  await assertCreditsFor(db, { organizationId, contacts: valid.length, now });
+
+  const batchId = newUuid();
+  const response: BulkEnrollmentResult = { batchId, total: body.contacts.length, accepted: valid.length, rejected };
+  const outcome = await db.transaction(async (tx) => {
+    if (idempotencyKey) {
+      // A key older than the replay window is free again.
+      await tx
+        .update(bulkBatches)
+        .set({ idempotencyKey: null })
+        .where(
+          and(
+            eq(bulkBatches.organizationId, organizationId),
+            eq(bulkBatches.idempotencyKey, idempotencyKey),
+            lte(bulkBatches.createdAt, new Date(now.getTime() - IDEMPOTENCY_WINDOW_MS)),
+          ),
+        );
+    }
+    const inserted = await tx
+      .insert(bulkBatches)
+      .values({
+        id: batchId,
+        organizationId,
+        agentId: agent.agentId,
+        idempotencyKey,
+        status: "accepted",
+        total: body.contacts.length,
+        accepted: valid.length,
+        response,
+        contacts: valid,
+        groupByField: rules.groupByField,
+        steps: agent.steps,
+        agentTimezone: agent.agentTimezone,
+        promptVersionId: agent.promptVersionId,
+        scheduledBy: agent.scheduledBy,
+        createdAt: now,
+      })
+      .onConflictDoNothing({ target: [bulkBatches.organizationId, bulkBatches.idempotencyKey] })
+      .returning({ id: bulkBatches.id });
+    if (inserted.length > 0) return { created: true as const, response };
+    // Lost a race with the same key: the winner has committed (the insert waited for it); return its body.
+    const [winner] = await tx
+      .select({ response: bulkBatches.response })
+      .from(bulkBatches)
+      .where(and(eq(bulkBatches.organizationId, organizationId), eq(bulkBatches.idempotencyKey, idempotencyKey!)));
+    if (!winner) throw new Error("enrollMany: idempotency conflict without a winning batch");
+    return { created: false as const, response: winner.response as BulkEnrollmentResult };
+  });
+  // After commit: materialization starts; a lost send is picked up by the resume sweep.
+  if (outcome.created) await sendSequenceEvents([{ name: "sequence/bulk.accepted", data: { batchId } }]);
+  return outcome.response;
+}
