@@ -1,7 +1,9 @@
 import type { InngestFunction } from "inngest";
+import { deliverWebhook } from "./deliver-webhook";
+import { enqueueWebhookDeliveries } from "./enqueue-webhook-deliveries";
 
 /**
  * Every Inngest function of the app, registered by the serve route (app/api/inngest/route.ts) and run by the
  * embedded runner. One function per file in this folder; append it here.
  */
-export const functions: InngestFunction.Any[] = [];
+export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook];
