@@ -1,3 +1,4 @@
+import { z } from "zod";
 import { AppError, type AppErrorCode } from "@/server/errors";
 import { chiliPiperBaseUrl, chiliPiperTimeoutMs } from "./config";
 import { CHILI_PIPER_PERMISSIONS, type ChiliPiperPermission } from "./permissions";
@@ -106,16 +107,11 @@ const PERMISSION_PROBES: Record<ChiliPiperPermission, { method: string; path: st
 
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
-function str(value: unknown): string | undefined {
-  return typeof value === "string" && value !== "" ? value : undefined;
+function locationText(location: { joinUrl?: string; address?: string; url?: string } | null | undefined): string {
+  return location?.joinUrl || location?.address || location?.url || "";
 }
 
-function locationText(location: unknown): string {
-  const loc = (location ?? {}) as Record<string, unknown>;
-  return str(loc.joinUrl) ?? str(loc.address) ?? str(loc.url) ?? "";
-}
-
-function meetingStatus(value: unknown): ProviderMeetingStatus {
+function meetingStatus(value: string | undefined): ProviderMeetingStatus {
   switch (value) {
     case "Canceled":
     case "Cancelled":
@@ -250,68 +246,70 @@ export class ChiliPiperClient {
     return new ProviderRequestError("PROVIDER_ERROR", `The calendar provider refused the request (HTTP ${status}${errorCode ? ` ${errorCode}` : ""})${detail}`, info);
   }
 
+  /** Parses a provider response; a shape we cannot read is the provider's failure (502), not ours. */
+  private parse<T>(schema: z.ZodType<T>, data: unknown, what: string): T {
+    const result = schema.safeParse(data);
+    if (!result.success) {
+      throw new ProviderRequestError("PROVIDER_ERROR", `The calendar provider sent an unexpected ${what}.`, { status: 200 });
+    }
+    return result.data;
+  }
+
+  private async get<T>(schema: z.ZodType<T>, what: string, method: string, path: string, options: RequestOptions = {}): Promise<T> {
+    return this.parse(schema, await this.request<unknown>(method, path, options), what);
+  }
+
+  /** Null on a provider 404 (the thing does not exist), the error otherwise. */
+  private async orNull<T>(promise: Promise<T>): Promise<T | null> {
+    try {
+      return await promise;
+    } catch (error) {
+      if (isProviderStatus(error, 404)) return null;
+      throw error;
+    }
+  }
+
   // ---- directory -----------------------------------------------------------------------------------------
 
   async listWorkspaces(): Promise<Workspace[]> {
-    const page = await this.request<{ results?: Array<{ id: string; name: string }> }>("GET", "/v1/org/workspace", {
-      query: { page: 0, pageSize: 200 },
-      idempotent: true,
-    });
+    const page = await this.get(ZPage(ZWorkspace), "workspace list", "GET", "/v1/org/workspace", { query: { page: 0, pageSize: 200 }, idempotent: true });
     return (page.results ?? []).map((w) => ({ id: w.id, name: w.name }));
   }
 
   async readUser(userId: string): Promise<ProviderUser | null> {
-    try {
-      const user = await this.request<{ id: string; name: string; email: string; workspaces?: string[] }>("GET", `/v1/org/user/read/${encodeURIComponent(userId)}`, { idempotent: true });
-      return { id: user.id, name: user.name, email: user.email, workspaces: user.workspaces ?? [] };
-    } catch (error) {
-      if (isProviderStatus(error, 404)) return null;
-      throw error;
-    }
+    const user = await this.orNull(this.get(ZUser, "user", "GET", `/v1/org/user/read/${encodeURIComponent(userId)}`, { idempotent: true }));
+    return user && { id: user.id, name: user.name, email: user.email, workspaces: user.workspaces ?? [] };
   }
 
   async listDistributions(filter: { workspaceIds?: string[] } = {}): Promise<Distribution[]> {
-    const page = await this.request<{ results?: Array<Record<string, any>> }>("PUT", "/v2/org/distribution/list", {
+    const page = await this.get(ZPage(ZDistribution), "distribution list", "PUT", "/v2/org/distribution/list", {
       body: { ...(filter.workspaceIds ? { workspaceIds: filter.workspaceIds } : {}), page: 0, pageSize: 200 },
       idempotent: true,
     });
-    return (page.results ?? []).map((d) => {
-      const active: string[] = (d.state?.userStates ?? []).filter((s: any) => s?.type === "Active").map((s: any) => String(s.userId));
-      return { id: String(d.id), name: String(d.published?.name ?? ""), workspaceId: String(d.published?.workspaceId ?? ""), assignees: active };
-    });
-  }
-
-  private routerOutcomes(routing: any): RouterOutcome[] {
-    const rows: any[] = [...(routing?.rows ?? []).map((r: any) => r?.outcome), routing?.catchAll?.outcome];
-    return rows.filter(Boolean).map((o) => ({ type: String(o.type), distributionId: str(o.distributionId), userId: str(o.userId), meetingTypeId: str(o.meetingTypeId) }));
+    return (page.results ?? []).map((d) => ({
+      id: d.id,
+      name: d.published?.name ?? "",
+      workspaceId: d.published?.workspaceId ?? "",
+      assignees: (d.state?.userStates ?? []).filter((state) => state.type === "Active").map((state) => state.userId),
+    }));
   }
 
   async getHandoffRouter(routerId: string): Promise<HandoffRouter | null> {
-    try {
-      const r = await this.request<any>("GET", `/v1/org/handoff/routers/handoff/${encodeURIComponent(routerId)}`, { idempotent: true });
-      return { id: r.id, workspaceId: r.workspaceId, name: r.name ?? null, outcomes: this.routerOutcomes(r.routing) };
-    } catch (error) {
-      if (isProviderStatus(error, 404)) return null;
-      throw error;
-    }
+    const r = await this.orNull(this.get(ZRouter, "handoff router", "GET", `/v1/org/handoff/routers/handoff/${encodeURIComponent(routerId)}`, { idempotent: true }));
+    return r && { id: r.id, workspaceId: r.workspaceId, name: r.name ?? null, outcomes: routerOutcomes(r.routing) };
   }
 
   /** The router's current identity, slug included: its address is looked up by stable ID at call time. */
   async getConciergeRouter(routerId: string): Promise<ConciergeRouter | null> {
-    try {
-      const r = await this.request<any>("GET", `/v1/org/concierge/routers/concierge/${encodeURIComponent(routerId)}`, { idempotent: true });
-      return { id: r.id, workspaceId: r.workspaceId, name: r.name ?? null, slug: r.slug ?? null };
-    } catch (error) {
-      if (isProviderStatus(error, 404)) return null;
-      throw error;
-    }
+    const r = await this.orNull(this.get(ZRouter, "concierge router", "GET", `/v1/org/concierge/routers/concierge/${encodeURIComponent(routerId)}`, { idempotent: true }));
+    return r && { id: r.id, workspaceId: r.workspaceId, name: r.name ?? null, slug: r.slug ?? null };
   }
 
   async listSchedulingLinks(): Promise<SchedulingLink[]> {
     const lists = await Promise.all(
       (Object.entries(LINK_LIST_PATHS) as Array<[SchedulingLinkType, string]>).map(async ([type, path]) => {
-        const result = await this.request<{ links?: Array<Record<string, any>> }>("POST", path, { body: {}, idempotent: true });
-        return (result.links ?? []).map((l) => ({ linkId: String(l.linkId), type, name: String(l.name), slug: String(l.slug), workspaceId: String(l.workspaceId) }));
+        const result = await this.get(ZLinkList, "scheduling link list", "POST", path, { body: {}, idempotent: true });
+        return (result.links ?? []).map((l) => ({ linkId: l.linkId, type, name: l.name, slug: l.slug, workspaceId: l.workspaceId }));
       }),
     );
     return lists.flat();
@@ -327,10 +325,10 @@ export class ChiliPiperClient {
           return permission;
         } catch (error) {
           if (!(error instanceof ProviderRequestError)) throw error;
-          if (error.providerStatus === 403) return null;
-          if (error.providerStatus !== null && error.providerStatus >= 400 && error.providerStatus < 500 && error.providerStatus !== 401 && error.providerStatus !== 429) {
-            return permission;
-          }
+          const status = error.providerStatus;
+          if (status === 403) return null;
+          // Any other refusal of the probe (404 no such meeting, 400, 409 …) got past the permission check.
+          if (status !== null && status >= 400 && status < 500 && status !== 401 && status !== 429) return permission;
           throw error;
         }
       }),
@@ -341,32 +339,33 @@ export class ChiliPiperClient {
   // ---- two-step booking ----------------------------------------------------------------------------------
 
   async initSchedulingLink(params: { link: string; interval: Interval; guest: Guest; bookerId?: string }): Promise<RouteSession> {
-    const r = await this.request<any>("POST", "/v1/org/schedulingLinks/init-simple", {
+    const r = await this.get(ZRouteSession, "routing session", "POST", "/v1/org/schedulingLinks/init-simple", {
       body: { link: params.link, interval: params.interval, guestEmail: params.guest.email, guest: params.guest, ...(params.bookerId ? { bookerId: params.bookerId } : {}) },
     });
-    return { routeId: String(r.routeId ?? r.schedulingData?.routeId), startTimes: r.schedulingData?.startTimes ?? [] };
+    return routeSession(r);
   }
 
   async scheduleSchedulingLink(routeId: string, startTime: string): Promise<ScheduledMeeting> {
-    return this.scheduled(await this.request<any>("POST", `/v1/org/schedulingLinks/routing/${encodeURIComponent(routeId)}/schedule-simple`, { body: { startTime } }));
+    return scheduled(await this.get(ZScheduled, "booking confirmation", "POST", `/v1/org/schedulingLinks/routing/${encodeURIComponent(routeId)}/schedule-simple`, { body: { startTime } }));
   }
 
   async initHandoff(params: { workspaceId: string; bookerId: string; guest: Guest; interval: Interval; routerId?: string }): Promise<HandoffSession> {
-    const r = await this.request<any>("POST", `/v1/org/handoff/workspace/${encodeURIComponent(params.workspaceId)}/booker/${encodeURIComponent(params.bookerId)}/init-simple`, {
+    const path = `/v1/org/handoff/workspace/${encodeURIComponent(params.workspaceId)}/booker/${encodeURIComponent(params.bookerId)}/init-simple`;
+    const r = await this.get(ZHandoffSession, "handoff routing session", "POST", path, {
       body: { type: "GuestEmailRequest", guestEmail: params.guest.email, guest: params.guest, interval: params.interval, ...(params.routerId ? { routerId: params.routerId } : {}) },
     });
     return {
-      routingId: String(r.routingId),
-      routers: (r.routers ?? []).map((router: any) => ({
-        routerId: String(router.routerId),
-        paths: (router.pathResults ?? []).map((p: any) => ({ pathId: String(p.pathId), distributionId: str(p.distributionId) ?? null, startTimes: p.startTimes ?? [] })),
+      routingId: r.routingId,
+      routers: r.routers.map((router) => ({
+        routerId: router.routerId,
+        paths: router.pathResults.map((p) => ({ pathId: p.pathId, distributionId: p.distributionId ?? null, startTimes: p.startTimes })),
       })),
     };
   }
 
   async scheduleHandoff(params: { routingId: string; routerId: string; pathId: string; bookerId: string; startTime: string }): Promise<ScheduledMeeting> {
     const path = `/v1/org/handoff/routing/${encodeURIComponent(params.routingId)}/router/${encodeURIComponent(params.routerId)}/path/${encodeURIComponent(params.pathId)}/booker/${encodeURIComponent(params.bookerId)}/schedule-simple`;
-    return this.scheduled(await this.request<any>("POST", path, { body: { startTime: params.startTime } }));
+    return scheduled(await this.get(ZScheduled, "booking confirmation", "POST", path, { body: { startTime: params.startTime } }));
   }
 
   async routeConcierge(params: { slug: string; guest: Guest; interval: Interval }): Promise<RouteSession> {
@@ -375,87 +374,159 @@ export class ChiliPiperClient {
     if (first) form.PersonFirstName = first;
     if (rest.length) form.PersonLastName = rest.join(" ");
     if (params.guest.phoneNumber) form.PersonPhone = params.guest.phoneNumber;
-    const r = await this.request<any>("POST", `/v1/org/concierge/routers/${encodeURIComponent(params.slug)}/rest`, {
+    const r = await this.get(ZRouteSession, "routing session", "POST", `/v1/org/concierge/routers/${encodeURIComponent(params.slug)}/rest`, {
       body: { form, options: params.guest.timeZone ? { timeZone: params.guest.timeZone } : {}, interval: params.interval },
     });
-    return {
-      routeId: String(r.routeId ?? r.schedulingData?.routeId),
-      startTimes: r.schedulingData?.startTimes ?? [],
-      expiresInMs: typeof r.schedulingData?.timeoutInMS === "number" ? r.schedulingData.timeoutInMS : undefined,
-    };
+    return routeSession(r);
   }
 
   async scheduleConcierge(routeId: string, startTime: string): Promise<ScheduledMeeting> {
-    return this.scheduled(await this.request<any>("POST", `/v1/org/concierge/routing/${encodeURIComponent(routeId)}/schedule-simple`, { body: { startTime } }));
-  }
-
-  private scheduled(r: any): ScheduledMeeting {
-    if (!r || typeof r.meetingId !== "string" || typeof r.startTime !== "string") {
-      throw new ProviderRequestError("PROVIDER_ERROR", "The calendar provider confirmed a booking without a meeting ID.", { status: 200 });
-    }
-    return {
-      meetingId: r.meetingId,
-      workspaceId: str(r.workspaceId) ?? null,
-      startTime: r.startTime,
-      endTime: str(r.endTime) ?? r.startTime,
-      hostEmail: str(r.host?.email) ?? "",
-      meetingLink: locationText(r.location),
-    };
+    return scheduled(await this.get(ZScheduled, "booking confirmation", "POST", `/v1/org/concierge/routing/${encodeURIComponent(routeId)}/schedule-simple`, { body: { startTime } }));
   }
 
   // ---- meetings ------------------------------------------------------------------------------------------
 
   async getMeeting(meetingId: string): Promise<ProviderMeeting | null> {
-    let r: any;
-    try {
-      r = await this.request<any>("GET", `/v1/org/meetings/get/${encodeURIComponent(meetingId)}`, { idempotent: true });
-    } catch (error) {
-      if (isProviderStatus(error, 404)) return null;
-      throw error;
-    }
-    const m = r?.data ?? r;
-    const scheduled = (m?.activities ?? []).find((a: any) => a?.type === "ScheduledAt");
-    const canceled = (m?.activities ?? []).find((a: any) => a?.type === "Canceled");
-    const startTime = str(scheduled?.startTime) ?? str(m?.startTime);
-    if (!m?.id || !startTime) throw new ProviderRequestError("PROVIDER_ERROR", "The calendar provider sent a meeting without a start time.", { status: 200 });
+    const r = await this.orNull(this.get(ZMeetingRecord, "meeting", "GET", `/v1/org/meetings/get/${encodeURIComponent(meetingId)}`, { idempotent: true }));
+    if (!r) return null;
+    const m = r.data;
+    const scheduledAt = m.activities?.find((a) => a.type === "ScheduledAt");
+    const canceled = m.activities?.find((a) => a.type === "Canceled");
+    const startTime = scheduledAt?.startTime ?? m.startTime;
+    if (!startTime) throw new ProviderRequestError("PROVIDER_ERROR", "The calendar provider sent a meeting without a start time.", { status: 200 });
     return {
-      id: String(m.id),
+      id: m.id,
       status: meetingStatus(m.meetingStatus),
       startTime,
-      endTime: str(scheduled?.endTime) ?? str(m?.endTime) ?? null,
-      hostEmail: str(m.host?.email) ?? null,
+      endTime: scheduledAt?.endTime ?? m.endTime ?? null,
+      hostEmail: m.host?.email ?? null,
       meetingLink: locationText(m.location) || null,
-      workspaceId: str(m.workspaceId) ?? null,
-      cancelledAt: str(canceled?.at) ?? null,
+      workspaceId: m.workspaceId ?? null,
+      cancelledAt: canceled?.at ?? null,
     };
   }
 
   /** Cancels with Cal.com's cancel body; resolves `alreadyCancelled` when the provider says it was cancelled before. */
   async cancelMeeting(meetingId: string, body: { cancellationReason?: string; cancelSubsequentBookings?: boolean }): Promise<{ alreadyCancelled: boolean }> {
-    const r = await this.request<{ type?: string; reason?: string }>("POST", `/v1/org/meetings/cancel/${encodeURIComponent(meetingId)}`, { body });
+    const r = await this.get(ZCancelResult, "cancellation result", "POST", `/v1/org/meetings/cancel/${encodeURIComponent(meetingId)}`, { body });
     if (r.type === "Success") return { alreadyCancelled: false };
-    if (r.type === "Failure" && r.reason === "AlreadyCanceled") return { alreadyCancelled: true };
+    if (r.reason === "AlreadyCanceled") return { alreadyCancelled: true };
     throw new ProviderRequestError("PROVIDER_ERROR", "The calendar provider did not confirm the cancellation.", { status: 200, errorCode: r.reason ?? null });
   }
 
   async listAttendees(meetingId: string): Promise<ProviderAttendee[]> {
-    const r = await this.request<{ data?: Array<Record<string, unknown>> }>("GET", `/v1/org/meetings/${encodeURIComponent(meetingId)}/attendees`, { idempotent: true });
-    return (r.data ?? []).map((a) => this.attendee(a));
+    const r = await this.get(ZAttendeeList, "attendee list", "GET", `/v1/org/meetings/${encodeURIComponent(meetingId)}/attendees`, { idempotent: true });
+    return r.data.map(attendeeOf);
   }
 
   async addAttendee(meetingId: string, attendee: NewAttendee): Promise<ProviderAttendee> {
-    const r = await this.request<{ data?: Record<string, unknown> }>("POST", `/v1/org/meetings/${encodeURIComponent(meetingId)}/attendees`, { body: attendee });
-    return this.attendee(r.data ?? {});
+    const r = await this.get(ZAttendeeAdded, "attendee", "POST", `/v1/org/meetings/${encodeURIComponent(meetingId)}/attendees`, { body: attendee });
+    return attendeeOf(r.data);
   }
+}
 
-  private attendee(a: Record<string, unknown>): ProviderAttendee {
-    const out: ProviderAttendee = { email: String(a.email ?? "") };
-    if (str(a.name)) out.name = str(a.name);
-    if (str(a.timeZone)) out.timeZone = str(a.timeZone);
-    if (str(a.phoneNumber)) out.phoneNumber = str(a.phoneNumber);
-    if (str(a.language)) out.language = str(a.language);
-    return out;
-  }
+// ---- provider response shapes (only the fields we read; everything else passes through) -----------------------
+
+const ZPage = <T extends z.ZodType>(item: T) => z.looseObject({ results: z.array(item).optional() });
+const ZWorkspace = z.looseObject({ id: z.string(), name: z.string() });
+const ZUser = z.looseObject({ id: z.string(), name: z.string(), email: z.string(), workspaces: z.array(z.string()).optional() });
+const ZDistribution = z.looseObject({
+  id: z.string(),
+  published: z.looseObject({ name: z.string().optional(), workspaceId: z.string().optional() }).optional(),
+  state: z.looseObject({ userStates: z.array(z.looseObject({ type: z.string(), userId: z.string() })).optional() }).optional(),
+});
+const ZOutcome = z.looseObject({ type: z.string(), distributionId: z.string().nullish(), userId: z.string().nullish(), meetingTypeId: z.string().nullish() });
+const ZRouter = z.looseObject({
+  id: z.string(),
+  workspaceId: z.string(),
+  name: z.string().nullish(),
+  slug: z.string().nullish(),
+  routing: z
+    .looseObject({
+      rows: z.array(z.looseObject({ outcome: ZOutcome.nullish() })).optional(),
+      catchAll: z.looseObject({ outcome: ZOutcome.nullish() }).nullish(),
+    })
+    .nullish(),
+});
+const ZLinkList = z.looseObject({
+  links: z.array(z.looseObject({ linkId: z.string(), name: z.string(), slug: z.string(), workspaceId: z.string() })).optional(),
+});
+const ZRouteSession = z.looseObject({
+  routeId: z.string().optional(),
+  schedulingData: z.looseObject({ routeId: z.string().optional(), startTimes: z.array(z.string()).default([]), timeoutInMS: z.number().optional() }),
+});
+const ZHandoffSession = z.looseObject({
+  routingId: z.string(),
+  routers: z.array(
+    z.looseObject({
+      routerId: z.string(),
+      pathResults: z.array(z.looseObject({ pathId: z.string(), distributionId: z.string().nullish(), startTimes: z.array(z.string()).default([]) })),
+    }),
+  ),
+});
+const ZLocation = z.looseObject({ joinUrl: z.string().optional(), address: z.string().optional(), url: z.string().optional() }).nullish();
+const ZScheduled = z.looseObject({
+  meetingId: z.string(),
+  workspaceId: z.string().nullish(),
+  startTime: z.string(),
+  endTime: z.string().nullish(),
+  host: z.looseObject({ email: z.string().optional() }).nullish(),
+  location: ZLocation,
+});
+const ZMeetingRecord = z.looseObject({
+  data: z.looseObject({
+    id: z.string(),
+    meetingStatus: z.string().optional(),
+    workspaceId: z.string().nullish(),
+    startTime: z.string().optional(),
+    endTime: z.string().optional(),
+    host: z.looseObject({ email: z.string().optional() }).nullish(),
+    location: ZLocation,
+    activities: z.array(z.looseObject({ type: z.string(), at: z.string().optional(), startTime: z.string().optional(), endTime: z.string().optional() })).optional(),
+  }),
+});
+const ZCancelResult = z.looseObject({ type: z.enum(["Success", "Failure"]), reason: z.string().optional() });
+const ZAttendee = z.looseObject({
+  email: z.string(),
+  name: z.string().nullish(),
+  timeZone: z.string().nullish(),
+  phoneNumber: z.string().nullish(),
+  language: z.string().nullish(),
+});
+const ZAttendeeList = z.looseObject({ data: z.array(ZAttendee) });
+const ZAttendeeAdded = z.looseObject({ data: ZAttendee });
+
+function routerOutcomes(routing: z.infer<typeof ZRouter>["routing"]): RouterOutcome[] {
+  const outcomes = [...(routing?.rows ?? []).map((row) => row.outcome), routing?.catchAll?.outcome];
+  return outcomes
+    .filter((o): o is z.infer<typeof ZOutcome> => Boolean(o))
+    .map((o) => ({ type: o.type, distributionId: o.distributionId ?? undefined, userId: o.userId ?? undefined, meetingTypeId: o.meetingTypeId ?? undefined }));
+}
+
+function routeSession(r: z.infer<typeof ZRouteSession>): RouteSession {
+  const routeId = r.routeId ?? r.schedulingData.routeId;
+  if (!routeId) throw new ProviderRequestError("PROVIDER_ERROR", "The calendar provider returned slots without a route ID.", { status: 200 });
+  return { routeId, startTimes: r.schedulingData.startTimes, expiresInMs: r.schedulingData.timeoutInMS };
+}
+
+function scheduled(r: z.infer<typeof ZScheduled>): ScheduledMeeting {
+  return {
+    meetingId: r.meetingId,
+    workspaceId: r.workspaceId ?? null,
+    startTime: r.startTime,
+    endTime: r.endTime ?? r.startTime,
+    hostEmail: r.host?.email ?? "",
+    meetingLink: locationText(r.location),
+  };
+}
+
+function attendeeOf(a: z.infer<typeof ZAttendee>): ProviderAttendee {
+  const out: ProviderAttendee = { email: a.email };
+  if (a.name) out.name = a.name;
+  if (a.timeZone) out.timeZone = a.timeZone;
+  if (a.phoneNumber) out.phoneNumber = a.phoneNumber;
+  if (a.language) out.language = a.language;
+  return out;
 }
 
 export function createChiliPiperClient(options: ChiliPiperClientOptions): ChiliPiperClient {

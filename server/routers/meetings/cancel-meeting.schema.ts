@@ -23,7 +23,11 @@ export const cancelMeetingMeta: Meta = {
 export const ZCancelMeetingRequestSchema = z.object({
   entityId: ZMeetingEntityIdSchema,
   cancellationReason: z.string().max(1000).optional().describe("Passed to the provider (and the attendees' cancellation email)."),
-  cancelSubsequentBookings: z.boolean().optional().describe("For recurring bookings: also cancel the later occurrences."),
+  // A union, not z.boolean(): trpc-to-openapi switches coercion on for plain booleans, and Boolean("no") is true.
+  cancelSubsequentBookings: z
+    .union([z.literal(true), z.literal(false)], { error: "must be a boolean" })
+    .optional()
+    .describe("For recurring bookings: also cancel the later occurrences."),
 });
 
 export const ZCancelMeetingResponseSchema = z.object({

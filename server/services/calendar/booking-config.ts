@@ -30,7 +30,7 @@ function misconfigured(message: string, details?: Record<string, unknown>): AppE
   return new AppError("AGENT_MISCONFIGURED", message, details);
 }
 
-function requireField(config: Partial<BookingConfig>, field: keyof BookingConfig, mode: BookingMode): string {
+function requireField(config: Omit<Partial<BookingConfig>, "mode">, field: Exclude<keyof BookingConfig, "mode">, mode: BookingMode): string {
   const value = config[field];
   if (typeof value !== "string" || value.trim() === "") {
     throw new AppError("INVALID_REQUEST", `bookingConfig.${field}: is required for ${MODE_NAMES[mode]} booking`);
@@ -40,7 +40,7 @@ function requireField(config: Partial<BookingConfig>, field: keyof BookingConfig
 
 export type ValidateBookingConfigParams = {
   organizationId: string;
-  bookingConfig: Partial<BookingConfig> & { mode?: string };
+  bookingConfig: Omit<Partial<BookingConfig>, "mode"> & { mode?: string };
   baseUrl?: string;
 };
 

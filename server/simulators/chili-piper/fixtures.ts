@@ -35,6 +35,7 @@ export const SIM_IDS = {
   handoffRouters: {
     sdrToAe: "4a000000-0000-4000-8000-000000000001",
     direct: "4a000000-0000-4000-8000-000000000002",
+    unstaffed: "4a000000-0000-4000-8000-000000000003",
   },
   conciergeRouters: {
     inbound: "c0000000-0000-4000-8000-000000000001",
@@ -123,6 +124,7 @@ export function defaultTenant(): SimTenant {
     handoffRouters: [
       { id: SIM_IDS.handoffRouters.sdrToAe, name: "SDR to AE handoff", workspaceId: ws.sales, catchAll: { type: "Schedule", distributionId: d.aeRoundRobin, meetingTypeId: mt.discovery } },
       { id: SIM_IDS.handoffRouters.direct, name: "Direct to Alex", workspaceId: ws.sales, catchAll: { type: "Schedule", userId: u.alex, meetingTypeId: mt.discovery } },
+      { id: SIM_IDS.handoffRouters.unstaffed, name: "Unstaffed handoff", workspaceId: ws.sales, catchAll: { type: "Schedule", distributionId: d.empty, meetingTypeId: mt.discovery } },
     ],
     conciergeRouters: [
       { id: SIM_IDS.conciergeRouters.inbound, name: "Inbound demo request", slug: "inbound-demo-request", workspaceId: ws.sales, catchAll: { type: "Schedule", distributionId: d.aeRoundRobin, meetingTypeId: mt.discovery } },
