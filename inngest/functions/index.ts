@@ -1,9 +1,10 @@
 import type { InngestFunction } from "inngest";
 import { deliverWebhook } from "./deliver-webhook";
 import { enqueueWebhookDeliveries } from "./enqueue-webhook-deliveries";
+import { reconcileMeeting } from "./reconcile-meeting";
 
 /**
  * Every Inngest function of the app, registered by the serve route (app/api/inngest/route.ts) and run by the
  * embedded runner. One function per file in this folder; append it here.
  */
-export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook];
+export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook, reconcileMeeting];

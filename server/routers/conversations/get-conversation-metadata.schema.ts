@@ -12,7 +12,8 @@ export const getConversationMetadataMeta: Meta = {
     description:
       "One Call metadata object per call of the sequence, ordered by step (then attempt). With includeRecording=true (any letter case), " +
       "each call whose audio is available carries `recordingUrl`, a signed link valid for 3 hours; calls without retrievable audio have none. " +
-      "Recording URLs are opt-in because anyone holding one can fetch the audio until it expires.",
+      "Recording URLs are opt-in because anyone holding one can fetch the audio until it expires. " +
+      "Errors: 404 SEQUENCE_NOT_FOUND for an unknown sequence or one of another organization.",
     protect: true,
     errorResponses: {
       401: "Missing or invalid API key",

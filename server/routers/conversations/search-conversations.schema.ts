@@ -13,7 +13,8 @@ export const searchConversationsMeta: Meta = {
     description:
       "Sequence IDs of the agent's conversations with a call step scheduled inside the UTC window [start 00:00:00.000Z, end 23:59:59.999Z] (both days inclusive). " +
       "Ordered by the sequence's earliest call time in the window, then sequence ID, so paging with offset neither skips nor repeats over unchanged data. " +
-      "Hydrate the IDs with GET /conversations/metadata/{sequenceId} or POST /recordings.",
+      "Hydrate the IDs with GET /conversations/metadata/{sequenceId} or POST /recordings. " +
+      "Errors: 400 INVALID_REQUEST for any missing or invalid parameter (dates not zero-padded YYYY-MM-DD or not real, end before start, limit outside 1–500, offset < 0); 404 AGENT_NOT_FOUND for an unknown agent or one of another organization.",
     protect: true,
     errorResponses: {
       400: "A missing or invalid parameter: dates not zero-padded YYYY-MM-DD or not real, end before start, limit outside 1–500, offset < 0 (INVALID_REQUEST)",
@@ -38,7 +39,7 @@ export const ZSearchConversationsRequestSchema = z.object({
 export const ZSearchConversationsResponseSchema = z.object({
   sequenceIds: z.array(z.string()).describe("Sequence IDs (`call-sequence.<id>`) of this page, in search order."),
   hasMore: z.boolean().describe("True when more matching conversations follow this page (request offset + limit next)."),
-  total: z.number().int().describe("Number of matching conversations in the whole window."),
-  limit: z.number().int().describe("The page size applied."),
-  offset: z.number().int().describe("The offset applied."),
+  total: z.number().int().min(0).describe("Number of matching conversations in the whole window."),
+  limit: z.number().int().min(1).describe("The page size applied."),
+  offset: z.number().int().min(0).describe("The offset applied."),
 });

@@ -10,7 +10,8 @@ export const getRecordingMeta: Meta = {
     tags: ["Recordings"],
     summary: "Recording of one call",
     description:
-      "The Recording entry of one call, with its sequenceId and a freshly signed URL valid for 3 hours: use it to re-fetch a link that expired.",
+      "The Recording entry of one call, with its sequenceId and a freshly signed URL valid for 3 hours: use it to re-fetch a link that expired. " +
+      "Errors: 404 CALL_NOT_FOUND for an unknown call or one of another organization.",
     protect: true,
     errorResponses: {
       401: "Missing or invalid API key",

@@ -13,7 +13,8 @@ export const listRecordingsMeta: Meta = {
       "Every call of the requested sequences (calls ordered by step, then attempt) with a signed recording URL valid for 3 hours where audio exists, and optionally the transcripts. " +
       "Duplicate IDs are collapsed; unknown IDs and IDs of other organizations are returned in `notFound` and never fail the request. " +
       "At most 100 sequence IDs and 500 calls in total per request — nothing is truncated: over 500 calls is TOO_MANY_CALLS, split the IDs across requests. " +
-      "Recording URLs are secrets: anyone holding one can fetch the audio until it expires; re-fetch with GET /recordings/{callId}.",
+      "Recording URLs are secrets: anyone holding one can fetch the audio until it expires; re-fetch with GET /recordings/{callId}. " +
+      "Errors: 400 INVALID_REQUEST (no sequence IDs, more than 100, a missing or mistyped field), 400 TOO_MANY_CALLS (more than 500 calls in total), 400 INVALID_REQUEST_BODY (body is not valid JSON), 415 UNSUPPORTED_MEDIA_TYPE (body not sent as application/json).",
     protect: true,
     errorResponses: {
       400: "No sequence IDs, more than 100, a missing or mistyped field (INVALID_REQUEST); more than 500 calls in total (TOO_MANY_CALLS); a body that is not valid JSON (INVALID_REQUEST_BODY)",
