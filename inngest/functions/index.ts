@@ -1,10 +1,13 @@
 import type { InngestFunction } from "inngest";
+import { analyzeCall } from "./analyze-call";
+import { callWatchdog } from "./call-watchdog";
 import { deliverWebhook } from "./deliver-webhook";
 import { enqueueWebhookDeliveries } from "./enqueue-webhook-deliveries";
 import { reconcileMeeting } from "./reconcile-meeting";
+import { runSequence } from "./run-sequence";
 
 /**
  * Every Inngest function of the app, registered by the serve route (app/api/inngest/route.ts) and run by the
  * embedded runner. One function per file in this folder; append it here.
  */
-export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook, reconcileMeeting];
+export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook, runSequence, analyzeCall, callWatchdog, reconcileMeeting];

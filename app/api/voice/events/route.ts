@@ -1,0 +1,17 @@
+import { getDb } from "@/db";
+import { inngest } from "@/inngest/client";
+import { callEnded } from "@/inngest/events";
+import { handleVoiceEventRequest } from "@/server/voice/entry-point";
+
+export const dynamic = "force-dynamic";
+export const runtime = "nodejs";
+
+/** Voice provider events (the simulator's, or a real provider's webhook): see server/voice/entry-point.ts. */
+export async function POST(request: Request): Promise<Response> {
+  return handleVoiceEventRequest(request, {
+    db: getDb(),
+    announceCallEnded: async (callId) => {
+      await inngest.send(callEnded.create({ callId }));
+    },
+  });
+}

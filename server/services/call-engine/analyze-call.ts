@@ -1,0 +1,70 @@
+import { eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { agents, calls, sequences } from "@/db/schema";
+import { ruleBasedAnalyzer } from "@/server/analysis/rule-based";
+import type { AnalysisInput, AnalysisResult, CallAnalyzer, ExtractionDefinition } from "@/server/analysis/types";
+import { callDispositions, type CallDisposition } from "@/server/voice/types";
+import { findExtractionDefinitions, findOutcomeDefinitions } from "./call-context";
+
+/** What the analyser gets for a call that is in `Processing Analysis`; null for any other state. */
+export async function buildAnalysisInput(db: DbOrTx, callId: string): Promise<AnalysisInput | null> {
+  const [row] = await db
+    .select({ call: calls, sequence: sequences, agentName: agents.name })
+    .from(calls)
+    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
+    .innerJoin(agents, eq(agents.id, calls.agentId))
+    .where(eq(calls.id, callId))
+    .limit(1);
+  if (!row || row.call.resultType !== "Processing Analysis") return null;
+  const disposition = (callDispositions as readonly string[]).includes(row.call.disposition ?? "") ? (row.call.disposition as CallDisposition) : "failed";
+  return {
+    callId,
+    disposition,
+    transcript: row.call.transcript,
+    durationSeconds: row.call.duration,
+    endedAt: row.call.endedAt ?? row.call.updatedAt,
+    agent: { name: row.agentName },
+    contact: { name: row.sequence.name, timezone: row.sequence.timezone, variables: row.sequence.customInputVariables },
+    extractionDefinitions: await findExtractionDefinitions(db, row.call.agentId),
+    outcomeDefinitions: await findOutcomeDefinitions(db, row.call.agentId),
+    meeting: row.call.followUpMeetingDetails ?? null,
+    errorMessage: row.call.providerError,
+  };
+}
+
+export type AnalyzeEndedCallParams = {
+  callId: string;
+  analyzer: CallAnalyzer;
+  /** Use the rule-based analyser when the configured one fails (the last attempt of a retried step). */
+  fallbackToRules?: boolean;
+  log?: (message: string, error: unknown) => void;
+};
+
+/**
+ * Runs the analyser over an ended call. Reads only: the result is written by `finalizeCall`, so the (possibly slow,
+ * possibly remote) analysis sits outside any transaction and a retry simply analyses again. Null when the call is
+ * not (or no longer) waiting for analysis.
+ */
+export async function analyzeEndedCall(db: DbOrTx, params: AnalyzeEndedCallParams): Promise<AnalysisResult | null> {
+  const input = await buildAnalysisInput(db, params.callId);
+  if (!input) return null;
+  try {
+    return await params.analyzer.analyze(input);
+  } catch (error) {
+    if (!params.fallbackToRules || params.analyzer === ruleBasedAnalyzer) throw error;
+    (params.log ?? ((message, cause) => console.error(message, cause)))(`analysis of ${params.callId} failed; using the rule-based analyser`, error);
+    return ruleBasedAnalyzer.analyze(input);
+  }
+}
+
+/** The result of a call the engine gives up on (watchdog, or a dial that failed for good). */
+export function failedCallAnalysis(definitions: ExtractionDefinition[], summary: string): AnalysisResult {
+  return {
+    resultType: "Failed",
+    summary,
+    extractedVariables: Object.fromEntries(definitions.map((definition) => [definition.slug, null])),
+    outcomes: [],
+    agentActions: [],
+    humanActions: [],
+  };
+}

@@ -1,0 +1,150 @@
+import { and, eq, isNull, sql } from "drizzle-orm";
+import type { Db } from "@/db";
+import { agents, calls, optOuts, sequences } from "@/db/schema";
+import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
+import type { VoiceEngine } from "@/server/voice/types";
+import { agentTimezoneOf, findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
+
+/** How long a call waits before the engine looks again while its agent is paused (default 5 minutes). */
+export function pausedRecheckSeconds(): number {
+  return Number(process.env.CALL_PAUSED_RECHECK_SECONDS ?? 300);
+}
+
+export type DialDueCallParams = {
+  callId: string;
+  now: Date;
+  voiceEngine: VoiceEngine;
+};
+
+export type DialOutcome =
+  | { status: "dialed"; callId: string; providerCallId: string; alreadyPlaced: boolean }
+  /** Already past dialing (Calling, Processing Analysis or final): nothing was done. */
+  | { status: "in-flight"; callId: string; resultType: string }
+  /** Not dialed now; the call is (still) Scheduled and due at `until`. */
+  | { status: "deferred"; callId: string; until: string; reason: "not-due" | "outside-window" | "agent-paused" }
+  /** Not dialed and never will be: the call became Cancelled (or was). */
+  | { status: "skipped"; callId: string; reason: "not-found" | "sequence-not-in-progress" | "opted-out"; sequenceId?: string; chained?: boolean };
+
+type Claim =
+  | { kind: "place"; providerCallId: string | null }
+  | { kind: "done"; outcome: DialOutcome };
+
+/**
+ * Dials a due call, at most once. In one transaction (sequence, then call, locked): re-checks everything that may
+ * have changed while the call waited — the sequence is still in progress, the number has not opted out since,
+ * the agent is ACTIVE (a PAUSED or ARCHIVED agent does not dial: the call is pushed back by
+ * `CALL_PAUSED_RECHECK_SECONDS` and looked at again then), and the moment is inside the step's calling window
+ * (a call that became due while the service was down is moved to the window's next opening, once) — then moves
+ * `Scheduled` → `Calling` with `dialedAt`, the from-number and the prompt version. The voice engine is called
+ * after commit with the callId as idempotency key, so a retried step (or a second dispatcher) never dials twice:
+ * a `Calling` call without a provider ID is placed again with the same key, which the engine deduplicates.
+ */
+export async function dialDueCall(db: Db, params: DialDueCallParams): Promise<DialOutcome> {
+  const { callId, now } = params;
+  const claim = await db.transaction(async (tx): Promise<Claim> => {
+    const [located] = await tx.select({ sequenceId: calls.sequenceId }).from(calls).where(eq(calls.id, callId)).limit(1);
+    if (!located) return { kind: "done", outcome: { status: "skipped", callId, reason: "not-found" } };
+    const [sequence] = await tx.select().from(sequences).where(eq(sequences.id, located.sequenceId)).for("update");
+    const [call] = await tx.select().from(calls).where(eq(calls.id, callId)).for("update");
+    if (!sequence || !call) return { kind: "done", outcome: { status: "skipped", callId, reason: "not-found" } };
+
+    if (call.resultType === "Calling" && !call.providerCallId) return { kind: "place", providerCallId: null };
+    if (call.resultType !== "Scheduled" && call.resultType !== "Rescheduled") {
+      return { kind: "done", outcome: { status: "in-flight", callId, resultType: call.resultType } };
+    }
+    if (sequence.lifecycleStatus !== "in progress") {
+      await tx.update(calls).set({ resultType: "Cancelled", updatedAt: now }).where(eq(calls.id, callId));
+      return { kind: "done", outcome: { status: "skipped", callId, reason: "sequence-not-in-progress", sequenceId: sequence.id } };
+    }
+    if (call.scheduledAt.getTime() > now.getTime()) {
+      return { kind: "done", outcome: { status: "deferred", callId, until: call.scheduledAt.toISOString(), reason: "not-due" } };
+    }
+    // Suppression: the number opted out (in any sequence of the organization) after this call was scheduled.
+    const [optOut] = await tx
+      .select({ phoneNumber: optOuts.phoneNumber })
+      .from(optOuts)
+      .where(and(eq(optOuts.organizationId, sequence.organizationId), eq(optOuts.phoneNumber, sequence.phoneNumber)))
+      .limit(1);
+    if (optOut) {
+      await tx
+        .update(calls)
+        .set({ resultType: "Cancelled", summary: "Not dialed: the number is on the organization's opt-out list.", updatedAt: now })
+        .where(eq(calls.id, callId));
+      await tx.update(sequences).set({ lifecycleStatus: "cancelled", endedAt: now, updatedAt: now }).where(eq(sequences.id, sequence.id));
+      return { kind: "done", outcome: { status: "skipped", callId, reason: "opted-out", sequenceId: sequence.id, chained: sequence.groupKey !== null } };
+    }
+    const [agent] = await tx.select().from(agents).where(eq(agents.id, call.agentId)).limit(1);
+    if (!agent) return { kind: "done", outcome: { status: "skipped", callId, reason: "not-found" } };
+
+    const reschedule = async (until: Date, reason: "outside-window" | "agent-paused"): Promise<Claim> => {
+      await tx
+        .update(calls)
+        .set({ scheduledAt: until, rescheduledAt: now, updatedAt: now })
+        .where(eq(calls.id, callId));
+      return { kind: "done", outcome: { status: "deferred", callId, until: until.toISOString(), reason } };
+    };
+    if (agent.status !== "ACTIVE") return reschedule(new Date(now.getTime() + pausedRecheckSeconds() * 1000), "agent-paused");
+
+    const step = sequence.steps[call.stepNumber - 1];
+    if (step && !sequence.bypassCallWindows) {
+      const zone = stepTimezone(step, sequence.timezone, agentTimezoneOf(agent, sequence.timezone));
+      const opens = firstInstantInWindow(now.getTime(), step.executionWindowConfig.timeWindow, zone);
+      if (opens > now.getTime()) return reschedule(new Date(opens), "outside-window");
+    }
+
+    await tx
+      .update(calls)
+      .set({
+        resultType: "Calling",
+        dialedAt: now,
+        fromPhoneNumber: pickFromPhoneNumber(agent.phoneNumbers, sequence.phoneNumber),
+        promptVersionId: call.promptVersionId ?? agent.currentPromptVersionId,
+        updatedAt: now,
+      })
+      .where(eq(calls.id, callId));
+    return { kind: "place", providerCallId: null };
+  });
+  if (claim.kind === "done") return claim.outcome;
+
+  const request = await buildPlaceCallRequest(db, callId);
+  const placed = await params.voiceEngine.placeCall(request);
+  await db
+    .update(calls)
+    .set({ providerCallId: placed.providerCallId, updatedAt: sql`greatest(${calls.updatedAt}, ${now.toISOString()}::timestamptz)` })
+    .where(and(eq(calls.id, callId), isNull(calls.providerCallId)));
+  return { status: "dialed", callId, providerCallId: placed.providerCallId, alreadyPlaced: placed.alreadyPlaced };
+}
+
+/** Everything the voice engine needs to run the conversation (a real provider receives the same). */
+export async function buildPlaceCallRequest(db: Db, callId: string) {
+  const [row] = await db
+    .select({ call: calls, sequence: sequences, agent: agents })
+    .from(calls)
+    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
+    .innerJoin(agents, eq(agents.id, calls.agentId))
+    .where(eq(calls.id, callId))
+    .limit(1);
+  if (!row) throw new Error(`call ${callId} vanished while being dialed`);
+  const definitions = await findExtractionDefinitions(db, row.agent.id);
+  return {
+    callId,
+    from: row.call.fromPhoneNumber,
+    to: row.sequence.phoneNumber,
+    toExt: row.sequence.phoneNumberExt,
+    agent: {
+      agentId: row.agent.id,
+      name: row.agent.name,
+      prompt: await findPromptText(db, row.call.promptVersionId),
+      hasBookingTool: row.agent.bookingConfig !== null,
+      goals: definitions
+        .filter((definition) => !definition.systemDefault)
+        .map(({ slug, displayName, description, type, dropdownOptions }) => ({ slug, displayName, description, type, dropdownOptions })),
+    },
+    contact: {
+      name: row.sequence.name,
+      timezone: row.sequence.timezone,
+      email: row.sequence.toEmailAddress,
+      variables: row.sequence.customInputVariables,
+    },
+  };
+}
