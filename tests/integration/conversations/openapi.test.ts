@@ -22,7 +22,7 @@ describe("OpenAPI: conversations and recordings", () => {
   it("describes the four operations fully: parameters, bodies, success and error responses", async () => {
     const doc = (await api("/openapi.json")).body as Json;
     const validator = new Validator();
-    expect((await validator.validate(doc as object)).valid).toBe(true);
+    expect((await validator.validate(doc as Parameters<Validator["validate"]>[0])).valid).toBe(true);
 
     const search = doc.paths["/conversations/search/{agentId}"].get;
     const metadata = doc.paths["/conversations/metadata/{sequenceId}"].get;
