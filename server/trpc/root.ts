@@ -5,10 +5,13 @@ import { apiKeysRouter } from "../routers/api-keys/router";
 import { membersRouter } from "../routers/members/router";
 import { organizationsRouter } from "../routers/organizations/router";
 import { enrollmentRouter } from "../routers/enrollment/router";
+import { sequencesRouter } from "../routers/sequences/router";
 import { conversationsRouter } from "../routers/conversations/router";
 import { recordingsRouter } from "../routers/recordings/router";
 import { webhooksRouter } from "../routers/webhooks/router";
 import { meetingsRouter } from "../routers/meetings/router";
+import { consoleConversationsRouter } from "../routers/console-conversations/router";
+import { consoleImportRouter } from "../routers/console-import/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -22,7 +25,10 @@ export const appRouter = router({
   members: membersRouter,
   organizations: organizationsRouter,
   enrollment: enrollmentRouter,
+  sequences: sequencesRouter,
   webhooks: webhooksRouter,
+  consoleConversations: consoleConversationsRouter,
+  consoleImport: consoleImportRouter,
 });
 
 export type AppRouter = typeof appRouter;

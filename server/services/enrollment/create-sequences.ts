@@ -26,8 +26,8 @@ export type CreateSequencesParams = {
   random?: () => number;
 };
 
-/** Serializes enrollments into the same chains (agent + group key) until the transaction ends. */
-async function lockChains(tx: Tx, agentId: string, groupKeys: string[]): Promise<void> {
+/** Serializes enrollments into, and hand-overs within, the same chains (agent + group key) until the transaction ends. */
+export async function lockChains(tx: Tx, agentId: string, groupKeys: string[]): Promise<void> {
   if (groupKeys.length === 0) return;
   // Sorted keys: every transaction takes the locks in the same order, so two of them cannot deadlock.
   const keys = sql.join(
