@@ -19,7 +19,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
     { href: path(), label: "Overview", show: true },
     { href: path("/agents"), label: "Agents", show: true },
     { href: path("/credits"), label: "Credits", show: true },
-    { href: path("/webhooks"), label: "Webhooks", show: org.features.webhooks && org.role === "admin" },
+    { href: path("/webhooks"), label: "Webhooks", show: org.features.webhooks },
     { href: path("/jobs"), label: "Jobs", show: org.features.jobs },
     { href: path("/api-keys"), label: "API keys", show: org.role === "admin" },
     { href: path("/members"), label: "Members", show: true },

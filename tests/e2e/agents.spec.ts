@@ -1,0 +1,92 @@
+import { api, expect, openOrgPage, primaryOrg, signIn, test } from "./fixtures";
+
+test("an admin creates an agent with a required input variable and a DATE/TIME extracted variable; /api/v1 shows them", async ({ page, snap }) => {
+  const org = primaryOrg();
+  await signIn(page, "admin");
+  await openOrgPage(page, "/agents");
+  await expect(page.getByRole("link", { name: "Link Booking Agent" })).toBeVisible();
+  await snap("agents");
+
+  // Status filter and search.
+  await page.getByLabel("Status").selectOption("PAUSED");
+  await expect(page.getByRole("link", { name: "Paused Agent" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Link Booking Agent" })).toHaveCount(0);
+  await page.getByLabel("Status").selectOption("");
+  await page.getByLabel("Search").fill("concierge");
+  await expect(page.getByRole("link", { name: "Concierge Agent" })).toBeVisible();
+  await expect(page.getByRole("link", { name: "Link Booking Agent" })).toHaveCount(0);
+
+  await page.getByRole("link", { name: "New agent" }).click();
+  const name = `E2E Agent ${Date.now()}`;
+  const general = page.getByRole("region", { name: "General" });
+  await general.getByLabel("Name").fill(name);
+  await general.getByLabel("Phone-number pool 1").fill("+1 202 555 0123");
+  await page.getByLabel("Prompt", { exact: true }).fill("You are a friendly scheduler. Confirm the account code and a follow-up time.");
+
+  const steps = page.getByRole("region", { name: "Sequence steps" });
+  await steps.getByLabel("Window start").fill("09:30");
+  await steps.getByLabel("Window end").fill("17:00");
+  await expect(steps.getByText(/Calls between 09:30 and 17:00 in each contact's own timezone/)).toBeVisible();
+
+  await page.getByRole("button", { name: "Add input variable" }).click();
+  const input = page.getByRole("group", { name: "Input variable 1" });
+  await input.getByLabel("Slug").fill("account_code");
+  await input.getByLabel("Display name").fill("Account code");
+  await input.getByLabel("Required").check();
+
+  await page.getByRole("button", { name: "Add extracted variable" }).click();
+  const extracted = page.getByRole("group", { name: "Extracted variable 1" });
+  await extracted.getByLabel("Slug").fill("follow_up_at");
+  await extracted.getByLabel("Display name").fill("Follow-up at");
+  await extracted.getByLabel("Type").selectOption("DATE/TIME");
+  await extracted.getByLabel("Date/time format").fill("yyyy-MM-dd HH:mm");
+  await extracted.getByLabel("Format in UTC").check();
+
+  await page.getByRole("button", { name: "Add outcome" }).click();
+  await page.getByRole("group", { name: "Outcome 1" }).getByLabel("Name").fill("Demo booked");
+  await snap("agent-new");
+
+  await page.getByRole("button", { name: "Create agent" }).click();
+  await expect(page.getByText("Agent created.")).toBeVisible();
+  const agentId = (await page.getByTestId("agent-id").textContent())!.trim();
+  expect(agentId).toMatch(/^agent\.[0-9a-z]{26}$/);
+  await snap("agent-edit");
+
+  const inputs = await api(`/agents/${agentId}/input-variables`, org.apiKey);
+  expect(inputs.status).toBe(200);
+  expect(inputs.body.inputVariables).toEqual([{ slug: "account_code", displayName: "Account code", description: "" }]);
+  const extractedVars = await api(`/agents/${agentId}/extracted-variables`, org.apiKey);
+  expect(extractedVars.body.extractedVariables).toEqual([
+    { slug: "follow_up_at", displayName: "Follow-up at", description: "", type: "DATE/TIME", datetimeFormat: "yyyy-MM-dd HH:mm", formatDatetimeInUtc: true },
+  ]);
+  const outcomes = await api(`/agents/${agentId}/outcomes`, org.apiKey);
+  expect(outcomes.body.outcomes.map((o: { name: string }) => o.name)).toEqual(["Demo booked"]);
+  const list = await api(`/agents?orgId=${org.orgId}&page=1`, org.apiKey);
+  expect(list.body.pagination.totalItems).toBeGreaterThan(5);
+
+  // Edit: delete the input variable (soft delete: the API hides it), disable the outcome, change the prompt.
+  await page.getByRole("group", { name: "Input variable 1" }).getByRole("button", { name: "Delete variable" }).click();
+  await page.getByRole("group", { name: "Outcome 1" }).getByLabel("Enabled").uncheck();
+  await page.getByLabel("Prompt", { exact: true }).fill("You are a friendly scheduler. Version two.");
+  await page.getByRole("button", { name: "Save changes" }).click();
+  await expect(page.getByText(/Saved\. The prompt is now version prompt-ver\./)).toBeVisible();
+  await page.getByText(/Prompt versions \(2\)/).click();
+  await expect(page.getByTestId("prompt-versions").getByRole("listitem")).toHaveCount(2);
+
+  expect((await api(`/agents/${agentId}/input-variables`, org.apiKey)).body.inputVariables).toEqual([]);
+  expect((await api(`/agents/${agentId}/outcomes`, org.apiKey)).body.outcomes).toEqual([]);
+  expect((await api(`/agents/${agentId}/extracted-variables`, org.apiKey)).body.extractedVariables).toHaveLength(1);
+});
+
+test("the editor shows the API's validation message and keeps the input", async ({ page, allowConsoleErrors }) => {
+  allowConsoleErrors(/status of 400/);
+  await signIn(page, "admin");
+  await openOrgPage(page, "/agents/new");
+  const general = page.getByRole("region", { name: "General" });
+  await general.getByLabel("Name").fill("Invalid agent");
+  await general.getByLabel("Timezones 1").fill("Mars/Olympus_Mons");
+  await page.getByLabel("Prompt", { exact: true }).fill("Hello");
+  await page.getByRole("button", { name: "Create agent" }).click();
+  await expect(page.getByTestId("save-error")).toContainText('timezones.0: "Mars/Olympus_Mons" is not an IANA timezone');
+  await expect(general.getByLabel("Name")).toHaveValue("Invalid agent");
+});

@@ -1,0 +1,90 @@
+import { readFileSync } from "node:fs";
+import path from "node:path";
+import { test as base, expect, type Page } from "@playwright/test";
+
+export type DemoData = {
+  baseUrl: string;
+  dashboard: { url: string; users: Array<{ email: string; password: string; role: "admin" | "support" | "member" }> };
+  organizations: Array<{ key: string; orgId: string; name: string; apiKey: string; agents: Array<{ agentId: string; name: string; role: string }> }>;
+};
+
+/** The credentials the app's first start seeded and wrote to $DATA_DIR/demo.json. */
+export function demoData(): DemoData {
+  return JSON.parse(readFileSync(path.join(process.env.E2E_DATA_DIR!, "demo.json"), "utf8")) as DemoData;
+}
+
+export function primaryOrg() {
+  return demoData().organizations.find((org) => org.key === "primary")!;
+}
+
+export function demoUser(role: "admin" | "support" | "member") {
+  return demoData().dashboard.users.find((user) => user.role === role)!;
+}
+
+export async function signIn(page: Page, role: "admin" | "support" | "member") {
+  const user = demoUser(role);
+  await page.goto("/sign-in");
+  await page.getByLabel("Email").fill(user.email);
+  await page.getByLabel("Password").fill(user.password);
+  await page.getByRole("button", { name: "Sign in", exact: true }).click();
+  await expect(page.getByRole("navigation", { name: "Main" })).toBeVisible();
+}
+
+/** Opens a console page of the primary organization. */
+export async function openOrgPage(page: Page, subPath = "") {
+  await page.goto(`/${encodeURIComponent(primaryOrg().orgId)}${subPath}`);
+}
+
+/** Calls the real REST API of the running app. */
+export async function api(pathAndQuery: string, key: string, init: RequestInit = {}) {
+  const res = await fetch(`http://localhost:${process.env.E2E_PORT}/api/v1${pathAndQuery}`, {
+    ...init,
+    headers: { "x-api-key": key, ...(init.headers ?? {}) },
+  });
+  return { status: res.status, body: (await res.json().catch(() => null)) as any };
+}
+
+type Fixtures = {
+  /** Console errors that a test expects (e.g. the browser's log line for a deliberate 401); anything else fails the test. */
+  allowConsoleErrors: (pattern: RegExp) => void;
+  /** Screenshots at desktop and mobile widths into test-results/screenshots (not committed). */
+  snap: (name: string) => Promise<void>;
+};
+
+export const test = base.extend<Fixtures & { consoleGuard: void }>({
+  consoleGuard: [
+    async ({ page }, use) => {
+      const errors: string[] = [];
+      page.on("console", (message) => {
+        if (message.type() === "error") errors.push(`console: ${message.text()} (${message.location().url})`);
+      });
+      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      (page as Page & { __consoleErrors?: string[] }).__consoleErrors = errors;
+      await use();
+      const allowed = (page as Page & { __allowedErrors?: RegExp[] }).__allowedErrors ?? [];
+      const unexpected = errors.filter((e) => !allowed.some((pattern) => pattern.test(e)));
+      expect(unexpected, "console errors on the page").toEqual([]);
+    },
+    { auto: true },
+  ],
+  allowConsoleErrors: async ({ page }, use) => {
+    await use((pattern) => {
+      const holder = page as Page & { __allowedErrors?: RegExp[] };
+      holder.__allowedErrors = [...(holder.__allowedErrors ?? []), pattern];
+    });
+  },
+  snap: async ({ page }, use) => {
+    await use(async (name) => {
+      const dir = path.resolve("test-results/screenshots");
+      const original = page.viewportSize() ?? { width: 1280, height: 800 };
+      await page.waitForLoadState("networkidle").catch(() => {});
+      await page.screenshot({ path: path.join(dir, `${name}-desktop.png`), fullPage: true });
+      await page.setViewportSize({ width: 390, height: 844 });
+      await page.waitForTimeout(150);
+      await page.screenshot({ path: path.join(dir, `${name}-mobile.png`), fullPage: true });
+      await page.setViewportSize(original);
+    });
+  },
+});
+
+export { expect };
