@@ -1,6 +1,8 @@
 import { getDb } from "@/db";
 import { inngestMode } from "@/inngest/client";
 import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/embedded";
+import { isEmbeddedMode } from "@/server/config/settings";
+import { ensureEmbeddedChiliPiperSimulator, type EmbeddedSimulatorHandle } from "@/server/simulators/chili-piper/embedded";
 
 type EmbeddedServices = { runner: EmbeddedRunner | null; stop: () => Promise<void> };
 
@@ -20,6 +22,17 @@ export function startEmbeddedServices(): Promise<EmbeddedServices> {
 }
 
 async function start(): Promise<EmbeddedServices> {
+  // Calendar provider (DESIGN §8): the Chili Piper Edge API simulator on loopback, unless CHILI_PIPER_BASE_URL is set.
+  // Before the runner, so the first booking a run makes finds it.
+  let calendar: EmbeddedSimulatorHandle | null = null;
+  if (isEmbeddedMode()) {
+    try {
+      calendar = await ensureEmbeddedChiliPiperSimulator();
+      if (calendar) console.info(`[chili-piper-simulator] ${calendar.startedHere ? "listening on" : "using"} ${calendar.url}`);
+    } catch (error) {
+      console.error("[chili-piper-simulator] could not start; calendar booking will fail until it runs", error);
+    }
+  }
   let runner: EmbeddedRunner | null = null;
   if (inngestMode === "embedded") {
     runner = createEmbeddedRunner({ db: getDb(), autoPoll: true });
@@ -28,6 +41,7 @@ async function start(): Promise<EmbeddedServices> {
   }
   const stop = async () => {
     await runner?.stop();
+    await calendar?.stop();
   };
   process.once("SIGTERM", () => void stop());
   return { runner, stop };

@@ -39,7 +39,7 @@ async function start(): Promise<EmbeddedSimulatorHandle> {
   if (await isSimulatorAt(origin)) return shared;
   let simulator: ChiliPiperSimulator;
   try {
-    simulator = await startChiliPiperSimulator({ port, stateFile: path.join(dataDir(), "chili-piper-simulator.json") });
+    simulator = await startChiliPiperSimulator({ port, stateFile: path.join(dataDir(), "chili-piper-simulator.json"), unref: true });
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && (await isSimulatorAt(origin))) return shared;
     throw error;

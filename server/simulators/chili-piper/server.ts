@@ -30,6 +30,8 @@ export type StartChiliPiperSimulatorOptions = {
   sessionTtlMs?: number;
   /** Embedded mode: load the state from this JSON file at start and write it back after each change. */
   stateFile?: string;
+  /** Do not keep the process alive for the simulator alone (a seed script may exit while it runs). */
+  unref?: boolean;
 };
 
 export type RequestLogEntry = { method: string; path: string; status: number };
@@ -411,6 +413,7 @@ export async function startChiliPiperSimulator(options: StartChiliPiperSimulator
     }
   });
   server.on("connection", (socket) => {
+    if (options.unref) socket.unref();
     sockets.add(socket);
     socket.on("close", () => sockets.delete(socket));
   });
@@ -469,6 +472,7 @@ export async function startChiliPiperSimulator(options: StartChiliPiperSimulator
       resolve();
     });
   });
+  if (options.unref) server.unref();
   const port = (server.address() as AddressInfo).port;
   const origin = `http://${host}:${port}`;
   return {
