@@ -1,0 +1,197 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
+import { inngest } from "@/inngest/client";
+import { callEnded } from "@/inngest/events";
+import { ruleBasedAnalyzer } from "@/server/analysis/rule-based";
+import type { CallAnalyzer } from "@/server/analysis/types";
+import { chargeCall } from "@/server/services/call-engine/charging";
+import { signVoiceEvent } from "@/server/voice/signature";
+import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
+import { createFetchTransport } from "@/server/voice/transport";
+import type { VoiceEngine } from "@/server/voice/types";
+import { createTestClock } from "@/tests/helpers/inngest";
+import { useTestDb } from "@/tests/helpers/db";
+import { callsOf, createEngineOrganization, enroll, ledgerOf, sequenceOf, startCallEngine, type CallEngineHarness } from "./harness";
+
+const db = useTestDb();
+let engines: CallEngineHarness[] = [];
+
+beforeAll(() => {
+  process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "call-engine-resilience-"));
+});
+afterEach(async () => {
+  for (const engine of engines) await engine.stop();
+  engines = [];
+});
+
+async function start(options: Parameters<typeof startCallEngine>[1]) {
+  const engine = await startCallEngine(db, options);
+  engines.push(engine);
+  return engine;
+}
+
+const MINUTE = 60_000;
+const START = new Date("2026-03-02T15:00:00Z");
+
+async function postEvent(body: unknown, headers?: Record<string, string>) {
+  const text = JSON.stringify(body);
+  const response = await voiceEventsRoute(
+    new Request("http://localhost/api/voice/events", { method: "POST", headers: { "content-type": "application/json", ...(headers ?? signVoiceEvent(text)) }, body: text }),
+  );
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+describe("call engine: watchdog, crashes and retries", () => {
+  it("watchdog: a call the provider never reports ends as Failed, and the sequence moves on", async () => {
+    const engine = await start({ start: START, watchdog: true });
+    const { organization, agent } = await createEngineOrganization(db);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550401", now: START });
+    await engine.runner.drain();
+    const [calling] = await callsOf(db, created.sequenceId);
+    expect(calling!.resultType).toBe("Calling");
+    await engine.runner.advance(MINUTE); // not yet past the timeout
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Calling");
+    await engine.runner.advance(3 * MINUTE); // the provider never reports the end
+    const [failed, next] = await callsOf(db, created.sequenceId);
+    expect(failed!.resultType).toBe("Failed");
+    expect(failed!.summary).toContain("never reported");
+    expect(failed!.analyzedAt).not.toBeNull();
+    expect(next!.resultType).toBe("Scheduled");
+    expect((await sequenceOf(db, created.sequenceId)).lifecycleStatus).toBe("in progress");
+    expect(engine.analyzed.map((event) => event.callId)).toEqual([failed!.id]);
+    expect(await ledgerOf(db, organization.id)).toEqual([]);
+    // A late end report changes nothing.
+    await engine.simulator.runPending();
+    await engine.runner.drain();
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Failed");
+    expect(engine.analyzed).toHaveLength(1);
+  });
+
+  it("watchdog: a call stuck in Processing Analysis ends as Failed", async () => {
+    const engine = await start({ start: START, watchdog: true, withoutAnalysis: true });
+    const { agent } = await createEngineOrganization(db);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550411", now: START });
+    await engine.settle();
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Processing Analysis");
+    await engine.runner.advance(5 * MINUTE);
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Processing Analysis");
+    await engine.runner.advance(7 * MINUTE);
+    const [failed] = await callsOf(db, created.sequenceId);
+    expect(failed!.resultType).toBe("Failed");
+    expect(failed!.transcript).not.toBeNull();
+    expect(engine.analyzed.map((event) => event.callId)).toEqual([failed!.id]);
+  });
+
+  it("watchdog sweep: a due call whose runner was lost is dialed once", async () => {
+    const engine = await start({ start: START, watchdog: true });
+    const { agent } = await createEngineOrganization(db);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550421", now: START, withoutRunner: true });
+    await engine.runner.advance(MINUTE);
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Scheduled");
+    await engine.advance(3 * MINUTE);
+    const [call, next] = await callsOf(db, created.sequenceId);
+    expect(call!.resultType).toBe("Goal Not Completed");
+    expect(call!.dialedAt!.getTime() - START.getTime()).toBeLessThanOrEqual(3 * MINUTE);
+    expect(engine.simulator.dialCount(call!.id)).toBe(1);
+    expect(next!.resultType).toBe("Scheduled");
+  });
+
+  it("a crash between dial and analysis recovers without a second dial or a second charge", async () => {
+    const clock = createTestClock(START);
+    const simulator = createSimulatedVoiceEngine({
+      pace: "manual",
+      now: clock.now,
+      transport: createFetchTransport({ url: "http://localhost/api/voice/events", fetch: (request) => voiceEventsRoute(request) }),
+    });
+    // The provider accepts the first dial but the connection drops before its answer arrives: the dial step fails
+    // after the call was placed and is retried.
+    let dropped = false;
+    const flaky: VoiceEngine = {
+      kind: "flaky",
+      maxCallWallSeconds: simulator.maxCallWallSeconds,
+      async placeCall(request) {
+        const placed = await simulator.placeCall(request);
+        if (!dropped) {
+          dropped = true;
+          throw new Error("connection reset after the provider accepted the call");
+        }
+        return placed;
+      },
+    };
+    // The analysis crashes once too.
+    let analyses = 0;
+    const crashingOnce: CallAnalyzer = {
+      kind: "crashing-once",
+      async analyze(input) {
+        analyses += 1;
+        if (analyses === 1) throw new Error("process died mid-analysis");
+        return ruleBasedAnalyzer.analyze(input);
+      },
+    };
+    const first = await start({ clock, simulator, analyzer: crashingOnce });
+    first.deps.voiceEngine = () => flaky;
+    const { organization, agent } = await createEngineOrganization(db);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550431", now: START });
+    await first.runner.advance(MINUTE); // dial, fail, retry → placed with the same idempotency key
+    const [call] = await callsOf(db, created.sequenceId);
+    expect(call!.resultType).toBe("Calling");
+    expect(simulator.dialCount(call!.id)).toBe(1);
+    expect(call!.providerCallId).toMatch(/^sim-/);
+
+    // The process goes down while the call is in the air; a new runner takes over the same runs.
+    await first.stop();
+    const second = await start({ clock, simulator, analyzer: crashingOnce, partition: first.runner.partition });
+    await second.simulator.runPending(); // the provider reports the end to the new process
+    await second.runner.advance(5 * MINUTE); // analysis fails once, is retried, finalizes
+    const [done, next] = await callsOf(db, created.sequenceId);
+    expect(done!.resultType).toBe("Goal Not Completed");
+    expect(next!.resultType).toBe("Scheduled");
+    expect(analyses).toBe(2);
+
+    // The provider retries its end report; the call/ended event is sent again: nothing is charged or announced twice.
+    await inngest.send(callEnded.create({ callId: done!.id }));
+    await second.runner.drain();
+    // Even a charge repeated by hand writes nothing: the ledger is unique per call.
+    await chargeCall(db, { organizationId: organization.id, agentId: agent.id, callId: done!.id, resultType: "Goal Not Completed", durationSeconds: done!.duration, chargedAt: START });
+    const ledger = await ledgerOf(db, organization.id);
+    expect(ledger.map((row) => row.callId)).toEqual([done!.id]);
+    expect(ledger[0]!.credits).toBe(Math.ceil(done!.duration / 60));
+    expect(second.analyzed.filter((event) => event.callId === done!.id)).toHaveLength(1);
+    expect(simulator.dialCount(done!.id)).toBe(1);
+  });
+
+  it("the provider-event entry point accepts only signed events about calls we placed", async () => {
+    const engine = await start({ start: START });
+    const { agent } = await createEngineOrganization(db);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550441", now: START });
+    await engine.runner.drain();
+    const [call] = await callsOf(db, created.sequenceId);
+    const event = {
+      type: "call.ended",
+      callId: call!.id,
+      providerCallId: call!.providerCallId,
+      occurredAt: START.toISOString(),
+      disposition: "answered",
+      durationSeconds: 60,
+      transcript: "Agent: Hi\nCustomer: Remove me from your list.",
+      recording: null,
+    };
+    const text = JSON.stringify(event);
+    expect((await postEvent(event, {})).status).toBe(401);
+    expect((await postEvent(event, { ...signVoiceEvent(text, { secret: Buffer.from("not-the-secret-0123456789") }) })).status).toBe(401);
+    expect((await postEvent(event, signVoiceEvent(text, { now: new Date(Date.now() - 10 * MINUTE) }))).status).toBe(401);
+    expect((await postEvent({ ...event, durationSeconds: 1 }, signVoiceEvent(text))).status).toBe(401);
+    expect(await postEvent({ ...event, callId: "call.unknown" })).toMatchObject({ status: 404, body: { error: "CALL_NOT_FOUND" } });
+    expect(await postEvent({ ...event, providerCallId: "sim-someone-else" })).toMatchObject({ status: 404 });
+    expect(await postEvent({ ...event, disposition: "exploded" })).toMatchObject({ status: 400, body: { error: "INVALID_REQUEST" } });
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Calling");
+    expect(await postEvent(event)).toMatchObject({ status: 200, body: { ok: true, status: "accepted" } });
+    expect(await postEvent(event)).toMatchObject({ status: 200, body: { ok: true, status: "ignored" } });
+    await engine.runner.drain();
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Opted Out");
+    expect(engine.analyzed).toHaveLength(1);
+  });
+});
