@@ -1,0 +1,78 @@
+import type { DbOrTx } from "@/db";
+import { AppError } from "@/server/errors";
+import { findOptedOutNumbers } from "@/server/services/enrollment/checks";
+import { validateContact, type RejectionReason } from "@/server/services/enrollment/contact";
+import { DASHBOARD_SCHEDULED_BY, getSchedulableAgent } from "@/server/services/enrollment/schedulable-agent";
+import { canonicalTimezone } from "@/server/services/phone/timezones";
+
+export const MAX_ROWS_PER_VALIDATION = 1000;
+
+export type ValidateImportRowsParams = {
+  organizationId: string;
+  agentId: string;
+  /** Contacts shaped like the items of a bulk request (what the import will send). */
+  rows: Array<Record<string, unknown>>;
+  timezone?: string;
+  groupByField?: string;
+  now: Date;
+};
+
+export type ImportRowCheck =
+  | {
+      index: number;
+      ok: true;
+      /** Normalized number and extension: the key the bulk service detects duplicates on. */
+      dialKey: string;
+      phoneNumber: string;
+      timezone: string;
+    }
+  | { index: number; ok: false; reason: RejectionReason; error: string };
+
+/**
+ * A dry run of the bulk service's per-contact checks for the CSV import preview: the same `validateContact` rules,
+ * agent checks and opt-out list as POST /agents/{agentId}/schedule/sequences, with nothing written. Duplicates are left
+ * to the caller, which sees the whole file (the bulk service only sees one request); it compares `dialKey`s.
+ * Whole-request errors are the bulk service's: AGENT_NOT_FOUND, AGENT_MISCONFIGURED, INVALID_TIMEZONE (default zone).
+ */
+export async function validateImportRows(db: DbOrTx, params: ValidateImportRowsParams): Promise<{ rows: ImportRowCheck[] }> {
+  if (params.rows.length > MAX_ROWS_PER_VALIDATION) {
+    throw new AppError("INVALID_REQUEST", `rows: at most ${MAX_ROWS_PER_VALIDATION} rows per validation request`);
+  }
+  const agent = await getSchedulableAgent(db, { ...params, scheduledBy: DASHBOARD_SCHEDULED_BY });
+  let defaultTimezone: string | null = null;
+  if (params.timezone !== undefined && params.timezone.trim() !== "") {
+    defaultTimezone = canonicalTimezone(params.timezone);
+    if (!defaultTimezone) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(params.timezone)} is not an IANA timezone name.`);
+  }
+  const rules = {
+    steps: agent.steps,
+    requiredVariables: agent.requiredVariables,
+    emailRequired: agent.emailRequired,
+    agentTimezone: agent.agentTimezone,
+    defaultTimezone,
+    groupByField: params.groupByField?.trim() || null,
+    titleCaseFields: new Set<string>(),
+    now: params.now,
+  };
+  const results: ImportRowCheck[] = [];
+  for (let index = 0; index < params.rows.length; index += 1) {
+    const result = await validateContact(params.rows[index]!, index, rules);
+    if (result.ok) {
+      const { contact } = result;
+      results.push({ index, ok: true, dialKey: `${contact.phoneNumber};${contact.phoneNumberExt}`, phoneNumber: contact.phoneNumber, timezone: contact.timezone });
+    } else {
+      results.push({ index, ok: false, reason: result.rejection.reason, error: result.rejection.error });
+    }
+  }
+  const optedOut = await findOptedOutNumbers(db, {
+    organizationId: params.organizationId,
+    phoneNumbers: results.flatMap((row) => (row.ok ? [row.phoneNumber] : [])),
+  });
+  return {
+    rows: results.map((row) =>
+      row.ok && optedOut.has(row.phoneNumber)
+        ? { index: row.index, ok: false, reason: "OPTED_OUT", error: `${row.phoneNumber} opted out of calls from this organization.` }
+        : row,
+    ),
+  };
+}
