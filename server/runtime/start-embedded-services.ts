@@ -3,6 +3,7 @@ import { inngestMode } from "@/inngest/client";
 import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/embedded";
 import { isEmbeddedMode } from "@/server/config/settings";
 import { ensureEmbeddedChiliPiperSimulator, type EmbeddedSimulatorHandle } from "@/server/simulators/chili-piper/embedded";
+import { simulatorEventsUrl, startVoiceEngine } from "@/server/voice";
 
 type EmbeddedServices = { runner: EmbeddedRunner | null; stop: () => Promise<void> };
 
@@ -33,6 +34,9 @@ async function start(): Promise<EmbeddedServices> {
       console.error("[chili-piper-simulator] could not start; calendar booking will fail until it runs", error);
     }
   }
+  // Voice engine (DESIGN §7): the simulator by default; it reports calls to this server's /api/voice/events.
+  const voice = startVoiceEngine();
+  console.info(`[voice] ${voice.kind} engine ready${voice.kind === "simulator" ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
   let runner: EmbeddedRunner | null = null;
   if (inngestMode === "embedded") {
     runner = createEmbeddedRunner({ db: getDb(), autoPoll: true });
