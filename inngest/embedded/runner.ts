@@ -1,5 +1,5 @@
 import { randomBytes } from "node:crypto";
-import { and, asc, eq, gte, inArray, isNull, lt, lte, ne, or, sql } from "drizzle-orm";
+import { and, asc, eq, gte, inArray, isNull, lt, lte, ne, notInArray, or, sql } from "drizzle-orm";
 import { ulid } from "ulid";
 import type { Db, Tx } from "@/db";
 import {
@@ -342,45 +342,98 @@ export class EmbeddedRunner {
     if (ids.length === 0 || limit <= 0) return [];
     const now = this.now();
     return transaction(this.db, async (tx) => {
-      const candidates = await tx
-        .select({
-          id: inngestJobs.id,
-          runId: inngestJobs.runId,
-          functionId: inngestJobs.functionId,
-          kind: inngestJobs.kind,
-          stepId: inngestJobs.stepId,
-          attempt: inngestJobs.attempt,
-          keys: inngestJobs.concurrencyKeys,
-          limits: inngestJobs.concurrencyLimits,
-        })
-        .from(inngestJobs)
-        .where(
-          and(
-            eq(inngestJobs.partition, this.partition),
-            inArray(inngestJobs.functionId, ids),
-            lte(inngestJobs.runAt, now),
-            or(isNull(inngestJobs.leaseToken), lt(inngestJobs.leaseExpiresAt, now)),
-          ),
-        )
-        .orderBy(asc(inngestJobs.runAt), asc(inngestJobs.id))
-        .limit(limit * 4)
-        .for("update", { skipLocked: true });
       const claimed: Job[] = [];
-      for (const candidate of candidates) {
-        if (claimed.length >= limit) break;
-        if (candidate.keys.length && !(await this.hasConcurrencyRoom(tx, candidate.keys, candidate.limits, now))) continue;
-        const leaseToken = randomBytes(12).toString("hex");
-        await tx
-          .update(inngestJobs)
-          .set({ leaseToken, leaseOwner: this.id, leaseExpiresAt: new Date(now.getTime() + this.leaseMs) })
-          .where(eq(inngestJobs.id, candidate.id));
-        claimed.push({ ...candidate, leaseToken });
+      const passedOver: number[] = [];
+      const leaseToken = randomBytes(12).toString("hex");
+      const grantedByKey = new Map<string, number>();
+      const discoveryGranted = new Set<string>();
+      // Lock only as many rows as can be leased; rows passed over (discovery or concurrency busy) are excluded from
+      // the next round, so a busy key cannot starve the others and other runners can take what this one leaves.
+      for (let round = 0; round < 4 && claimed.length < limit; round++) {
+        const wanted = limit - claimed.length;
+        const candidates = await tx
+          .select({
+            id: inngestJobs.id,
+            runId: inngestJobs.runId,
+            functionId: inngestJobs.functionId,
+            kind: inngestJobs.kind,
+            stepId: inngestJobs.stepId,
+            attempt: inngestJobs.attempt,
+            keys: inngestJobs.concurrencyKeys,
+            limits: inngestJobs.concurrencyLimits,
+          })
+          .from(inngestJobs)
+          .where(
+            and(
+              eq(inngestJobs.partition, this.partition),
+              inArray(inngestJobs.functionId, ids),
+              lte(inngestJobs.runAt, now),
+              or(isNull(inngestJobs.leaseToken), lt(inngestJobs.leaseExpiresAt, now)),
+              passedOver.length ? notInArray(inngestJobs.id, passedOver) : undefined,
+            ),
+          )
+          .orderBy(asc(inngestJobs.runAt), asc(inngestJobs.id))
+          .limit(wanted)
+          .for("update", { skipLocked: true });
+        const busyRuns = await this.runsWithDiscoveryRunning(
+          tx,
+          candidates.filter((c) => c.kind === "execute" && c.stepId === DISCOVERY_STEP).map((c) => ({ runId: c.runId, id: c.id })),
+          now,
+        );
+        const leased: number[] = [];
+        for (const candidate of candidates) {
+          const isDiscovery = candidate.kind === "execute" && candidate.stepId === DISCOVERY_STEP;
+          const busy =
+            (isDiscovery && (busyRuns.has(candidate.runId) || discoveryGranted.has(candidate.runId))) ||
+            (candidate.keys.length > 0 && !(await this.hasConcurrencyRoom(tx, candidate.keys, candidate.limits, now, grantedByKey)));
+          if (busy) {
+            passedOver.push(candidate.id);
+            continue;
+          }
+          for (const key of candidate.keys) grantedByKey.set(key, (grantedByKey.get(key) ?? 0) + 1);
+          if (isDiscovery) discoveryGranted.add(candidate.runId);
+          leased.push(candidate.id);
+          claimed.push({ ...candidate, leaseToken });
+        }
+        if (leased.length) {
+          await tx
+            .update(inngestJobs)
+            .set({ leaseToken, leaseOwner: this.id, leaseExpiresAt: new Date(now.getTime() + this.leaseMs) })
+            .where(inArray(inngestJobs.id, leased));
+        }
+        if (candidates.length < wanted) break;
       }
       return claimed;
     });
   }
 
-  private async hasConcurrencyRoom(tx: Tx, keys: string[], limits: number[], now: Date): Promise<boolean> {
+  /**
+   * At most one discovery request per run at a time: two concurrent discoveries could both execute the same new
+   * step immediately. Checked under advisory locks on the runs (taken in order) so two claimers cannot both pass.
+   */
+  private async runsWithDiscoveryRunning(tx: Tx, candidates: Array<{ runId: string; id: number }>, now: Date): Promise<Set<string>> {
+    if (candidates.length === 0) return new Set();
+    const runIds = [...new Set(candidates.map((c) => c.runId))].sort();
+    const keys = runIds.map((runId) => `inngest-discovery:${runId}`);
+    await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(${`{${keys.map((k) => `"${k}"`).join(",")}}`}::text[]) as k order by k`);
+    const running = await tx
+      .select({ runId: inngestJobs.runId })
+      .from(inngestJobs)
+      .where(
+        and(
+          inArray(inngestJobs.runId, runIds),
+          eq(inngestJobs.kind, "execute"),
+          eq(inngestJobs.stepId, DISCOVERY_STEP),
+          notInArray(inngestJobs.id, candidates.map((c) => c.id)),
+          sql`${inngestJobs.leaseToken} is not null`,
+          gte(inngestJobs.leaseExpiresAt, now),
+        ),
+      );
+    return new Set(running.map((row) => row.runId));
+  }
+
+  /** Whether every concurrency key of a job has room: live leases in the database plus those granted in this claim. */
+  private async hasConcurrencyRoom(tx: Tx, keys: string[], limits: number[], now: Date, granted: Map<string, number>): Promise<boolean> {
     const order = keys.map((key, index) => ({ key, limit: limits[index] ?? 1 })).sort((a, b) => a.key.localeCompare(b.key));
     for (const { key, limit } of order) {
       await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`inngest-concurrency:${key}`}, 0))`);
@@ -388,7 +441,7 @@ export class EmbeddedRunner {
         .select({ active: sql<number>`count(*)::int` })
         .from(inngestJobs)
         .where(and(sql`${inngestJobs.concurrencyKeys} @> array[${key}]::text[]`, sql`${inngestJobs.leaseToken} is not null`, gte(inngestJobs.leaseExpiresAt, now)));
-      if ((row?.active ?? 0) >= limit) return false;
+      if ((row?.active ?? 0) + (granted.get(key) ?? 0) >= limit) return false;
     }
     return true;
   }
@@ -450,25 +503,35 @@ export class EmbeddedRunner {
     await transaction(this.db, (tx) => this.applyResponse(tx, job, fn, response, { startedAt }));
   }
 
+  /**
+   * The run, its memoized steps and whether other step requests are pending, in one statement (one snapshot),
+   * so the stack, the step results and the pending jobs agree with each other.
+   */
   private async loadRun(job: Job) {
-    const run = await this.db.query.inngestRuns.findFirst({ where: (runs, { eq: equals }) => equals(runs.id, job.runId) });
-    if (!run) return null;
-    const steps = await this.db
-      .select({ hashedId: inngestSteps.hashedId, status: inngestSteps.status, data: inngestSteps.data, error: inngestSteps.error })
-      .from(inngestSteps)
-      .where(eq(inngestSteps.runId, run.id));
-    const memo: Record<string, { type: "data"; data: unknown } | { type: "error"; error: unknown }> = {};
-    for (const step of steps) {
-      if (step.status === "completed") memo[step.hashedId] = { type: "data", data: step.data ?? null };
-      if (step.status === "failed") memo[step.hashedId] = { type: "error", error: step.error };
-    }
-    const stepDone = job.stepId !== DISCOVERY_STEP && memo[job.stepId] !== undefined;
-    const [other] = await this.db
-      .select({ id: inngestJobs.id })
-      .from(inngestJobs)
-      .where(and(eq(inngestJobs.runId, run.id), eq(inngestJobs.kind, "execute"), ne(inngestJobs.stepId, DISCOVERY_STEP), ne(inngestJobs.id, job.id)))
-      .limit(1);
-    return { run, memo, stepDone, otherStepJobs: Boolean(other) };
+    const rows = (await this.db.execute(sql`
+      select r.id, r.partition, r.function_id, r.status, r.event, r.stack, r.concurrency,
+        (select coalesce(jsonb_object_agg(s.hashed_id, case when s.status = 'completed'
+            then jsonb_build_object('type', 'data', 'data', coalesce(s.data, 'null'::jsonb))
+            else jsonb_build_object('type', 'error', 'error', s.error) end), '{}'::jsonb)
+          from inngest_steps s where s.run_id = r.id and s.status in ('completed', 'failed')) as memo,
+        exists (select 1 from inngest_jobs j where j.run_id = r.id and j.kind = 'execute'
+          and j.step_id <> ${DISCOVERY_STEP} and j.id <> ${job.id}) as other_step_jobs
+      from inngest_runs r where r.id = ${job.runId}`)) as unknown as Array<{
+      id: string;
+      partition: string;
+      function_id: string;
+      status: RunRow["status"];
+      event: Record<string, unknown>;
+      stack: string[];
+      concurrency: RunRow["concurrency"];
+      memo: Record<string, { type: "data"; data: unknown } | { type: "error"; error: unknown }>;
+      other_step_jobs: boolean;
+    }>;
+    const row = rows[0];
+    if (!row) return null;
+    const run = { id: row.id, partition: row.partition, functionId: row.function_id, status: row.status, event: row.event, stack: row.stack, concurrency: row.concurrency };
+    const stepDone = job.stepId !== DISCOVERY_STEP && row.memo[job.stepId] !== undefined;
+    return { run, memo: row.memo, stepDone, otherStepJobs: row.other_step_jobs };
   }
 
   private async renewLease(job: Job) {

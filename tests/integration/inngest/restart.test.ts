@@ -1,0 +1,76 @@
+import { randomUUID } from "node:crypto";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { inngestAttempts, inngestRuns, inngestSteps } from "@/db/schema/jobs";
+import { inngest } from "@/inngest/client";
+import { useTestDb } from "../../helpers/db";
+import { createTestClock, startTestInngest } from "../../helpers/inngest";
+import { count, sampleFunctions } from "./sample-functions";
+
+const db = useTestDb();
+const DAY = 86_400_000;
+
+async function runOf(functionId: string, key: string) {
+  const rows = await db.select().from(inngestRuns).where(eq(inngestRuns.functionId, `outbound-calling-${functionId}`));
+  return rows.find((run) => (run.event.data as { key?: string }).key === key);
+}
+
+describe("embedded runner: durability", () => {
+  it("a run sleeping in one runner completes exactly once in a new runner over the same database", async () => {
+    const clock = createTestClock(new Date("2031-03-01T09:00:00Z"));
+    const first = await startTestInngest({ db, functions: sampleFunctions, clock });
+    const key = randomUUID();
+    await inngest.send({ name: "test/sleep", data: { key } });
+    await first.drain();
+    const sleeping = await runOf("test-sleep", key);
+    expect(sleeping!.status).toBe("running");
+    expect(count(`${key}:before`)).toBe(1);
+    await first.stop();
+
+    // Process restart: a fresh runner (new id, new function registry) over the same database and partition.
+    const second = await startTestInngest({ db, functions: sampleFunctions, clock, partition: first.partition });
+    expect(second.runner.id).not.toBe(first.runner.id);
+    await second.drain();
+    expect((await runOf("test-sleep", key))!.status).toBe("running");
+    await second.advance(DAY);
+    const done = await runOf("test-sleep", key);
+    expect(done!.status).toBe("completed");
+    expect(done!.output).toEqual({ before: { call: 1 }, after: { call: 1 } });
+    expect(count(`${key}:before`)).toBe(1);
+    expect(count(`${key}:after`)).toBe(1);
+
+    const steps = await db.select().from(inngestSteps).where(eq(inngestSteps.runId, done!.id));
+    expect(steps.map((step) => [step.stepId, step.status]).sort()).toEqual([
+      ["after", "completed"],
+      ["before", "completed"],
+      ["nap", "completed"],
+    ]);
+    const attempts = await db.select().from(inngestAttempts).where(eq(inngestAttempts.runId, done!.id));
+    expect(new Set(attempts.map((attempt) => attempt.runnerId))).toEqual(new Set([first.runner.id, second.runner.id]));
+    expect(attempts.filter((attempt) => attempt.outcome === "step-completed")).toHaveLength(2);
+    // Nothing more to do, even after another day.
+    await second.advance(DAY);
+    expect(count(`${key}:after`)).toBe(1);
+    await second.stop();
+  });
+
+  it("two runners draining the same partition at once run every step exactly once", async () => {
+    const clock = createTestClock(new Date("2031-03-02T09:00:00Z"));
+    const a = await startTestInngest({ db, functions: sampleFunctions, clock, concurrency: 3 });
+    const b = await startTestInngest({ db, functions: sampleFunctions, clock, partition: a.partition, concurrency: 3 });
+    const keys = Array.from({ length: 12 }, () => randomUUID());
+    await inngest.send(keys.map((key) => ({ name: "test/parallel", data: { key } })));
+    await Promise.all([a.drain(), b.drain()]);
+    await Promise.all([a.drain(), b.drain()]);
+    for (const key of keys) {
+      const run = await runOf("test-parallel", key);
+      expect(run!.status).toBe("completed");
+      for (const part of ["a", "b", "c"]) expect(count(`${key}:part-${part}`)).toBe(1);
+    }
+    const runners = await db.select({ runnerId: inngestAttempts.runnerId }).from(inngestAttempts);
+    const ids = new Set(runners.map((row) => row.runnerId));
+    expect(ids.has(a.runner.id) && ids.has(b.runner.id)).toBe(true);
+    await a.stop();
+    await b.stop();
+  });
+});
