@@ -7,6 +7,8 @@ import { decryptSecret, DecryptionError, encryptSecret, getEncryptionKey } from 
 
 const saved = { key: process.env.APP_ENCRYPTION_KEY, dataDir: process.env.DATA_DIR, nodeEnv: process.env.NODE_ENV, embedded: process.env.EMBEDDED_MODE };
 
+const env = process.env as Record<string, string | undefined>;
+
 afterEach(() => {
   for (const [name, value] of [
     ["APP_ENCRYPTION_KEY", saved.key],
@@ -14,8 +16,8 @@ afterEach(() => {
     ["NODE_ENV", saved.nodeEnv],
     ["EMBEDDED_MODE", saved.embedded],
   ] as const) {
-    if (value === undefined) delete process.env[name];
-    else process.env[name] = value;
+    if (value === undefined) delete env[name];
+    else env[name] = value;
   }
 });
 
@@ -35,7 +37,7 @@ describe("AES-256-GCM secrets", () => {
     expect(() => decryptSecret(payload, "provider-connection:org.b:chili-piper", key)).toThrow(DecryptionError);
     const parts = payload.split(".");
     const flipped = Buffer.from(parts[4]!, "base64url");
-    flipped[0] ^= 1;
+    flipped[0] = flipped[0]! ^ 1;
     parts[4] = flipped.toString("base64url");
     expect(() => decryptSecret(parts.join("."), "provider-connection:org.a:chili-piper", key)).toThrow(DecryptionError);
     expect(() => decryptSecret(payload, "provider-connection:org.a:chili-piper", randomBytes(32))).toThrow(/different APP_ENCRYPTION_KEY/);
@@ -71,7 +73,7 @@ describe("AES-256-GCM secrets", () => {
     delete process.env.APP_ENCRYPTION_KEY;
     delete process.env.EMBEDDED_MODE;
     process.env.DATA_DIR = path.join(os.tmpdir(), `enc-prod-${Date.now()}`);
-    process.env.NODE_ENV = "production";
+    env.NODE_ENV = "production";
     expect(process.env.DATABASE_URL).toBeTruthy();
     expect(() => getEncryptionKey()).toThrow(/APP_ENCRYPTION_KEY is not set/);
   });
