@@ -153,45 +153,44 @@ export async function attemptWebhookDelivery(db: Db, params: AttemptWebhookDeliv
   const nextAttemptAt = retryInMs === null ? null : new Date(now.getTime() + retryInMs);
   const error = gone ? "The endpoint answered 410 Gone: it has been disabled." : response.error;
 
-  const attemptNumber = await db.transaction(async (tx) => {
-    const [updated] = await tx
-      .update(webhookDeliveries)
-      .set({
-        attemptCount: sql`${webhookDeliveries.attemptCount} + 1`,
-        status: delivery.status === "succeeded" ? "succeeded" : status,
-        lastStatusCode: response.statusCode,
-        lastError: error,
-        lastAttemptAt: now,
-        nextAttemptAt: status === "pending" ? nextAttemptAt : null,
-        ...(succeeded && !delivery.succeededAt ? { succeededAt: now } : {}),
-        updatedAt: now,
+  // One statement (atomic, one round trip) bumps the delivery's count and records the attempt under that number;
+  // a delivery that already succeeded (e.g. a concurrent replay) stays succeeded.
+  const recordAttempt = async (executor: DbOrTx) => {
+    const at = now.toISOString();
+    const next = nextAttemptAt?.toISOString() ?? null;
+    const rows = await executor.execute<{ attempt_number: number }>(sql`
+      with updated as (
+        update webhook_deliveries set
+          attempt_count = attempt_count + 1,
+          status = case when status = 'succeeded' then 'succeeded' else ${status}::text end,
+          last_status_code = ${response.statusCode}::integer,
+          last_error = ${error}::text,
+          last_attempt_at = ${at}::timestamptz,
+          next_attempt_at = case when status = 'succeeded' or ${status}::text <> 'pending' then null else ${next}::timestamptz end,
+          succeeded_at = case when ${succeeded}::boolean then coalesce(succeeded_at, ${at}::timestamptz) else succeeded_at end,
+          updated_at = ${at}::timestamptz
+        where id = ${delivery.id}
+        returning attempt_count, organization_id
+      )
+      insert into webhook_delivery_attempts (id, delivery_id, organization_id, attempt_number, trigger, url, webhook_timestamp,
+        attempted_at, duration_ms, status_code, succeeded, response_snippet, error, next_attempt_at)
+      select ${newWebhookEntityId("webhook-attempt")}::text, ${delivery.id}::text, organization_id, attempt_count, ${params.trigger}::text,
+        ${endpoint.url}::text, ${Number(headers["webhook-timestamp"])}::integer, ${at}::timestamptz, ${response.durationMs}::integer,
+        ${response.statusCode}::integer, ${succeeded}::boolean, ${response.responseSnippet}::text, ${error}::text, ${next}::timestamptz
+      from updated
+      returning attempt_number`);
+    return Number(rows[0]!.attempt_number);
+  };
+  const attemptNumber = gone
+    ? await db.transaction(async (tx) => {
+        const number = await recordAttempt(tx);
+        await tx
+          .update(webhookEndpoints)
+          .set({ enabled: false, disabledReason: "gone", disabledAt: now, updatedAt: now })
+          .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)));
+        return number;
       })
-      .where(eq(webhookDeliveries.id, delivery.id))
-      .returning({ attemptCount: webhookDeliveries.attemptCount });
-    await tx.insert(webhookDeliveryAttempts).values({
-      id: newWebhookEntityId("webhook-attempt"),
-      deliveryId: delivery.id,
-      organizationId: delivery.organizationId,
-      attemptNumber: updated!.attemptCount,
-      trigger: params.trigger,
-      url: endpoint.url,
-      webhookTimestamp: Number(headers["webhook-timestamp"]),
-      attemptedAt: now,
-      durationMs: response.durationMs,
-      statusCode: response.statusCode,
-      succeeded,
-      responseSnippet: response.responseSnippet,
-      error,
-      nextAttemptAt,
-    });
-    if (gone) {
-      await tx
-        .update(webhookEndpoints)
-        .set({ enabled: false, disabledReason: "gone", disabledAt: now, updatedAt: now })
-        .where(and(eq(webhookEndpoints.id, endpoint.id), eq(webhookEndpoints.enabled, true)));
-    }
-    return updated!.attemptCount;
-  });
+    : await recordAttempt(db);
 
   return { outcome, attemptNumber, statusCode: response.statusCode, error, retryInMs, endpointDisabled: gone || !endpoint.enabled };
 }
