@@ -1,8 +1,11 @@
-import { and, eq, inArray, lt, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { bulkBatches, sequences } from "@/db/schema";
 import type { EnrollmentContact } from "./contact";
 import { createSequences } from "./create-sequences";
+
+/** Event id of a bulk-created sequence's `sequence/started`: a resumed run re-sends it, the runner drops the copy. */
+export const bulkStartedEventId = (sequenceId: string) => `bulk-started-${sequenceId}`;
 
 /** Contacts per transaction: multi-row inserts of this many sequences and calls. */
 export const DEFAULT_CHUNK_SIZE = 500;
@@ -12,7 +15,11 @@ export type BulkBatchPlan = { batchId: string; accepted: number; chunkSize: numb
 export type MaterializeChunkResult = {
   /** Sequences this call created (0 when the chunk had been created before). */
   created: number;
-  /** Created sequences that are scheduled (not waiting in a chain): each needs a `sequence/started` event. */
+  /**
+   * The chunk's sequences that were scheduled at creation (not waiting in a chain) and are still in progress, also
+   * those a previous, interrupted run created: each needs a `sequence/started` event. A repeated chunk lists them
+   * again, so the sender dedupes by event id (`bulkStartedEventId`).
+   */
   startedSequenceIds: string[];
   /** Whether every accepted contact of the batch now has its sequence. */
   completed: boolean;
@@ -99,9 +106,26 @@ export async function materializeBulkBatchChunk(
         completedAt: completed ? sql`coalesce(${bulkBatches.completedAt}, ${now.toISOString()}::timestamptz)` : null,
       })
       .where(eq(bulkBatches.id, batch.id));
+    const indexes = (slice?.contacts ?? []).map((contact) => contact.index);
+    const scheduled =
+      indexes.length === 0
+        ? []
+        : await tx
+            .select({ id: sequences.id })
+            .from(sequences)
+            .where(
+              and(
+                eq(sequences.batchId, batch.id),
+                inArray(sequences.batchIndex, indexes),
+                eq(sequences.lifecycleStatus, "in progress"),
+                isNull(sequences.chainActivatedBy),
+                or(isNull(sequences.chainStatus), eq(sequences.chainStatus, "active")),
+              ),
+            )
+            .orderBy(sequences.batchIndex);
     return {
       created: created.length,
-      startedSequenceIds: created.filter((row) => row.firstCall !== null).map((row) => row.sequenceId),
+      startedSequenceIds: scheduled.map((row) => row.id),
       completed,
     };
   });
@@ -128,12 +152,18 @@ export async function materializeBulkBatch(
   return { created, startedSequenceIds, completed };
 }
 
-/** Batches accepted before `olderThan` that still miss sequences (a lost event or a killed run): to resume. */
-export async function findStalledBulkBatches(db: Db, params: { olderThan: Date; limit?: number }): Promise<string[]> {
+/** Batches accepted between `newerThan` and `olderThan` that still miss sequences (a lost event, a killed run). */
+export async function findStalledBulkBatches(db: Db, params: { olderThan: Date; newerThan: Date; limit?: number }): Promise<string[]> {
   const rows = await db
     .select({ id: bulkBatches.id })
     .from(bulkBatches)
-    .where(and(inArray(bulkBatches.status, ["accepted", "creating"]), lt(bulkBatches.createdAt, params.olderThan)))
+    .where(
+      and(
+        inArray(bulkBatches.status, ["accepted", "creating"]),
+        lt(bulkBatches.createdAt, params.olderThan),
+        gt(bulkBatches.createdAt, params.newerThan),
+      ),
+    )
     .orderBy(bulkBatches.createdAt)
     .limit(params.limit ?? 100);
   return rows.map((row) => row.id);
