@@ -1,3 +1,4 @@
+import { timingSafeEqual } from "node:crypto";
 import type { Inngest, InngestFunction } from "inngest";
 import { serve } from "inngest/next";
 import type { InngestMode } from "./client";
@@ -22,7 +23,7 @@ export type CreateInngestHandlerOptions = {
 export function createInngestHandler(options: CreateInngestHandlerOptions): InngestHandler {
   const handler = serve({ client: options.client, functions: options.functions });
   return async (request: Request) => {
-    if (options.mode === "embedded" && request.headers.get(EMBEDDED_TOKEN_HEADER) !== embeddedRunnerToken()) {
+    if (options.mode === "embedded" && !isRunnerRequest(request)) {
       return new Response(JSON.stringify({ error: "NOT_FOUND", message: "Not found." }), {
         status: 404,
         headers: { "content-type": "application/json" },
@@ -30,4 +31,10 @@ export function createInngestHandler(options: CreateInngestHandlerOptions): Inng
     }
     return handler(request as Parameters<typeof handler>[0], undefined);
   };
+}
+
+function isRunnerRequest(request: Request): boolean {
+  const given = Buffer.from(request.headers.get(EMBEDDED_TOKEN_HEADER) ?? "");
+  const expected = Buffer.from(embeddedRunnerToken());
+  return given.length === expected.length && timingSafeEqual(given, expected);
 }
