@@ -45,7 +45,7 @@ export type ChiliPiperSimulator = {
   /** The default tenant's full-access key. */
   defaultApiKey: string;
   state: SimulatorState;
-  /** Method, path and status of every Edge request served (never headers: keys stay out of it). */
+  /** Method, path and status of the Edge requests served, the last 5,000 (never headers: keys stay out of it). */
   requests: RequestLogEntry[];
   createApiKey(permissions: string[] | "full-access"): string;
   failNext(options?: FailNextOptions): void;
@@ -360,7 +360,10 @@ export async function startChiliPiperSimulator(options: StartChiliPiperSimulator
       }
       if (!url.pathname.startsWith(EDGE_PREFIX)) throw new SimError(404, "NotFound", "Not found");
       const edgePath = url.pathname.slice(EDGE_PREFIX.length);
-      res.on("finish", () => requests.push({ method, path: edgePath, status: res.statusCode }));
+      res.on("finish", () => {
+        requests.push({ method, path: edgePath, status: res.statusCode });
+        if (requests.length > 5_000) requests.splice(0, requests.length - 5_000);
+      });
 
       const failure = failures.find((f) => f.remaining > 0 && (!f.path || (typeof f.path === "string" ? edgePath.includes(f.path) : f.path.test(edgePath))));
       if (failure) {

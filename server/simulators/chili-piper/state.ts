@@ -249,8 +249,14 @@ export class SimulatorState {
     return { hostUserId: outcome.userId! };
   }
 
+  /** Forgets sessions that expired more than an hour ago (a long-running embedded simulator would otherwise grow). */
+  private pruneSessions(now: number) {
+    for (const [key, session] of this.sessions) if (session.expiresAt < now - 3_600_000) this.sessions.delete(key);
+  }
+
   private openSession(session: Omit<RouteSession, "id" | "createdAt" | "expiresAt" | "used">, ttlMs: number): RouteSession {
     const now = this.now();
+    this.pruneSessions(now);
     const full: RouteSession = { ...session, id: randomUUID(), createdAt: now, expiresAt: now + ttlMs, used: false };
     this.sessions.set(full.id, full);
     return full;
@@ -319,6 +325,7 @@ export class SimulatorState {
     );
     if (routers.length === 0) throw new SimError(404, "RouterNotFound", "No handoff router matches");
     const routingId = randomUUID();
+    this.pruneSessions(this.now());
     const results = routers.map((router) => {
       const pathId = `${router.id}:catch-all`;
       const { hostUserId, distributionId } = this.hostFor(router.catchAll);
