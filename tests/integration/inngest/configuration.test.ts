@@ -38,7 +38,8 @@ describe("embedded runner: unsupported configuration is refused at registration"
     ["singleton", { singleton: { mode: "skip" as const } }],
     ["timeouts", { timeouts: { finish: "1h" } }],
   ])("names the function and the option: %s", async (option, config) => {
-    const error = await refusal(inngest.createFunction({ id: `test-unsupported-${option.toLowerCase()}`, triggers: [{ event: "test/none" }], ...config }, noop));
+    const options = { id: `test-unsupported-${option.toLowerCase()}`, triggers: [{ event: "test/none" }], ...config };
+    const error = await refusal(inngest.createFunction(options as Parameters<typeof inngest.createFunction>[0], noop));
     expect(error.message).toContain(`function "outbound-calling-test-unsupported-${option.toLowerCase()}", option "${option}"`);
     expect(error.message).toContain("not supported by the embedded runner");
   });
@@ -62,7 +63,7 @@ describe("embedded runner: unsupported configuration is refused at registration"
 
 describe("embedded runner: unsupported steps fail the run loudly", () => {
   const signalFunction = inngest.createFunction({ id: "test-signal", triggers: [{ event: "test/signal" }] }, async ({ step }) => {
-    await step.waitForSignal("wait-signal", { signal: "go", timeout: "1h" });
+    await step.waitForSignal("wait-signal", { signal: "go", timeout: "1h", onConflict: "replace" });
   });
   const badWaitFunction = inngest.createFunction({ id: "test-bad-wait", triggers: [{ event: "test/bad-wait" }] }, async ({ step }) => {
     return step.waitForEvent("wait", { event: "test/other", timeout: "1h", if: "event.data.total > async.data.total" });
