@@ -20,8 +20,8 @@ test("an admin creates an agent with a required input variable and a DATE/TIME e
   const name = `E2E Agent ${Date.now()}`;
   const general = page.getByRole("region", { name: "General" });
   await general.getByLabel("Name").fill(name);
-  await general.getByLabel("Phone-number pool 1").fill("+1 202 555 0123");
-  await page.getByLabel("Prompt", { exact: true }).fill("You are a friendly scheduler. Confirm the account code and a follow-up time.");
+  await general.getByLabel("Phone-number pool 1", { exact: true }).fill("+1 202 555 0123");
+  await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("You are a friendly scheduler. Confirm the account code and a follow-up time.");
 
   const steps = page.getByRole("region", { name: "Sequence steps" });
   await steps.getByLabel("Window start").fill("09:30");
@@ -67,7 +67,7 @@ test("an admin creates an agent with a required input variable and a DATE/TIME e
   // Edit: delete the input variable (soft delete: the API hides it), disable the outcome, change the prompt.
   await page.getByRole("group", { name: "Input variable 1" }).getByRole("button", { name: "Delete variable" }).click();
   await page.getByRole("group", { name: "Outcome 1" }).getByLabel("Enabled").uncheck();
-  await page.getByLabel("Prompt", { exact: true }).fill("You are a friendly scheduler. Version two.");
+  await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("You are a friendly scheduler. Version two.");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText(/Saved\. The prompt is now version prompt-ver\./)).toBeVisible();
   await page.getByText(/Prompt versions \(2\)/).click();
@@ -84,8 +84,8 @@ test("the editor shows the API's validation message and keeps the input", async 
   await openOrgPage(page, "/agents/new");
   const general = page.getByRole("region", { name: "General" });
   await general.getByLabel("Name").fill("Invalid agent");
-  await general.getByLabel("Timezones 1").fill("Mars/Olympus_Mons");
-  await page.getByLabel("Prompt", { exact: true }).fill("Hello");
+  await general.getByLabel("Timezones 1", { exact: true }).fill("Mars/Olympus_Mons");
+  await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("Hello");
   await page.getByRole("button", { name: "Create agent" }).click();
   await expect(page.getByTestId("save-error")).toContainText('timezones.0: "Mars/Olympus_Mons" is not an IANA timezone');
   await expect(general.getByLabel("Name")).toHaveValue("Invalid agent");

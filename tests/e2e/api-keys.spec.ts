@@ -12,7 +12,7 @@ test("an admin creates a key (shown once), it works on /api/v1, and once revoked
   await page.getByRole("button", { name: "Create key" }).click();
   const key = (await page.getByTestId("new-key-value").textContent())!.trim();
   expect(key).toMatch(/^ock_/);
-  await expect(page.getByRole("button", { name: "Copy", exact: true })).toBeVisible();
+  await expect(page.getByTestId("new-key").getByRole("button", { name: "Copy", exact: true })).toBeVisible();
   await snap("api-keys");
 
   const ok = await api(`/agents?orgId=${primaryOrg().orgId}`, key);

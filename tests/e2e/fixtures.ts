@@ -55,10 +55,14 @@ export const test = base.extend<Fixtures & { consoleGuard: void }>({
   consoleGuard: [
     async ({ page }, use) => {
       const errors: string[] = [];
+      // Only our app's pages count: the test identity provider's own pages (fonts, favicon) are not ours.
+      const ours = () => page.url().startsWith(`http://localhost:${process.env.E2E_PORT}`);
       page.on("console", (message) => {
-        if (message.type() === "error") errors.push(`console: ${message.text()} (${message.location().url})`);
+        if (message.type() === "error" && ours()) errors.push(`console: ${message.text()} (${message.location().url})`);
       });
-      page.on("pageerror", (error) => errors.push(`pageerror: ${error.message}`));
+      page.on("pageerror", (error) => {
+        if (ours()) errors.push(`pageerror: ${error.message}`);
+      });
       (page as Page & { __consoleErrors?: string[] }).__consoleErrors = errors;
       await use();
       const allowed = (page as Page & { __allowedErrors?: RegExp[] }).__allowedErrors ?? [];

@@ -3,6 +3,7 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useSearchParams } from "next/navigation";
+import { useState } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
 import { CopyButton } from "../../../../_components/copy-button";
 import { LocalTime } from "../../../../_components/local-time";
@@ -16,6 +17,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
   const path = useOrgPath();
   const created = useSearchParams().get("created") === "1";
   const agent = useQuery(trpc.agentAdmin.get.queryOptions({ agentId }));
+  const [saved, setSaved] = useState<string | null>(null);
   if (agent.isPending) return <Loading rows={6} />;
   if (agent.isError) {
     return (
@@ -42,13 +44,18 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
           </>
         }
       />
-      {created && (
+      {saved && (
+        <div className="alert alert-ok" role="status">
+          {saved}
+        </div>
+      )}
+      {created && !saved && (
         <div className="alert alert-ok" role="status">
           Agent created. It is available through /api/v1 now.
         </div>
       )}
       {/* Keyed by updatedAt: after a save the form restarts from what the server stored. */}
-      <AgentEditor key={view.updatedAt} mode="edit" view={view} initial={draftFromView(view)} />
+      <AgentEditor key={view.updatedAt} mode="edit" view={view} initial={draftFromView(view)} onSaved={setSaved} />
     </>
   );
 }

@@ -39,7 +39,7 @@ function Section({ id, title, description, children }: { id: string; title: stri
   );
 }
 
-type Props = { mode: "create" } | { mode: "edit"; view: AgentView };
+type Props = { mode: "create" } | { mode: "edit"; view: AgentView; onSaved: (message: string) => void };
 
 export function AgentEditor(props: Props & { initial: AgentDraft }) {
   const trpc = useTRPC();
@@ -48,10 +48,8 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
   const path = useOrgPath();
   const can = useCan();
   const [draft, setDraft] = useState<AgentDraft>(props.initial);
-  const [saved, setSaved] = useState<string | null>(null);
   const timezoneOptions = useMemo(() => (typeof Intl.supportedValuesOf === "function" ? Intl.supportedValuesOf("timeZone") : []), []);
   const set = <K extends keyof AgentDraft>(key: K, value: AgentDraft[K]) => {
-    setSaved(null);
     setDraft((d) => ({ ...d, [key]: value }));
   };
 
@@ -66,7 +64,8 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
   const update = useMutation(
     trpc.agentAdmin.update.mutationOptions({
       onSuccess: async (result) => {
-        setSaved(result.promptChanged ? `Saved. The prompt is now version ${result.promptVersionId}.` : "Saved.");
+        // The detail view shows the message: this form is remounted with the stored configuration after the refetch.
+        if (props.mode === "edit") props.onSaved(result.promptChanged ? `Saved. The prompt is now version ${result.promptVersionId}.` : "Saved.");
         await queryClient.invalidateQueries({ queryKey: trpc.agentAdmin.pathKey() });
       },
     }),
@@ -75,7 +74,6 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setSaved(null);
     const payload: AgentDraft = { ...draft, phoneNumbers: draft.phoneNumbers.filter((p) => p.trim()), timezones: draft.timezones.filter((t) => t.trim()) };
     if (props.mode === "create") create.mutate(payload);
     else update.mutate({ ...payload, agentId: props.view.agentId });
@@ -369,11 +367,6 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
       {mutation.isError && (
         <div className="alert alert-error" role="alert" data-testid="save-error">
           {errorMessage(mutation.error)}
-        </div>
-      )}
-      {saved && (
-        <div className="alert alert-ok" role="status">
-          {saved}
         </div>
       )}
       {can.admin && (
