@@ -153,8 +153,9 @@ export async function attemptWebhookDelivery(db: Db, params: AttemptWebhookDeliv
   const nextAttemptAt = retryInMs === null ? null : new Date(now.getTime() + retryInMs);
   const error = gone ? "The endpoint answered 410 Gone: it has been disabled." : response.error;
 
-  // One statement (atomic, one round trip) bumps the delivery's count and records the attempt under that number;
-  // a delivery that already succeeded (e.g. a concurrent replay) stays succeeded.
+  // One statement (atomic, one round trip) bumps the delivery's count and records the attempt under that number.
+  // A delivery that already succeeded (e.g. a concurrent replay) stays succeeded; a replay or test send leaves the
+  // automatic schedule (next_attempt_at) of a still-pending delivery as it was.
   const recordAttempt = async (executor: DbOrTx) => {
     const at = now.toISOString();
     const next = nextAttemptAt?.toISOString() ?? null;
@@ -166,7 +167,11 @@ export async function attemptWebhookDelivery(db: Db, params: AttemptWebhookDeliv
           last_status_code = ${response.statusCode}::integer,
           last_error = ${error}::text,
           last_attempt_at = ${at}::timestamptz,
-          next_attempt_at = case when status = 'succeeded' or ${status}::text <> 'pending' then null else ${next}::timestamptz end,
+          next_attempt_at = case
+            when status = 'succeeded' or ${status}::text <> 'pending' then null
+            when ${params.trigger === "automatic"}::boolean then ${next}::timestamptz
+            else next_attempt_at
+          end,
           succeeded_at = case when ${succeeded}::boolean then coalesce(succeeded_at, ${at}::timestamptz) else succeeded_at end,
           updated_at = ${at}::timestamptz
         where id = ${delivery.id}

@@ -204,6 +204,18 @@ describe("call-result delivery", () => {
     await expect(replayWebhookDelivery(db, { organizationId: stranger.organizationId, deliveryId, policy })).rejects.toMatchObject({ code: "NOT_FOUND" });
   });
 
+  it("a failed replay of a delivery still retrying leaves its automatic schedule alone", async () => {
+    const receiver = await startReceiver(() => ({ status: 500 }));
+    const { deliveryId, organizationId } = await oneDelivery(receiver.url);
+    const start = new Date();
+    await attemptWebhookDelivery(db, { deliveryId, trigger: "automatic", automaticAttempt: 1, now: start, policy });
+    const replay = await replayWebhookDelivery(db, { organizationId, deliveryId, now: new Date(start.getTime() + 1_000), policy });
+    expect(replay).toMatchObject({ outcome: "failed", statusCode: 500, attemptNumber: 2 });
+    const logged = await getWebhookDelivery(db, { organizationId, deliveryId });
+    expect(logged).toMatchObject({ status: "pending", attemptCount: 2, nextAttemptAt: new Date(start.getTime() + 5_000).toISOString() });
+    expect(logged.attempts.map((a) => a.trigger)).toEqual(["automatic", "replay"]);
+  });
+
   it("after a secret rotation both the old and the new secret verify until the grace period ends", async () => {
     const receiver = await startReceiver();
     const fixture = await oneDelivery(receiver.url);
