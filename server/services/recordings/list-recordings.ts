@@ -1,4 +1,4 @@
-import { and, asc, count, eq, inArray } from "drizzle-orm";
+import { and, asc, count, eq, inArray, sql, type Column } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { calls, sequences } from "@/db/schema";
 import { AppError } from "@/server/errors";
@@ -8,6 +8,11 @@ import { buildRecordingEntries, recordingCallColumns, type RecordingCallRow, typ
 /** At most this many calls across the requested sequences (spec, Limits). */
 export const MAX_CALLS_PER_RECORDINGS_REQUEST = 500;
 export const MAX_SEQUENCES_PER_RECORDINGS_REQUEST = 100;
+
+/** `column = any($1::text[])`: one array parameter, where `in (...)` would bind (and plan) up to 100 parameters. */
+function isAnyOf(column: Column, values: string[]) {
+  return sql`${column} = any(${sql.param(values)}::text[])`;
+}
 
 export type ListRecordingsParams = {
   /** Verified organization of the caller: every query below is scoped by it. */
@@ -42,11 +47,11 @@ export async function listRecordings(db: DbOrTx, params: ListRecordingsParams): 
     db
       .select({ id: sequences.id })
       .from(sequences)
-      .where(and(eq(sequences.organizationId, organizationId), inArray(sequences.id, sequenceIds))),
+      .where(and(eq(sequences.organizationId, organizationId), isAnyOf(sequences.id, sequenceIds))),
     db
       .select(columns)
       .from(calls)
-      .where(and(eq(calls.organizationId, organizationId), inArray(calls.sequenceId, sequenceIds)))
+      .where(and(eq(calls.organizationId, organizationId), isAnyOf(calls.sequenceId, sequenceIds)))
       .orderBy(asc(calls.sequenceId), asc(calls.stepNumber), asc(calls.attempt))
       .limit(MAX_CALLS_PER_RECORDINGS_REQUEST + 1) as Promise<RecordingCallRow[]>,
   ]);
