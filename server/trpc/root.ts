@@ -12,6 +12,7 @@ import { webhooksRouter } from "../routers/webhooks/router";
 import { meetingsRouter } from "../routers/meetings/router";
 import { consoleConversationsRouter } from "../routers/console-conversations/router";
 import { consoleImportRouter } from "../routers/console-import/router";
+import { jobsRouter } from "../routers/jobs/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -29,6 +30,7 @@ export const appRouter = router({
   webhooks: webhooksRouter,
   consoleConversations: consoleConversationsRouter,
   consoleImport: consoleImportRouter,
+  jobs: jobsRouter,
 });
 
 export type AppRouter = typeof appRouter;

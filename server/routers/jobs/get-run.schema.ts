@@ -1,0 +1,39 @@
+import { z } from "zod";
+import { ZJobErrorSchema, ZRunSummarySchema } from "./jobs.schema";
+
+export const ZGetRunRequestSchema = z.object({ runId: z.string().min(1) });
+
+export const ZGetRunResponseSchema = ZRunSummarySchema.extend({
+  event: z.unknown(),
+  output: z.unknown(),
+  steps: z.array(
+    z.object({
+      stepId: z.string(),
+      hashedId: z.string(),
+      name: z.string(),
+      op: z.string().describe("StepRun, Sleep, WaitForEvent or InvokeFunction."),
+      status: z.enum(["planned", "completed", "failed", "sleeping", "waiting", "invoking", "cancelled"]),
+      attempts: z.number().int().describe("Failed attempts of this step."),
+      wakeAt: z.string().datetime().nullable(),
+      waitEvent: z.string().nullable(),
+      waitExpression: z.string().nullable(),
+      output: z.unknown(),
+      error: ZJobErrorSchema.nullable(),
+      createdAt: z.string().datetime(),
+      completedAt: z.string().datetime().nullable(),
+    }),
+  ),
+  attempts: z.array(
+    z.object({
+      stepId: z.string().describe('"step" for a discovery request, else the hashed step id.'),
+      stepName: z.string().nullable(),
+      attempt: z.number().int(),
+      outcome: z.string(),
+      httpStatus: z.number().int().nullable(),
+      error: ZJobErrorSchema.nullable(),
+      runnerId: z.string(),
+      startedAt: z.string().datetime(),
+      durationMs: z.number().int(),
+    }),
+  ),
+});

@@ -1,0 +1,78 @@
+import { asc, eq } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { inngestAttempts, inngestRuns, inngestSteps, type SerializedError, type StepStatus } from "@/db/schema/jobs";
+import { AppError } from "@/server/errors";
+import { summarizeRuns, type RunSummary } from "./list-runs";
+
+export type RunStep = {
+  stepId: string;
+  hashedId: string;
+  name: string;
+  op: string;
+  status: StepStatus;
+  attempts: number;
+  wakeAt: Date | null;
+  waitEvent: string | null;
+  waitExpression: string | null;
+  output: unknown;
+  error: SerializedError | null;
+  createdAt: Date;
+  completedAt: Date | null;
+};
+
+export type RunAttempt = {
+  stepId: string;
+  stepName: string | null;
+  attempt: number;
+  outcome: string;
+  httpStatus: number | null;
+  error: SerializedError | null;
+  runnerId: string;
+  startedAt: Date;
+  durationMs: number;
+};
+
+export type RunDetail = RunSummary & { event: unknown; output: unknown; steps: RunStep[]; attempts: RunAttempt[] };
+
+/** One run with its steps (in creation order) and every request made for it. Raises NOT_FOUND for an unknown id. */
+export async function getRun(db: DbOrTx, params: { runId: string }): Promise<RunDetail> {
+  const [row] = await db.select().from(inngestRuns).where(eq(inngestRuns.id, params.runId));
+  if (!row) throw new AppError("NOT_FOUND", `Run ${params.runId} not found.`);
+  const [[summary], steps, attempts] = await Promise.all([
+    summarizeRuns(db, [row]),
+    db.select().from(inngestSteps).where(eq(inngestSteps.runId, row.id)).orderBy(asc(inngestSteps.createdAt), asc(inngestSteps.stepId)),
+    db.select().from(inngestAttempts).where(eq(inngestAttempts.runId, row.id)).orderBy(asc(inngestAttempts.id)),
+  ]);
+  const nameByHash = new Map(steps.map((step) => [step.hashedId, step.displayName]));
+  return {
+    ...summary!,
+    event: row.event,
+    output: row.output ?? null,
+    steps: steps.map((step) => ({
+      stepId: step.stepId,
+      hashedId: step.hashedId,
+      name: step.displayName,
+      op: step.op,
+      status: step.status,
+      attempts: step.attempts,
+      wakeAt: step.wakeAt,
+      waitEvent: step.waitEvent,
+      waitExpression: step.waitExpression,
+      output: step.data ?? null,
+      error: step.error ?? null,
+      createdAt: step.createdAt,
+      completedAt: step.completedAt,
+    })),
+    attempts: attempts.map((attempt) => ({
+      stepId: attempt.stepId,
+      stepName: attempt.stepId === "step" ? null : (nameByHash.get(attempt.stepId) ?? null),
+      attempt: attempt.attempt,
+      outcome: attempt.outcome,
+      httpStatus: attempt.httpStatus,
+      error: attempt.error ?? null,
+      runnerId: attempt.runnerId,
+      startedAt: attempt.startedAt,
+      durationMs: attempt.durationMs,
+    })),
+  };
+}
