@@ -1,5 +1,7 @@
+import type { DbOrTx } from "@/db";
 import type { AgentStep, BookingConfig, ExtractedVariableType } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
 
@@ -105,7 +107,8 @@ export function normalizeAgentConfig(config: AgentConfig): AgentConfig {
   let bookingConfig: BookingConfig | null = null;
   if (config.bookingConfig) {
     const mode = config.bookingConfig.mode;
-    bookingConfig = { mode, provider: config.bookingConfig.provider };
+    // Fields of other modes are dropped (no fallback); fields the provider check adds (workspaceId) are kept.
+    bookingConfig = { mode, provider: config.bookingConfig.provider, workspaceId: config.bookingConfig.workspaceId?.trim() || undefined };
     for (const field of REQUIRED_BOOKING_FIELDS[mode]) {
       const value = config.bookingConfig[field]?.toString().trim();
       if (!value) invalid(`bookingConfig.${field}: is required in ${mode} mode`);
@@ -117,4 +120,26 @@ export function normalizeAgentConfig(config: AgentConfig): AgentConfig {
   if (!prompt) invalid("prompt: is required");
 
   return { ...config, name, timezones, phoneNumbers, inputVariables, extractedVariables, outcomes, bookingConfig, prompt };
+}
+
+function canonicalJson(value: unknown): string {
+  return JSON.stringify(value, (_key, v) =>
+    v && typeof v === "object" && !Array.isArray(v)
+      ? Object.fromEntries(Object.entries(v as Record<string, unknown>).filter(([, x]) => x !== undefined).sort(([a], [b]) => a.localeCompare(b)))
+      : v,
+  );
+}
+
+/**
+ * The booking configuration to store. A new or changed one is checked against the organization's provider
+ * (permissions for the mode, the link / router / distribution exist) by the calendar service, before any write;
+ * an unchanged one is kept as stored, so saving other fields never depends on the provider being reachable.
+ */
+export async function resolveBookingConfig(
+  db: DbOrTx,
+  params: { organizationId: string; requested: BookingConfig | null; stored: BookingConfig | null },
+): Promise<BookingConfig | null> {
+  if (!params.requested) return null;
+  if (params.stored && canonicalJson(params.requested) === canonicalJson(params.stored)) return params.stored;
+  return validateBookingConfig(db, { organizationId: params.organizationId, bookingConfig: params.requested });
 }

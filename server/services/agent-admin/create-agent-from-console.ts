@@ -1,12 +1,13 @@
 import type { DbOrTx } from "@/db";
 import { createAgent } from "@/server/services/agents/create-agent";
-import { normalizeAgentConfig, type AgentConfig } from "./agent-config";
+import { normalizeAgentConfig, resolveBookingConfig, type AgentConfig } from "./agent-config";
 
 export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId: string | null; config: AgentConfig };
 
 /** Validates the console's configuration and creates the agent with its first prompt version (one transaction). */
 export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFromConsoleParams) {
   const config = normalizeAgentConfig(params.config);
+  config.bookingConfig = await resolveBookingConfig(db, { organizationId: params.organizationId, requested: config.bookingConfig, stored: null });
   const agent = await createAgent(db, {
     organizationId: params.organizationId,
     name: config.name,

@@ -3,7 +3,8 @@ import type { DbOrTx, Tx } from "@/db";
 import { agents, extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { normalizeAgentConfig, type AgentConfig } from "./agent-config";
+import { getAgentOrThrow } from "@/server/services/agents/find-agent";
+import { normalizeAgentConfig, resolveBookingConfig, type AgentConfig } from "./agent-config";
 
 export type UpdateAgentConfigParams = {
   organizationId: string;
@@ -27,6 +28,13 @@ function assertKnownIds(ids: Array<string | undefined>, known: Set<string>, fiel
  */
 export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigParams) {
   const config = normalizeAgentConfig(params.config);
+  // Provider calls happen before the transaction, never inside it.
+  const stored = await getAgentOrThrow(db, { organizationId: params.organizationId, agentId: params.agentId });
+  config.bookingConfig = await resolveBookingConfig(db, {
+    organizationId: params.organizationId,
+    requested: config.bookingConfig,
+    stored: stored.bookingConfig ?? null,
+  });
   return db.transaction(async (tx) => {
     // The row lock serializes two saves of the same agent.
     const [agent] = await tx

@@ -7,6 +7,7 @@ import { useTRPC } from "@/server/trpc/client/react";
 import { LocalTime } from "../../../_components/local-time";
 import { useCan, useOrgPath } from "../../../_components/org-context";
 import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
+import { CancelByReferenceForm } from "./cancel-by-reference-form";
 
 type Status = "ACTIVE" | "PAUSED" | "ARCHIVED";
 
@@ -121,6 +122,15 @@ export function AgentsListView() {
             </button>
           </nav>
         </>
+      )}
+      {can.admin && (
+        <section className="panel" aria-labelledby="cancel-by-reference" style={{ marginTop: 24 }}>
+          <h2 id="cancel-by-reference" style={{ marginTop: 0 }}>
+            Cancel sequences by reference
+          </h2>
+          <p className="hint">Cancels every in-progress sequence of the organization, any agent, whose custom input variable has this value (POST /sequences/cancel).</p>
+          <CancelByReferenceForm />
+        </section>
       )}
     </>
   );
