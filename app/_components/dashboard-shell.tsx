@@ -18,6 +18,8 @@ export function DashboardShell({ children }: { children: ReactNode }) {
   const items: NavItem[] = [
     { href: path(), label: "Overview", show: true },
     { href: path("/agents"), label: "Agents", show: true },
+    { href: path("/conversations"), label: "Conversations", show: true },
+    { href: path("/import"), label: "Import contacts", show: org.role === "admin" },
     { href: path("/credits"), label: "Credits", show: true },
     { href: path("/webhooks"), label: "Webhooks", show: org.features.webhooks },
     { href: path("/jobs"), label: "Jobs", show: org.features.jobs },
