@@ -79,6 +79,10 @@ export function getOpenApiDocument(baseUrl = "/api/v1"): OpenAPIObject {
         responses[String(status)] = responses["200"];
         delete responses["200"];
       }
+      // A body whose fields are all optional may be omitted entirely (treated as `{}`, DESIGN §4).
+      const requestBody = operation.requestBody as { required?: boolean; content?: Record<string, { schema?: { required?: string[] } }> } | undefined;
+      const bodySchema = requestBody?.content?.["application/json"]?.schema;
+      if (requestBody && bodySchema && !(bodySchema.required?.length)) requestBody.required = false;
       const isProtected = Array.isArray(operation.security) && operation.security.length > 0;
       const codes = new Set(Object.keys(responses).filter((code) => Number(code) >= 400));
       if (isProtected) ["401", "429"].forEach((code) => codes.add(code));
