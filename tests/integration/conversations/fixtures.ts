@@ -67,7 +67,9 @@ export async function createConversation(
   const sequence = await createTestSequence(db, { ...owner, name: options.name ?? "Ada Lovelace", lifecycleStatus: "done" });
   const created = [];
   for (const [index, spec] of callSpecs.entries()) {
-    const scheduledAt = spec.scheduledAt ?? new Date(Date.UTC(2026, 0, 10, 15, index));
+    // Far in the future by default: the recording-retention cron (registered with the app's functions) may fire in
+    // other test files' runners with their own clocks, and must never find these recordings old enough to delete.
+    const scheduledAt = spec.scheduledAt ?? new Date(Date.UTC(2099, 0, 10, 15, index));
     const call = await createTestCall(db, {
       ...owner,
       sequenceId: sequence.id,

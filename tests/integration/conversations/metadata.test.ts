@@ -91,7 +91,7 @@ describe("GET /conversations/metadata/{sequenceId}", () => {
     expect(withUrl.metadata[0]!.recordingUrl).toBeDefined();
     const withoutUrl = await caller.conversations.metadata({ sequenceId: sequence.id, includeRecording: false });
     expect(withoutUrl.metadata[0]!.recordingUrl).toBeUndefined();
-    const page = await caller.conversations.search({ agentId: agent.id, start: "2026-01-10", end: "2026-01-10", limit: 1, offset: 0 });
+    const page = await caller.conversations.search({ agentId: agent.id, start: "2099-01-10", end: "2099-01-10", limit: 1, offset: 0 });
     expect(page).toEqual({ sequenceIds: [sequence.id], hasMore: false, total: 1, limit: 1, offset: 0 });
   });
 });

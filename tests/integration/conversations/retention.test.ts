@@ -5,7 +5,10 @@ import { calls } from "@/db/schema";
 import { deleteExpiredRecordings } from "@/server/services/recordings/delete-expired-recordings";
 import { localRecordingPath, localRecordingStore, type RecordingStore } from "@/server/storage/recording-store";
 import { recordingRetentionDays } from "@/server/storage/storage-settings";
+import { inngest } from "@/inngest/client";
+import { createRecordingRetentionFunction } from "@/inngest/functions/recording-retention";
 import { apiClient } from "../../helpers/api";
+import { createTestClock, startTestInngest } from "../../helpers/inngest";
 import { useTestDb } from "../../helpers/db";
 import { createConversation, createOrgWithAgent, useRecordingsSandbox } from "./fixtures";
 
@@ -124,5 +127,30 @@ describe("recording retention", () => {
     expect(recordingRetentionDays({ RECORDING_RETENTION_DAYS: "0" })).toBeNull();
     expect(() => recordingRetentionDays({ RECORDING_RETENTION_DAYS: "1.5" })).toThrow();
     expect(() => recordingRetentionDays({ RECORDING_RETENTION_DAYS: "-3" })).toThrow();
+  });
+
+  it("runs as a daily cron Inngest function on the embedded runner", async () => {
+    const { organization, apiKey, agent } = await createOrgWithAgent(db);
+    const owner = { organizationId: organization.id, agentId: agent.id };
+    const { sequence, calls: made } = await createConversation(db, owner, [
+      { withAudio: true, scheduledAt: new Date("1996-01-01T09:00:00Z"), transcript: "Agent: Kept text." },
+      { withAudio: true, scheduledAt: new Date("1996-05-20T09:00:00Z") },
+    ]);
+    const fn = createRecordingRetentionFunction(inngest, { getDb: () => db, store: () => localRecordingStore, retentionDays: () => 90 });
+    const runner = await startTestInngest({ db, functions: [fn], clock: createTestClock(new Date("1996-06-01T03:00:00Z")) });
+    try {
+      await runner.drain();
+      expect((await callRow(made[0]!.id)).recordingKey).not.toBeNull();
+      expect(await runner.nextWakeAt()).toEqual(new Date("1996-06-01T03:17:00Z"));
+      await runner.advance(17 * 60_000);
+      expect((await callRow(made[0]!.id)).recordingDeletedAt).toEqual(new Date("1996-06-01T03:17:00Z"));
+      expect(existsSync(localRecordingPath(made[0]!.recordingKey!))).toBe(false);
+      expect((await callRow(made[1]!.id)).recordingKey).toBe(made[1]!.recordingKey);
+      const res = await api("/recordings", { method: "POST", key: apiKey, body: { sequenceIds: [sequence.id], includeTranscripts: true } });
+      expect(res.body.recordings[0].calls.map((e: { recordingStatus: string }) => e.recordingStatus)).toEqual(["no-recording", "downloaded"]);
+      expect(res.body.recordings[0].calls[0].transcript).toBe("Agent: Kept text.");
+    } finally {
+      await runner.stop();
+    }
   });
 });
