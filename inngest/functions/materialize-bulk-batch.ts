@@ -45,17 +45,21 @@ export function createMaterializeBulkBatchFunction(client: Inngest.Any, deps: En
       const plan = await step.run("plan-chunks", () => planBulkBatch(deps.getDb(), { batchId, chunkSize: deps.chunkSize }));
       if (plan.completed) return { batchId, created: 0, completed: true };
       let created = 0;
+      const toStart: string[][] = [];
+      // Every sequence first, the announcements after: no chunk waits behind the previous chunk's events.
       for (let chunkIndex = 0; chunkIndex < plan.chunks; chunkIndex += 1) {
         const chunk = await step.run(`create-chunk-${chunkIndex}`, () =>
           materializeBulkBatchChunk(deps.getDb(), { batchId, chunkIndex, chunkSize: plan.chunkSize, now: deps.now() }),
         );
         created += chunk.created;
-        if (chunk.startedSequenceIds.length > 0) {
-          await step.sendEvent(
-            `start-chunk-${chunkIndex}`,
-            chunk.startedSequenceIds.map((sequenceId) => sequenceStarted.create({ sequenceId }, { id: bulkStartedEventId(sequenceId) })),
-          );
-        }
+        toStart.push(chunk.startedSequenceIds);
+      }
+      for (const [chunkIndex, sequenceIds] of toStart.entries()) {
+        if (sequenceIds.length === 0) continue;
+        await step.sendEvent(
+          `start-chunk-${chunkIndex}`,
+          sequenceIds.map((sequenceId) => sequenceStarted.create({ sequenceId }, { id: bulkStartedEventId(sequenceId) })),
+        );
       }
       return { batchId, created, completed: true };
     },

@@ -65,7 +65,7 @@ export const sleepFunction = inngest.createFunction(
 
 export const waitFunction = inngest.createFunction(
   { id: "test-wait", triggers: [{ event: "test/wait" }] },
-  async ({ event, step }) => {
+  async ({ step }) => {
     const approval = await step.waitForEvent("wait-approval", { event: "test/approved", timeout: "1h", match: "data.key" });
     return { approvedBy: (approval?.data as { by?: string } | undefined)?.by ?? null };
   },
@@ -144,7 +144,9 @@ export const fanOutFunction = inngest.createFunction(
   async ({ event, step }) => {
     const { key } = event.data as KeyData;
     await step.sendEvent("emit", { name: "test/fanned", data: { key, via: "step.sendEvent" } });
-    await step.run("send-directly", () => inngest.send({ name: "test/fanned", data: { key, via: "inngest.send" } }));
+    await step.run("send-directly", async () => {
+      await inngest.send({ name: "test/fanned", data: { key, via: "inngest.send" } });
+    });
   },
 );
 
