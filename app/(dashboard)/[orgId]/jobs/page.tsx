@@ -1,0 +1,14 @@
+import type { Metadata } from "next";
+import { getConsoleMembership } from "@/server/auth/next-auth";
+import { Forbidden } from "../../../_components/states";
+import { JobsView } from "./jobs-view";
+
+export const metadata: Metadata = { title: "Jobs" };
+
+type Props = { params: Promise<{ orgId: string }> };
+
+export default async function JobsPage({ params }: Props) {
+  const { membership } = await getConsoleMembership(decodeURIComponent((await params).orgId));
+  if (membership?.role !== "admin") return <Forbidden what="The background jobs view" />;
+  return <JobsView />;
+}
