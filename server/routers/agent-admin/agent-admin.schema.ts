@@ -87,6 +87,7 @@ export const ZListConsoleAgentsRequestSchema = z.object({
   status: ZAgentStatusSchema.optional(),
   search: z.string().max(200).optional(),
   page: z.number().int().min(1).default(1),
+  pageSize: z.number().int().min(1).max(100).default(25).describe("Agents per page (pickers ask for 100)."),
 });
 export const ZListConsoleAgentsResponseSchema = z.object({
   agents: z.array(

@@ -10,6 +10,7 @@ export type ListConsoleAgentsParams = {
   /** Matches the name (case-insensitive, substring) or the exact agent ID. */
   search?: string;
   page: number;
+  pageSize?: number;
 };
 
 function escapeLike(value: string): string {
@@ -22,6 +23,7 @@ export async function listConsoleAgents(db: DbOrTx, params: ListConsoleAgentsPar
   const search = params.search?.trim();
   if (search) filters.push(or(ilike(agents.name, `%${escapeLike(search)}%`), eq(agents.id, search))!);
   const where = and(...filters);
+  const pageSize = params.pageSize ?? CONSOLE_AGENTS_PAGE_SIZE;
   const [rows, totals] = await Promise.all([
     db
       .select({
@@ -35,8 +37,8 @@ export async function listConsoleAgents(db: DbOrTx, params: ListConsoleAgentsPar
       .from(agents)
       .where(where)
       .orderBy(asc(agents.name), asc(agents.id))
-      .limit(CONSOLE_AGENTS_PAGE_SIZE)
-      .offset((params.page - 1) * CONSOLE_AGENTS_PAGE_SIZE),
+      .limit(pageSize)
+      .offset((params.page - 1) * pageSize),
     db.select({ total: count() }).from(agents).where(where),
   ]);
   const totalItems = totals[0]?.total ?? 0;
@@ -51,9 +53,9 @@ export async function listConsoleAgents(db: DbOrTx, params: ListConsoleAgentsPar
     })),
     pagination: {
       page: params.page,
-      pageSize: CONSOLE_AGENTS_PAGE_SIZE,
+      pageSize,
       totalItems,
-      totalPages: Math.ceil(totalItems / CONSOLE_AGENTS_PAGE_SIZE),
+      totalPages: Math.ceil(totalItems / pageSize),
     },
   };
 }

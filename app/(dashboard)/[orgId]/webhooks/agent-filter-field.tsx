@@ -6,7 +6,7 @@ import { useTRPC } from "@/server/trpc/client/react";
 /** Checkboxes of the organization's agents; none checked = every agent. */
 export function AgentFilterField({ value, onChange }: { value: string[]; onChange: (agentIds: string[]) => void }) {
   const trpc = useTRPC();
-  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1 }));
+  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1, pageSize: 100 }));
   return (
     <fieldset className="field" style={{ border: "none", padding: 0 }}>
       <legend className="label-text">Agents</legend>
@@ -25,6 +25,9 @@ export function AgentFilterField({ value, onChange }: { value: string[]; onChang
             </label>
           ))}
         </div>
+      )}
+      {agents.data && agents.data.pagination.totalItems > agents.data.agents.length && (
+        <span className="hint">Showing the first {agents.data.agents.length} of {agents.data.pagination.totalItems} agents, by name.</span>
       )}
     </fieldset>
   );
