@@ -35,6 +35,7 @@ export function createCallWatchdogFunction(client: Inngest.Any, deps: CallEngine
           callingTimeoutSeconds: callingTimeoutSeconds(deps.voiceEngine().maxCallWallSeconds),
           analysisTimeoutSeconds: analysisTimeoutSeconds(),
           limit: BATCH,
+          organizationIds: deps.watchdogOrganizationIds?.(),
         });
         const finished: string[] = [];
         for (const call of stuck) {
@@ -61,7 +62,11 @@ export function createCallWatchdogFunction(client: Inngest.Any, deps: CallEngine
       const dialed = await step.run("dial-overdue-calls", async () => {
         const db = deps.getDb();
         const now = deps.now();
-        const due = await findDueCalls(db, { dueBefore: new Date(now.getTime() - overdueGraceSeconds() * 1000), limit: BATCH });
+        const due = await findDueCalls(db, {
+          dueBefore: new Date(now.getTime() - overdueGraceSeconds() * 1000),
+          limit: BATCH,
+          organizationIds: deps.watchdogOrganizationIds?.(),
+        });
         let count = 0;
         for (const call of due) {
           const outcome = await dialDueCall(db, { callId: call.callId, now, voiceEngine: deps.voiceEngine() });

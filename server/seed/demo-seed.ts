@@ -7,6 +7,7 @@ import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
 import { createOrganization } from "@/server/services/organizations/create-organization";
+import { seedCallHistory } from "@/server/services/call-engine/seed-call-history";
 import { createWebhookEndpoint } from "@/server/services/webhooks/manage-endpoints";
 import type { MemberRole } from "@/server/trpc/context";
 
@@ -116,6 +117,8 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   }
   for (const user of demoUsers) await db.insert(memberships).values({ organizationId: primary.id, userId: user.id, role: user.role });
   await seedCreditHistory(db, primary.id, primaryAgents.map((a) => a.agentId), now);
+  // 30 days of calls produced by the call engine itself (simulator, analyser, lifecycle, charging).
+  const callHistory = await seedCallHistory(db, { organizationId: primary.id, agentIds: primaryAgents.map((a) => a.agentId), now });
   const primaryWebhook = options.webhookUrl
     ? await createWebhookEndpoint(db, { organizationId: primary.id, url: options.webhookUrl, description: "Demo seed (--webhook-url)", now })
     : null;
@@ -126,7 +129,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
     apiKey: primaryKey.key,
     webhookSecret: primaryWebhook?.secret ?? null,
     agents: primaryAgents,
-    fixtures: { sequenceIds: [], manyCallsSequenceIds: [] },
+    fixtures: { sequenceIds: callHistory.sequenceIds, manyCallsSequenceIds: callHistory.manyCallsSequenceIds },
   });
 
   // secondary: isolation

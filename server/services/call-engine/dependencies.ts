@@ -10,6 +10,11 @@ export type CallEngineDependencies = {
   now: () => Date;
   voiceEngine: () => VoiceEngine;
   analyzer: () => CallAnalyzer;
+  /**
+   * Organizations the watchdog looks at; undefined (production) means all. Tests sharing one database scope their
+   * watchdog to their own organizations so it never touches another test's calls.
+   */
+  watchdogOrganizationIds?: () => string[] | undefined;
 };
 
 export const defaultCallEngineDependencies: CallEngineDependencies = {

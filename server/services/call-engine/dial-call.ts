@@ -1,5 +1,5 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { DbOrTx } from "@/db";
 import { agents, calls, optOuts, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import type { VoiceEngine } from "@/server/voice/types";
@@ -39,7 +39,7 @@ type Claim =
  * after commit with the callId as idempotency key, so a retried step (or a second dispatcher) never dials twice:
  * a `Calling` call without a provider ID is placed again with the same key, which the engine deduplicates.
  */
-export async function dialDueCall(db: Db, params: DialDueCallParams): Promise<DialOutcome> {
+export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promise<DialOutcome> {
   const { callId, now } = params;
   const claim = await db.transaction(async (tx): Promise<Claim> => {
     const [located] = await tx.select({ sequenceId: calls.sequenceId }).from(calls).where(eq(calls.id, callId)).limit(1);
@@ -116,7 +116,7 @@ export async function dialDueCall(db: Db, params: DialDueCallParams): Promise<Di
 }
 
 /** Everything the voice engine needs to run the conversation (a real provider receives the same). */
-export async function buildPlaceCallRequest(db: Db, callId: string) {
+export async function buildPlaceCallRequest(db: DbOrTx, callId: string) {
   const [row] = await db
     .select({ call: calls, sequence: sequences, agent: agents })
     .from(calls)

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { DbOrTx } from "@/db";
 import { agents, calls, optOuts, sequences, type CallAction, type LifecycleStatus, type ResultType } from "@/db/schema";
 import type { AnalysisResult } from "@/server/analysis/types";
 import { newId } from "@/server/ids";
@@ -47,7 +47,7 @@ function mergeActions(during: CallAction[], analysed: CallAction[]): CallAction[
  * a second finalization of the same call (a retried step, the watchdog racing the analyser) changes nothing and
  * returns `finalized: false`, so `call/analyzed` is sent once per call.
  */
-export async function finalizeCall(db: Db, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
+export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
   const { callId, analysis, now } = params;
   const from = params.from ?? ["Processing Analysis"];
   return db.transaction(async (tx): Promise<FinalizeCallOutcome> => {
@@ -153,7 +153,7 @@ export async function finalizeCall(db: Db, params: FinalizeCallParams): Promise<
  * Finishes a call the engine gives up on as `Failed` (the watchdog; a dial that failed for good), with the same
  * consequences as any final result. Only from `Calling` or `Processing Analysis`.
  */
-export async function failCall(db: Db, params: { callId: string; now: Date; reason: string }): Promise<FinalizeCallOutcome> {
+export async function failCall(db: DbOrTx, params: { callId: string; now: Date; reason: string }): Promise<FinalizeCallOutcome> {
   const [call] = await db.select({ agentId: calls.agentId }).from(calls).where(eq(calls.id, params.callId)).limit(1);
   if (!call) return { finalized: false, callId: params.callId, resultType: null };
   const definitions = await findExtractionDefinitions(db, call.agentId);

@@ -1,5 +1,5 @@
 import { eq, sql } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { Db, DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { getRecordingStore } from "@/server/storage/recording-store";
@@ -23,7 +23,7 @@ export type HandleVoiceEventParams = {
  * `call.ended` changes nothing and reports `ignored`. The caller sends `call/ended` after this returns
  * `callEnded: true` (the write is committed by then).
  */
-export async function handleVoiceProviderEvent(db: Db, params: HandleVoiceEventParams): Promise<VoiceEventOutcome> {
+export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEventParams): Promise<VoiceEventOutcome> {
   const { event } = params;
   const [call] = await db
     .select({
@@ -51,8 +51,9 @@ export async function handleVoiceProviderEvent(db: Db, params: HandleVoiceEventP
   }
 }
 
-async function runBookingTool(db: Db, callId: string, args: Record<string, unknown>, occurredAt: Date): Promise<ToolCallResult> {
-  const result = await bookMeetingForCall(db, {
+async function runBookingTool(db: DbOrTx, callId: string, args: Record<string, unknown>, occurredAt: Date): Promise<ToolCallResult> {
+  // The booking service opens its own transactions; inside a caller's transaction they are savepoints.
+  const result = await bookMeetingForCall(db as Db, {
     callId,
     now: occurredAt,
     ...(typeof args.preferredStartTime === "string" ? { preferredStartTime: args.preferredStartTime } : {}),
@@ -92,7 +93,7 @@ async function loadRecording(recording: RecordingPayload, timeoutMs: number): Pr
  * audio is written before the row, so a retried event after a crash writes the same key again and nothing dangles.
  */
 async function recordCallEnded(
-  db: Db,
+  db: DbOrTx,
   call: { id: string; organizationId: string; resultType: string; providerCallId: string | null },
   event: VoiceCallEndedEvent,
   downloadTimeoutMs: number,

@@ -22,7 +22,7 @@ export type StuckCall = { callId: string; resultType: string };
 /** Calls stuck in `Calling` or `Processing Analysis` past their timeout, oldest first (`calls_in_flight_idx`). */
 export async function findStuckCalls(
   db: DbOrTx,
-  params: { now: Date; callingTimeoutSeconds: number; analysisTimeoutSeconds: number; limit?: number },
+  params: { now: Date; callingTimeoutSeconds: number; analysisTimeoutSeconds: number; limit?: number; organizationIds?: string[] },
 ): Promise<StuckCall[]> {
   const callingCutoff = new Date(params.now.getTime() - params.callingTimeoutSeconds * 1000);
   const analysisCutoff = new Date(params.now.getTime() - params.analysisTimeoutSeconds * 1000);
@@ -34,6 +34,7 @@ export async function findStuckCalls(
       and(
         inArray(calls.resultType, ["Calling", "Processing Analysis"]),
         lt(calls.updatedAt, latest),
+        params.organizationIds ? inArray(calls.organizationId, params.organizationIds) : undefined,
         or(
           and(eq(calls.resultType, "Calling"), lt(calls.updatedAt, callingCutoff)),
           and(eq(calls.resultType, "Processing Analysis"), lt(calls.updatedAt, analysisCutoff)),
@@ -50,11 +51,20 @@ export async function findStuckCalls(
  * index `calls_due_idx (scheduled_at) WHERE result_type = 'Scheduled'`: an index range scan that reads only the
  * batch, however many calls are scheduled for later. `skipLocked` lets several dispatchers share the work.
  */
-export async function findDueCalls(db: DbOrTx, params: { dueBefore: Date; limit: number }): Promise<Array<{ callId: string; scheduledAt: Date }>> {
+export async function findDueCalls(
+  db: DbOrTx,
+  params: { dueBefore: Date; limit: number; organizationIds?: string[] },
+): Promise<Array<{ callId: string; scheduledAt: Date }>> {
   return db
     .select({ callId: calls.id, scheduledAt: calls.scheduledAt })
     .from(calls)
-    .where(and(eq(calls.resultType, "Scheduled"), lte(calls.scheduledAt, params.dueBefore)))
+    .where(
+      and(
+        eq(calls.resultType, "Scheduled"),
+        lte(calls.scheduledAt, params.dueBefore),
+        params.organizationIds ? inArray(calls.organizationId, params.organizationIds) : undefined,
+      ),
+    )
     .orderBy(asc(calls.scheduledAt))
     .limit(params.limit);
 }

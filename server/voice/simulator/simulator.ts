@@ -17,6 +17,12 @@ export type SimulatorOptions = {
   pace?: SimulatorPace;
   /** The provider's clock, stamped on every event (`occurredAt`). */
   now?: () => Date;
+  /**
+   * `delivery` (default): events carry the clock's time when they are delivered. `simulated`: they carry the time
+   * they would have had in a real call, from the dial (ringing +3 s, answered +8 s, ended after the full simulated
+   * duration) — for driving the engine with explicit timestamps (the demo history).
+   */
+  eventTimes?: "delivery" | "simulated";
   /** Wall milliseconds per simulated call second in realtime pace (default 12: a 7-minute call ends in ~5 s). */
   msPerSimulatedSecond?: number;
   /** Longest compressed conversation, in wall milliseconds (default 8 s). */
@@ -41,6 +47,8 @@ const ANSWERED_AFTER_MS = 450;
 const TOOL_AFTER_MS = 300;
 const NOT_CONNECTED_ENDS_AFTER_MS = 900;
 const DELIVERY_RETRIES_MS = [500, 1000, 2000, 4000];
+/** Simulated seconds from dial to the end report of calls that never connect. */
+const NOT_CONNECTED_ENDS_AFTER_SECONDS: Partial<Record<string, number>> = { busy: 12, "invalid-number": 3, failed: 6, "no-answer": 30 };
 
 /**
  * The deterministic voice simulator (DESIGN §7): the contact number's last digit chooses the scenario; the
@@ -71,22 +79,25 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
     }
   }
 
-  async function converse(request: PlaceCallRequest, providerCallId: string, plan: SimulatedCallPlan): Promise<void> {
+  async function converse(request: PlaceCallRequest, providerCallId: string, plan: SimulatedCallPlan, placedAt: Date): Promise<void> {
     const base = { providerCallId, callId: request.callId };
-    const startedAt = now();
+    const startedAt = options.eventTimes === "simulated" ? placedAt : now();
+    const at = (simulatedSeconds: number) =>
+      (options.eventTimes === "simulated" ? new Date(placedAt.getTime() + simulatedSeconds * 1000) : now()).toISOString();
+    const answeredAfter = 8;
     await sleep(RINGING_AFTER_MS);
-    await deliver({ ...base, type: "call.ringing", occurredAt: now().toISOString() });
+    await deliver({ ...base, type: "call.ringing", occurredAt: at(3) });
     let booking: ToolCallResult | null = null;
     if (plan.connected) {
       await sleep(ANSWERED_AFTER_MS);
-      await deliver({ ...base, type: "call.answered", occurredAt: now().toISOString() });
+      await deliver({ ...base, type: "call.answered", occurredAt: at(answeredAfter) });
       if (plan.booksMeeting) {
         await sleep(TOOL_AFTER_MS);
         booking = await deliver({
           ...base,
           type: "call.tool",
           tool: "book_meeting",
-          occurredAt: now().toISOString(),
+          occurredAt: at(answeredAfter + Math.floor(plan.durationSeconds * 0.7)),
           arguments: { contactName: request.contact.name, contactEmail: request.contact.email, timezone: request.contact.timezone },
         }).catch((error: unknown) => ({ ok: false, message: error instanceof Error ? error.message : "tool call failed" }));
       }
@@ -107,7 +118,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
     await deliver({
       ...base,
       type: "call.ended",
-      occurredAt: now().toISOString(),
+      occurredAt: at(plan.connected ? answeredAfter + plan.durationSeconds : NOT_CONNECTED_ENDS_AFTER_SECONDS[plan.outcome.disposition] ?? 10),
       disposition: plan.outcome.disposition,
       durationSeconds: plan.durationSeconds,
       transcript,
@@ -126,7 +137,8 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       const providerCallId = `sim-${ulid().toLowerCase()}`;
       placed.set(request.callId, { providerCallId, dials: 1 });
       const plan = planSimulatedCall(request);
-      const run = () => converse(request, providerCallId, plan);
+      const placedAt = now();
+      const run = () => converse(request, providerCallId, plan, placedAt);
       if (pace === "manual") {
         pending.push({ callId: request.callId, run });
       } else {

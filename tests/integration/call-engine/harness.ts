@@ -57,6 +57,8 @@ export type CallEngineHarness = {
   runner: TestInngest;
   /** Every `call/analyzed` event delivered, in order. */
   analyzed: CallAnalyzedData[];
+  /** The organizations this engine's watchdog may touch (the test database is shared by parallel test files). */
+  watchdogScope: string[];
   /** Drains the runner and lets every placed call finish, until nothing is left to do at the current clock. */
   settle: () => Promise<void>;
   /** Moves the clock forward, letting calls that get dialed on the way finish. */
@@ -89,11 +91,13 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
       now: clock.now,
       transport: createFetchTransport({ url: "http://localhost/api/voice/events", fetch: (request) => voiceEventsRoute(request) }),
     });
+  const watchdogScope: string[] = [];
   const deps: CallEngineDependencies = {
     getDb: () => db,
     now: clock.now,
     voiceEngine: () => simulator,
     analyzer: () => options.analyzer ?? ruleBasedAnalyzer,
+    watchdogOrganizationIds: () => watchdogScope,
   };
   const analyzed: CallAnalyzedData[] = [];
   const capture = inngest.createFunction({ id: "test-capture-call-analyzed", triggers: [callAnalyzed], retries: 0 }, async ({ event }) => {
@@ -124,7 +128,7 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
     clock.set(new Date(target));
     await settle();
   };
-  return { db, clock, simulator, deps, runner, analyzed, settle, advance, stop: () => runner.stop() };
+  return { db, clock, simulator, deps, runner, analyzed, watchdogScope, settle, advance, stop: () => runner.stop() };
 }
 
 export type EnrollParams = {

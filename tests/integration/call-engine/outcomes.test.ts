@@ -134,5 +134,5 @@ describe("call engine: the outcome table (DESIGN §7) end to end", () => {
     for (const created of enrolled) {
       for (const call of await callsOf(db, created.sequenceId)) expect(engine.simulator.dialCount(call.id)).toBe(1);
     }
-  });
+  }, 120_000);
 });

@@ -48,6 +48,7 @@ describe("call engine: watchdog, crashes and retries", () => {
   it("watchdog: a call the provider never reports ends as Failed, and the sequence moves on", async () => {
     const engine = await start({ start: START, watchdog: true });
     const { organization, agent } = await createEngineOrganization(db);
+    engine.watchdogScope.push(organization.id);
     const created = await enroll(db, { agent, phoneNumber: "+12025550401", now: START });
     await engine.runner.drain();
     const [calling] = await callsOf(db, created.sequenceId);
@@ -72,7 +73,8 @@ describe("call engine: watchdog, crashes and retries", () => {
 
   it("watchdog: a call stuck in Processing Analysis ends as Failed", async () => {
     const engine = await start({ start: START, watchdog: true, withoutAnalysis: true });
-    const { agent } = await createEngineOrganization(db);
+    const { organization, agent } = await createEngineOrganization(db);
+    engine.watchdogScope.push(organization.id);
     const created = await enroll(db, { agent, phoneNumber: "+12025550411", now: START });
     await engine.settle();
     expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Processing Analysis");
@@ -87,7 +89,8 @@ describe("call engine: watchdog, crashes and retries", () => {
 
   it("watchdog sweep: a due call whose runner was lost is dialed once", async () => {
     const engine = await start({ start: START, watchdog: true });
-    const { agent } = await createEngineOrganization(db);
+    const { organization, agent } = await createEngineOrganization(db);
+    engine.watchdogScope.push(organization.id);
     const created = await enroll(db, { agent, phoneNumber: "+12025550421", now: START, withoutRunner: true });
     await engine.runner.advance(MINUTE);
     expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Scheduled");
