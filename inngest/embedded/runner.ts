@@ -22,8 +22,10 @@ import {
   finishRun,
   isTerminal,
   lockRun,
+  lockRunAndReleaseJob,
   serializeError,
   transaction,
+  type ContinuationLease,
   type EngineContext,
   type RunRow,
   type StepInfo,
@@ -59,6 +61,8 @@ type Job = {
   leaseToken: string;
 };
 
+type Continuation = { lease: ContinuationLease | undefined; jobId: number | null };
+
 type OutgoingOp = {
   id: string;
   op: string;
@@ -74,6 +78,8 @@ type OutgoingOp = {
 const SERVE_URL = "http://app.embedded.invalid/api/inngest";
 const MAX_BACKOFF_MS = 12 * 60 * 60 * 1000;
 const BASE_BACKOFF_MS = 10_000;
+/** Requests of one run executed back to back before the runner goes back to the queue (fairness). */
+const MAX_CHAINED_REQUESTS = 50;
 const SUPPORTED_OPS = new Set(["StepRun", "StepError", "StepFailed", "StepPlanned", "Sleep", "WaitForEvent", "InvokeFunction", "RunComplete"]);
 
 export function retryDelayMs(attempt: number, random: () => number): number {
@@ -245,7 +251,8 @@ export class EmbeddedRunner {
   }
 
   private track(job: Job) {
-    const promise = this.execute(job)
+    const promise: Promise<void> = this.execute(job)
+      .then(() => undefined)
       .catch((error) => this.logger.error(`[inngest-embedded] job ${job.id} (run ${job.runId}) failed`, error))
       .finally(() => {
         this.inflight.delete(promise);
@@ -256,7 +263,7 @@ export class EmbeddedRunner {
 
   /**
    * Runs everything runnable at the current clock, round after round, until nothing is left (tests).
-   * Returns the number of jobs executed.
+   * Returns the number of jobs executed (requests and timers).
    */
   async drain(options: { maxJobs?: number } = {}): Promise<number> {
     const maxJobs = options.maxJobs ?? 10_000;
@@ -269,8 +276,8 @@ export class EmbeddedRunner {
         await Promise.allSettled([...this.inflight]);
         continue;
       }
-      executed += jobs.length;
-      await Promise.all(jobs.map((job) => this.execute(job)));
+      const counts = await Promise.all(jobs.map((job) => this.execute(job)));
+      executed += counts.reduce((sum, count) => sum + count, 0);
       if (executed > maxJobs) throw new Error(`drain() executed more than ${maxJobs} jobs: a function loops?`);
     }
   }
@@ -446,8 +453,22 @@ export class EmbeddedRunner {
     return true;
   }
 
-  private async execute(job: Job): Promise<void> {
-    if (job.kind === "timer") return this.fireTimer(job);
+  /**
+   * Executes a job, then the discovery request its result queued for the same run when this runner could lease
+   * it in the same transaction (a run's steps follow each other without a claim in between), up to a bound.
+   */
+  private async execute(job: Job): Promise<number> {
+    let next: Job | null = job;
+    let executed = 0;
+    for (; next; executed++) next = await this.executeOne(next, executed < MAX_CHAINED_REQUESTS && !this.stopped);
+    return executed;
+  }
+
+  private async executeOne(job: Job, mayContinue: boolean): Promise<Job | null> {
+    if (job.kind === "timer") {
+      await this.fireTimer(job);
+      return null;
+    }
     const fn = this.registry.get(job.functionId);
     const snapshot = await this.loadRun(job);
     if (!fn || !snapshot || isTerminal(snapshot.run.status) || snapshot.stepDone) {
@@ -458,7 +479,7 @@ export class EmbeddedRunner {
         if (!fn) await finishRun(tx, this.context(), run, { status: "failed", error: { name: "Error", message: `Function "${job.functionId}" is not registered.` } });
         else if (snapshot?.stepDone) await this.enqueueDiscoveryFor(tx, run);
       });
-      return;
+      return null;
     }
 
     const startedAt = Date.now();
@@ -500,7 +521,21 @@ export class EmbeddedRunner {
     } finally {
       clearInterval(heartbeat);
     }
-    await transaction(this.db, (tx) => this.applyResponse(tx, job, fn, response, { startedAt }));
+    // The next discovery may be leased to this runner only if this job was the run's discovery (so no other
+    // discovery of the run can be running) and no concurrency key has to be shared fairly.
+    const continuation: Continuation = {
+      lease:
+        mayContinue && job.stepId === DISCOVERY_STEP && snapshot.run.concurrency.length === 0
+          ? { token: randomBytes(12).toString("hex"), owner: this.id, expiresAt: new Date(this.now().getTime() + this.leaseMs) }
+          : undefined,
+      jobId: null,
+    };
+    await transaction(this.db, (tx) => {
+      continuation.jobId = null;
+      return this.applyResponse(tx, job, fn, response, { startedAt }, continuation);
+    });
+    if (continuation.jobId === null || !continuation.lease) return null;
+    return { id: continuation.jobId, runId: job.runId, functionId: job.functionId, kind: "execute", stepId: DISCOVERY_STEP, attempt: 0, leaseToken: continuation.lease.token };
   }
 
   /**
@@ -589,10 +624,11 @@ export class EmbeddedRunner {
     fn: CompiledFunction,
     response: { status: number; headers: Headers; body: unknown },
     timing: { startedAt: number },
+    continuation: Continuation,
   ): Promise<void> {
     const ctx = this.context();
-    const run = await lockRun(tx, job.runId);
-    if (!(await this.releaseJob(tx, job))) return; // Lease lost: another runner owns this request now.
+    const { run, released } = await lockRunAndReleaseJob(tx, job);
+    if (!released) return; // Lease lost: another runner owns this request now.
     if (!run || isTerminal(run.status)) return;
     if (run.status === "queued") {
       await tx.update(inngestRuns).set({ status: "running", startedAt: ctx.now, updatedAt: ctx.now }).where(eq(inngestRuns.id, run.id));
@@ -607,7 +643,7 @@ export class EmbeddedRunner {
 
     if (status === 206 && Array.isArray(body)) {
       for (const op of body as OutgoingOp[]) {
-        if (await this.applyOp(tx, ctx, job, fn, run, op, headers, timing)) return;
+        if (await this.applyOp(tx, ctx, job, fn, run, op, headers, timing, continuation)) return;
       }
       return;
     }
@@ -646,6 +682,7 @@ export class EmbeddedRunner {
     op: OutgoingOp,
     headers: Headers,
     timing: { startedAt: number },
+    continuation: Continuation,
   ): Promise<boolean> {
     const info: StepInfo = { stepId: op.userland?.id ?? op.name ?? op.id, displayName: op.displayName ?? op.name ?? op.id, op: op.op };
     const attempt = (outcome: string, error?: SerializedError) =>
@@ -669,15 +706,17 @@ export class EmbeddedRunner {
       }
       case "StepRun": {
         await attempt("step-completed");
-        await completeStep(tx, run, op.id, { data: op.data ?? null }, { ...info, op: "StepRun" }, ctx.now);
-        await this.dropStepJobs(tx, run.id, op.id);
+        const { continuationJobId } = await completeStep(tx, run, op.id, { data: op.data ?? null }, { ...info, op: "StepRun" }, ctx.now, continuation.lease);
+        continuation.jobId = continuationJobId;
+        if (job.stepId !== DISCOVERY_STEP) await this.dropStepJobs(tx, run.id, op.id);
         return false;
       }
       case "StepFailed": {
         const error = serializeError(op.error ?? { name: "Error", message: "step failed" });
         await attempt("step-failed", error);
-        await completeStep(tx, run, op.id, { error }, { ...info, op: "StepRun" }, ctx.now);
-        await this.dropStepJobs(tx, run.id, op.id);
+        const { continuationJobId } = await completeStep(tx, run, op.id, { error }, { ...info, op: "StepRun" }, ctx.now, continuation.lease);
+        continuation.jobId = continuationJobId;
+        if (job.stepId !== DISCOVERY_STEP) await this.dropStepJobs(tx, run.id, op.id);
         return false;
       }
       case "StepError": {
@@ -850,9 +889,8 @@ export class EmbeddedRunner {
   /** A sleep ended, or a wait / invoke timed out. */
   private async fireTimer(job: Job): Promise<void> {
     await transaction(this.db, async (tx) => {
-      const run = await lockRun(tx, job.runId);
-      if (!(await this.releaseJob(tx, job))) return;
-      if (!run || isTerminal(run.status)) return;
+      const { run, released } = await lockRunAndReleaseJob(tx, job);
+      if (!released || !run || isTerminal(run.status)) return;
       const [step] = await tx
         .select()
         .from(inngestSteps)

@@ -83,6 +83,47 @@ export async function lockRun(tx: Tx, runId: string): Promise<RunRow | undefined
   return run;
 }
 
+/**
+ * Locks the run and deletes the job if its lease is still the caller's, in one statement. `released` is false when
+ * another runner took the job over (its lease expired): the caller must then drop its result.
+ */
+export async function lockRunAndReleaseJob(
+  tx: Tx,
+  job: { id: number; runId: string; leaseToken: string },
+): Promise<{ run: RunRow | undefined; released: boolean }> {
+  const rows = (await tx.execute(sql`
+    with released as (delete from inngest_jobs where id = ${job.id} and lease_token = ${job.leaseToken} returning id)
+    select r.*, (select count(*) from released)::int as released_count
+    from inngest_runs r where r.id = ${job.runId}
+    for update of r`)) as unknown as Array<Record<string, unknown>>;
+  const row = rows[0];
+  // Runs are never deleted, so a job always finds its run.
+  if (!row) return { run: undefined, released: false };
+  const released = Number(row.released_count) > 0;
+  const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+  const run: RunRow = {
+    id: row.id as string,
+    partition: row.partition as string,
+    functionId: row.function_id as string,
+    status: row.status as RunRow["status"],
+    eventId: (row.event_id as string | null) ?? null,
+    event: row.event as Record<string, unknown>,
+    stack: row.stack as string[],
+    output: row.output ?? null,
+    error: (row.error as RunRow["error"]) ?? null,
+    concurrency: row.concurrency as RunRow["concurrency"],
+    idempotencyKey: (row.idempotency_key as string | null) ?? null,
+    parentRunId: (row.parent_run_id as string | null) ?? null,
+    parentStepId: (row.parent_step_id as string | null) ?? null,
+    cancelledByEventId: (row.cancelled_by_event_id as string | null) ?? null,
+    createdAt: date(row.created_at)!,
+    startedAt: date(row.started_at),
+    endedAt: date(row.ended_at),
+    updatedAt: date(row.updated_at)!,
+  };
+  return { run, released };
+}
+
 export type JobInput = {
   runId: string;
   partition: string;
@@ -196,42 +237,63 @@ export type StepResult = { data: unknown } | { error: SerializedError };
 
 export type StepInfo = { stepId: string; displayName: string; op: string };
 
+/** A lease to put on the follow-up discovery job, so the runner that applied a result can run it next without a claim. */
+export type ContinuationLease = { token: string; owner: string; expiresAt: Date };
+
+function textArray(values: string[]): string {
+  return `{${values.map((value) => `"${value.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`;
+}
+
 /**
- * Memoizes a step's result (data, or a final error) and schedules the next discovery request.
- * Returns false when the step already had a result (a duplicate report is ignored: a completed step never changes).
+ * Memoizes a step's result (data, or a final error), appends it to the run's stack and queues the next discovery
+ * request, in one statement. Returns completed=false when the step already had a result (a duplicate report is
+ * ignored: a completed step never changes). With `lease`, the discovery job is created leased and its id returned.
  */
 export async function completeStep(
   tx: Tx,
-  run: RunRow,
+  run: Pick<RunRow, "id" | "partition" | "functionId" | "concurrency">,
   hashedId: string,
   result: StepResult,
   info: StepInfo,
   now: Date,
-): Promise<boolean> {
+  lease?: ContinuationLease,
+): Promise<{ completed: boolean; continuationJobId: number | null }> {
   const failed = "error" in result;
-  const values = {
-    status: failed ? ("failed" as const) : ("completed" as const),
-    data: failed ? null : (result.data ?? null),
-    error: failed ? result.error : null,
-    completedAt: now,
-    wakeAt: null,
-  };
-  const updated = await tx
-    .insert(inngestSteps)
-    .values({ runId: run.id, hashedId, stepId: info.stepId, displayName: info.displayName, op: info.op, ...values, createdAt: now })
-    .onConflictDoUpdate({
-      target: [inngestSteps.runId, inngestSteps.hashedId],
-      set: values,
-      setWhere: sql`${inngestSteps.status} not in ('completed', 'failed')`,
-    })
-    .returning({ hashedId: inngestSteps.hashedId });
-  if (updated.length === 0) return false;
-  await tx
-    .update(inngestRuns)
-    .set({ stack: sql`${inngestRuns.stack} || jsonb_build_array(${hashedId}::text)`, updatedAt: now })
-    .where(eq(inngestRuns.id, run.id));
-  await enqueueDiscovery(tx, run, now);
-  return true;
+  const at = now.toISOString();
+  const keys = textArray(run.concurrency.map((c) => c.key));
+  const limits = `{${run.concurrency.map((c) => c.limit).join(",")}}`;
+  const data = failed ? null : JSON.stringify(result.data ?? null);
+  const error = failed ? JSON.stringify(result.error) : null;
+  const jobInsert = lease
+    ? sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, lease_token, lease_owner, lease_expires_at, created_at)
+        select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[],
+          ${lease.token}, ${lease.owner}, ${lease.expiresAt.toISOString()}::timestamptz, ${at}::timestamptz
+        where exists (select 1 from step)
+        returning id, lease_token`
+    : sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, created_at)
+        select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[], ${at}::timestamptz
+        where exists (select 1 from step)
+        on conflict (run_id, kind, step_id) where lease_token is null
+        do update set attempt = greatest(inngest_jobs.attempt, excluded.attempt), run_at = greatest(inngest_jobs.run_at, excluded.run_at)
+        returning id, lease_token`;
+  const rows = (await tx.execute(sql`
+    with step as (
+      insert into inngest_steps (run_id, hashed_id, step_id, display_name, op, status, data, error, completed_at, wake_at, created_at)
+      values (${run.id}, ${hashedId}, ${info.stepId}, ${info.displayName}, ${info.op}, ${failed ? "failed" : "completed"},
+        ${data}::jsonb, ${error}::jsonb, ${at}::timestamptz, null, ${at}::timestamptz)
+      on conflict (run_id, hashed_id) do update
+        set status = excluded.status, data = excluded.data, error = excluded.error, completed_at = excluded.completed_at, wake_at = null
+        where inngest_steps.status not in ('completed', 'failed')
+      returning hashed_id
+    ), stacked as (
+      update inngest_runs set stack = stack || jsonb_build_array(${hashedId}::text), updated_at = ${at}::timestamptz
+      where id = ${run.id} and exists (select 1 from step)
+      returning id
+    )
+    ${jobInsert}`)) as unknown as Array<{ id: string | number; lease_token: string | null }>;
+  const row = rows[0];
+  if (!row) return { completed: false, continuationJobId: null };
+  return { completed: true, continuationJobId: lease && row.lease_token === lease.token ? Number(row.id) : null };
 }
 
 export type RunOutcome =

@@ -5,7 +5,6 @@ import {
   DEFAULT_CHUNK_SIZE,
   findStalledBulkBatches,
   materializeBulkBatchChunk,
-  planBulkBatch,
 } from "@/server/services/enrollment/materialize-bulk-batch";
 import { inngest } from "../client";
 import { sequenceBulkAccepted, sequenceStarted } from "../events";
@@ -42,15 +41,15 @@ export function createMaterializeBulkBatchFunction(client: Inngest.Any, deps: En
     },
     async ({ event, step }) => {
       const { batchId } = event.data;
-      const plan = await step.run("plan-chunks", () => planBulkBatch(deps.getDb(), { batchId, chunkSize: deps.chunkSize }));
-      if (plan.completed) return { batchId, created: 0, completed: true };
       let created = 0;
       const toStart: string[][] = [];
       // Every sequence first, the announcements after: no chunk waits behind the previous chunk's events.
-      for (let chunkIndex = 0; chunkIndex < plan.chunks; chunkIndex += 1) {
+      // The first chunk reports how many chunks the batch has.
+      for (let chunkIndex = 0, chunks = 1; chunkIndex < chunks; chunkIndex += 1) {
         const chunk = await step.run(`create-chunk-${chunkIndex}`, () =>
-          materializeBulkBatchChunk(deps.getDb(), { batchId, chunkIndex, chunkSize: plan.chunkSize, now: deps.now() }),
+          materializeBulkBatchChunk(deps.getDb(), { batchId, chunkIndex, chunkSize: deps.chunkSize, now: deps.now() }),
         );
+        chunks = chunk.chunks;
         created += chunk.created;
         toStart.push(chunk.startedSequenceIds);
       }
