@@ -23,6 +23,8 @@ export type MaterializeChunkResult = {
   startedSequenceIds: string[];
   /** Whether every accepted contact of the batch now has its sequence. */
   completed: boolean;
+  /** How many chunks of this size the batch has. */
+  chunks: number;
 };
 
 async function getBatch(db: Db, batchId: string) {
@@ -67,18 +69,30 @@ export async function materializeBulkBatchChunk(
   params: { batchId: string; chunkIndex: number; chunkSize?: number; now?: Date; random?: () => number },
 ): Promise<MaterializeChunkResult> {
   const chunkSize = Math.max(1, params.chunkSize ?? DEFAULT_CHUNK_SIZE);
-  const batch = await getBatch(db, params.batchId);
   const from = params.chunkIndex * chunkSize;
-  const to = Math.min(batch.accepted, from + chunkSize) - 1;
-  if (from > to) return { created: 0, startedSequenceIds: [], completed: batch.status === "completed" };
+  const to = from + chunkSize - 1;
   const now = params.now ?? new Date();
+  // The batch and only this chunk's slice of its stored contacts (lax jsonpath: indexes past the end yield nothing).
+  const [batch] = await db
+    .select({
+      id: bulkBatches.id,
+      organizationId: bulkBatches.organizationId,
+      agentId: bulkBatches.agentId,
+      accepted: bulkBatches.accepted,
+      status: bulkBatches.status,
+      steps: bulkBatches.steps,
+      agentTimezone: bulkBatches.agentTimezone,
+      promptVersionId: bulkBatches.promptVersionId,
+      scheduledBy: bulkBatches.scheduledBy,
+      contacts: sql<EnrollmentContact[]>`jsonb_path_query_array(${bulkBatches.contacts}, ${`$[${from} to ${to}]`}::jsonpath)`,
+    })
+    .from(bulkBatches)
+    .where(eq(bulkBatches.id, params.batchId));
+  if (!batch) throw new Error(`Bulk batch ${params.batchId} does not exist`);
+  const chunks = Math.ceil(batch.accepted / chunkSize);
+  if (batch.contacts.length === 0) return { created: 0, startedSequenceIds: [], completed: batch.status === "completed", chunks };
 
   return db.transaction(async (tx) => {
-    // Only this chunk's slice of the stored contacts leaves the database.
-    const [slice] = await tx
-      .select({ contacts: sql<EnrollmentContact[]>`jsonb_path_query_array(${bulkBatches.contacts}, ${`$[${from} to ${to}]`}::jsonpath)` })
-      .from(bulkBatches)
-      .where(eq(bulkBatches.id, batch.id));
     const created = await createSequences(tx, {
       agent: {
         organizationId: batch.organizationId,
@@ -88,45 +102,43 @@ export async function materializeBulkBatchChunk(
         promptVersionId: batch.promptVersionId,
         scheduledBy: batch.scheduledBy,
       },
-      contacts: slice?.contacts ?? [],
+      contacts: batch.contacts,
       batchId: batch.id,
       now,
       random: params.random,
     });
-    const [count] = await tx
-      .select({ value: sql<number>`count(*)::int` })
+    // Progress, counted (not added up), so a repeated chunk cannot overcount.
+    const [progress] = await tx.execute<{ status: string }>(sql`
+      with counted as (select count(*)::int as value from ${sequences} where ${sequences.batchId} = ${batch.id})
+      update ${bulkBatches}
+      set created_count = counted.value,
+          status = case when counted.value >= ${bulkBatches.accepted} then 'completed' else 'creating' end,
+          completed_at = case when counted.value >= ${bulkBatches.accepted}
+                              then coalesce(${bulkBatches.completedAt}, ${now.toISOString()}::timestamptz) end
+      from counted
+      where ${bulkBatches.id} = ${batch.id}
+      returning status`);
+    const scheduled = await tx
+      .select({ id: sequences.id })
       .from(sequences)
-      .where(eq(sequences.batchId, batch.id));
-    const completed = (count?.value ?? 0) >= batch.accepted;
-    await tx
-      .update(bulkBatches)
-      .set({
-        createdCount: count?.value ?? 0,
-        status: completed ? "completed" : "creating",
-        completedAt: completed ? sql`coalesce(${bulkBatches.completedAt}, ${now.toISOString()}::timestamptz)` : null,
-      })
-      .where(eq(bulkBatches.id, batch.id));
-    const indexes = (slice?.contacts ?? []).map((contact) => contact.index);
-    const scheduled =
-      indexes.length === 0
-        ? []
-        : await tx
-            .select({ id: sequences.id })
-            .from(sequences)
-            .where(
-              and(
-                eq(sequences.batchId, batch.id),
-                inArray(sequences.batchIndex, indexes),
-                eq(sequences.lifecycleStatus, "in progress"),
-                isNull(sequences.chainActivatedBy),
-                or(isNull(sequences.chainStatus), eq(sequences.chainStatus, "active")),
-              ),
-            )
-            .orderBy(sequences.batchIndex);
+      .where(
+        and(
+          eq(sequences.batchId, batch.id),
+          inArray(
+            sequences.batchIndex,
+            batch.contacts.map((contact) => contact.index),
+          ),
+          eq(sequences.lifecycleStatus, "in progress"),
+          isNull(sequences.chainActivatedBy),
+          or(isNull(sequences.chainStatus), eq(sequences.chainStatus, "active")),
+        ),
+      )
+      .orderBy(sequences.batchIndex);
     return {
       created: created.length,
       startedSequenceIds: scheduled.map((row) => row.id),
-      completed,
+      completed: progress?.status === "completed",
+      chunks,
     };
   });
 }

@@ -10,7 +10,18 @@ import { DateTime, IANAZone } from "luxon";
  * IANA name in its canonical spelling (`america/new_york` → `America/New_York`), or null when the runtime does not
  * know the zone. Offsets (`+05:00`) and abbreviations without a region are refused: the API takes IANA names.
  */
+const canonicalCache = new Map<string, string | null>();
+
 export function canonicalTimezone(value: string): string | null {
+  const cached = canonicalCache.get(value);
+  if (cached !== undefined) return cached;
+  const result = resolveTimezone(value);
+  if (canonicalCache.size >= 10_000) canonicalCache.clear();
+  canonicalCache.set(value, result);
+  return result;
+}
+
+function resolveTimezone(value: string): string | null {
   const name = value.trim();
   if (!name || /^[+-]/.test(name) || /^\d/.test(name)) return null;
   if (!IANAZone.isValidZone(name)) return null;
@@ -88,18 +99,32 @@ function sameOffsets(a: string, b: string, year: number): boolean {
  * first one if they all keep the same clock. Null when the area code does not settle it (toll-free numbers, Alaska's two zones …): the caller then
  * falls back to the agent's first timezone.
  */
+const inferenceCache = new Map<string, string | null>();
+
 export async function inferTimezone(parsed: PhoneNumber, options: { agentTimezone?: string | null; now?: Date } = {}): Promise<string | null> {
-  let zones = await timezonesForNumber(parsed);
+  const candidates = await timezonesForNumber(parsed);
+  const year = (options.now ?? new Date()).getUTCFullYear();
+  // The answer depends only on the candidate zones, the country, the agent's zone and the year.
+  const key = `${candidates.join("&")}|${parsed.country ?? ""}|${options.agentTimezone ?? ""}|${year}`;
+  const cached = inferenceCache.get(key);
+  if (cached !== undefined) return cached;
+  const result = chooseTimezone(candidates, parsed.country, options.agentTimezone ?? null, year);
+  if (inferenceCache.size >= 10_000) inferenceCache.clear();
+  inferenceCache.set(key, result);
+  return result;
+}
+
+function chooseTimezone(candidates: string[], country: string | undefined, agentTimezone: string | null, year: number): string | null {
+  let zones = candidates;
   if (zones.length === 0) return null;
-  if (zones.length > 1 && parsed.country) {
+  if (zones.length > 1 && country) {
     // Prefer the zones of the number's own country (a UK mobile's prefix also lists Guernsey and the Isle of Man).
-    const national = new Set(regionTimezones(parsed.country));
+    const national = new Set(regionTimezones(country));
     const inCountry = zones.filter((zone) => national.has(zone));
     if (inCountry.length > 0) zones = inCountry;
   }
   if (zones.length === 1) return zones[0]!;
-  if (options.agentTimezone && zones.includes(options.agentTimezone)) return options.agentTimezone;
-  const year = (options.now ?? new Date()).getUTCFullYear();
+  if (agentTimezone && zones.includes(agentTimezone)) return agentTimezone;
   const first = zones[0]!;
   return zones.every((zone) => sameOffsets(first, zone, year)) ? first : null;
 }

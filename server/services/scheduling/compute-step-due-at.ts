@@ -74,9 +74,26 @@ export function isAlwaysOpen(window: TimeWindow): boolean {
   return start === end || (start === 0 && end === MINUTES_PER_DAY);
 }
 
-/** The first instant ≥ `instant` (epoch ms) that lies inside the daily window, read in `zone`. */
+const windowCache = new Map<string, number>();
+const WINDOW_CACHE_LIMIT = 50_000;
+
+/**
+ * The first instant ≥ `instant` (epoch ms) that lies inside the daily window, read in `zone`.
+ * Memoized: the contacts of one batch share `now` and a handful of zones, and each uncached answer costs a dozen
+ * Intl offset lookups.
+ */
 export function firstInstantInWindow(instant: number, window: TimeWindow, zone: string): number {
   if (isAlwaysOpen(window)) return instant;
+  const key = `${zone}|${window.startTime}|${window.endTime}|${instant}`;
+  const cached = windowCache.get(key);
+  if (cached !== undefined) return cached;
+  const result = searchWindow(instant, window, zone);
+  if (windowCache.size >= WINDOW_CACHE_LIMIT) windowCache.clear();
+  windowCache.set(key, result);
+  return result;
+}
+
+function searchWindow(instant: number, window: TimeWindow, zone: string): number {
   const start = clampMinutes(window.startTime);
   const end = clampMinutes(window.endTime);
   const localDay = DateTime.fromMillis(instant, { zone }).startOf("day");
