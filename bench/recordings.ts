@@ -212,6 +212,16 @@ async function main() {
           });
           if (res.status !== 200) throw new Error(`app answered ${res.status}: ${res.body.slice(0, 200)}`);
         };
+        // One link from the running app, played through its signed-URL route (whole file, then a seek).
+        const sample = await request(`${app.url}/api/v1/recordings`, { "content-type": "application/json", "x-api-key": keys[counter++ % keys.length]! }, {
+          method: "POST",
+          body: JSON.stringify({ sequenceIds: sequenceIds.slice(0, 1) }),
+        });
+        const link = (JSON.parse(sample.body) as { recordings: Array<{ calls: Array<{ url: string }> }> }).recordings[0]!.calls[0]!.url;
+        const whole = await request(link, {});
+        const seek = await request(link, { range: "bytes=44-99" });
+        console.log(`  running app audio route: GET → ${whole.status}, Range bytes=44-99 → ${seek.status}`);
+        if (whole.status !== 200 || seek.status !== 206) throw new Error("the signed audio route did not serve the recording");
         await measure("running app over HTTP, includeTranscripts false", overHttp(false));
         await measure("running app over HTTP, includeTranscripts true", overHttp(true));
       } finally {
