@@ -2,7 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, calls, optOuts, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
-import type { VoiceEngine } from "@/server/voice/types";
+import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
 import { agentTimezoneOf, findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
 
 /** How long a call waits before the engine looks again while its agent is paused (default 5 minutes). */
@@ -25,14 +25,16 @@ export type DialOutcome =
   /** Not dialed and never will be: the call became Cancelled (or was). */
   | { status: "skipped"; callId: string; reason: "not-found" | "sequence-not-in-progress" | "opted-out"; sequenceId?: string; chained?: boolean };
 
+type LockedRow = { call: typeof calls.$inferSelect; sequence: typeof sequences.$inferSelect; agent: typeof agents.$inferSelect };
+
 type Claim =
-  | { kind: "place"; providerCallId: string | null }
+  | { kind: "place"; row: LockedRow }
   | { kind: "done"; outcome: DialOutcome };
 
 /**
- * Dials a due call, at most once. In one transaction (sequence, then call, locked): re-checks everything that may
- * have changed while the call waited — the sequence is still in progress, the number has not opted out since,
- * the agent is ACTIVE (a PAUSED or ARCHIVED agent does not dial: the call is pushed back by
+ * Dials a due call, at most once. In one transaction (call and sequence locked by one statement): re-checks
+ * everything that may have changed while the call waited — the sequence is still in progress, the number has not
+ * opted out since, the agent is ACTIVE (a PAUSED or ARCHIVED agent does not dial: the call is pushed back by
  * `CALL_PAUSED_RECHECK_SECONDS` and looked at again then), and the moment is inside the step's calling window
  * (a call that became due while the service was down is moved to the window's next opening, once) — then moves
  * `Scheduled` → `Calling` with `dialedAt`, the from-number and the prompt version. The voice engine is called
@@ -42,13 +44,23 @@ type Claim =
 export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promise<DialOutcome> {
   const { callId, now } = params;
   const claim = await db.transaction(async (tx): Promise<Claim> => {
-    const [located] = await tx.select({ sequenceId: calls.sequenceId }).from(calls).where(eq(calls.id, callId)).limit(1);
-    if (!located) return { kind: "done", outcome: { status: "skipped", callId, reason: "not-found" } };
-    const [sequence] = await tx.select().from(sequences).where(eq(sequences.id, located.sequenceId)).for("update");
-    const [call] = await tx.select().from(calls).where(eq(calls.id, callId)).for("update");
-    if (!sequence || !call) return { kind: "done", outcome: { status: "skipped", callId, reason: "not-found" } };
+    const [row] = await tx
+      .select({
+        call: calls,
+        sequence: sequences,
+        agent: agents,
+        // Suppression: the number opted out (in any sequence of the organization) after this call was scheduled.
+        optedOut: sql<boolean>`exists (select 1 from ${optOuts} where ${optOuts.organizationId} = ${sequences.organizationId} and ${optOuts.phoneNumber} = ${sequences.phoneNumber})`,
+      })
+      .from(calls)
+      .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
+      .innerJoin(agents, eq(agents.id, calls.agentId))
+      .where(eq(calls.id, callId))
+      .for("update", { of: [calls, sequences] });
+    if (!row) return { kind: "done", outcome: { status: "skipped", callId, reason: "not-found" } };
+    const { call, sequence, agent } = row;
 
-    if (call.resultType === "Calling" && !call.providerCallId) return { kind: "place", providerCallId: null };
+    if (call.resultType === "Calling" && !call.providerCallId) return { kind: "place", row };
     if (call.resultType !== "Scheduled" && call.resultType !== "Rescheduled") {
       return { kind: "done", outcome: { status: "in-flight", callId, resultType: call.resultType } };
     }
@@ -59,13 +71,7 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
     if (call.scheduledAt.getTime() > now.getTime()) {
       return { kind: "done", outcome: { status: "deferred", callId, until: call.scheduledAt.toISOString(), reason: "not-due" } };
     }
-    // Suppression: the number opted out (in any sequence of the organization) after this call was scheduled.
-    const [optOut] = await tx
-      .select({ phoneNumber: optOuts.phoneNumber })
-      .from(optOuts)
-      .where(and(eq(optOuts.organizationId, sequence.organizationId), eq(optOuts.phoneNumber, sequence.phoneNumber)))
-      .limit(1);
-    if (optOut) {
+    if (row.optedOut) {
       await tx
         .update(calls)
         .set({ resultType: "Cancelled", summary: "Not dialed: the number is on the organization's opt-out list.", updatedAt: now })
@@ -73,8 +79,6 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
       await tx.update(sequences).set({ lifecycleStatus: "cancelled", endedAt: now, updatedAt: now }).where(eq(sequences.id, sequence.id));
       return { kind: "done", outcome: { status: "skipped", callId, reason: "opted-out", sequenceId: sequence.id, chained: sequence.groupKey !== null } };
     }
-    const [agent] = await tx.select().from(agents).where(eq(agents.id, call.agentId)).limit(1);
-    if (!agent) return { kind: "done", outcome: { status: "skipped", callId, reason: "not-found" } };
 
     const reschedule = async (until: Date, reason: "outside-window" | "agent-paused"): Promise<Claim> => {
       await tx
@@ -92,21 +96,19 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
       if (opens > now.getTime()) return reschedule(new Date(opens), "outside-window");
     }
 
-    await tx
-      .update(calls)
-      .set({
-        resultType: "Calling",
-        dialedAt: now,
-        fromPhoneNumber: pickFromPhoneNumber(agent.phoneNumbers, sequence.phoneNumber),
-        promptVersionId: call.promptVersionId ?? agent.currentPromptVersionId,
-        updatedAt: now,
-      })
-      .where(eq(calls.id, callId));
-    return { kind: "place", providerCallId: null };
+    const dialing = {
+      resultType: "Calling" as const,
+      dialedAt: now,
+      fromPhoneNumber: pickFromPhoneNumber(agent.phoneNumbers, sequence.phoneNumber),
+      promptVersionId: call.promptVersionId ?? agent.currentPromptVersionId,
+      updatedAt: now,
+    };
+    await tx.update(calls).set(dialing).where(eq(calls.id, callId));
+    return { kind: "place", row: { ...row, call: { ...call, ...dialing } } };
   });
   if (claim.kind === "done") return claim.outcome;
 
-  const request = await buildPlaceCallRequest(db, callId);
+  const request = await placeCallRequestFor(db, claim.row);
   const placed = await params.voiceEngine.placeCall(request);
   await db
     .update(calls)
@@ -116,7 +118,7 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
 }
 
 /** Everything the voice engine needs to run the conversation (a real provider receives the same). */
-export async function buildPlaceCallRequest(db: DbOrTx, callId: string) {
+export async function buildPlaceCallRequest(db: DbOrTx, callId: string): Promise<PlaceCallRequest> {
   const [row] = await db
     .select({ call: calls, sequence: sequences, agent: agents })
     .from(calls)
@@ -125,16 +127,20 @@ export async function buildPlaceCallRequest(db: DbOrTx, callId: string) {
     .where(eq(calls.id, callId))
     .limit(1);
   if (!row) throw new Error(`call ${callId} vanished while being dialed`);
-  const definitions = await findExtractionDefinitions(db, row.agent.id);
+  return placeCallRequestFor(db, row);
+}
+
+async function placeCallRequestFor(db: DbOrTx, row: LockedRow): Promise<PlaceCallRequest> {
+  const [definitions, prompt] = await Promise.all([findExtractionDefinitions(db, row.agent.id), findPromptText(db, row.call.promptVersionId)]);
   return {
-    callId,
+    callId: row.call.id,
     from: row.call.fromPhoneNumber,
     to: row.sequence.phoneNumber,
     toExt: row.sequence.phoneNumberExt,
     agent: {
       agentId: row.agent.id,
       name: row.agent.name,
-      prompt: await findPromptText(db, row.call.promptVersionId),
+      prompt,
       hasBookingTool: row.agent.bookingConfig !== null,
       goals: definitions
         .filter((definition) => !definition.systemDefault)

@@ -71,4 +71,4 @@ export async function findDueCalls(
 
 /** The SQL of the due-batch query, for EXPLAIN in the benchmark. */
 export const dueCallsSql = (dueBefore: Date, limit: number) =>
-  sql`select id, scheduled_at from calls where result_type = 'Scheduled' and scheduled_at <= ${dueBefore} order by scheduled_at limit ${limit}`;
+  sql`select id, scheduled_at from calls where result_type = 'Scheduled' and scheduled_at <= ${dueBefore.toISOString()}::timestamptz order by scheduled_at limit ${limit}`;
