@@ -83,6 +83,8 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
           return;
         }
         resumeRef.current = resume;
+        // Signed within the same second, the link can come back identical: then reload the element's source.
+        if (fresh.url === link.url) audioRef.current?.load();
         setLink({ url: fresh.url, expiresAt: fresh.expiresAt });
         setNotice("The recording link had expired, so a fresh one was fetched.");
         setState("ready");
@@ -90,7 +92,7 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
         setState("error");
       }
     },
-    [refresh],
+    [refresh, link.url],
   );
 
   const togglePlay = async () => {
