@@ -10,16 +10,20 @@ import { api, expect, openOrgPage, primaryOrg, signIn, test, type DemoData } fro
 
 const AREA_CODES = ["201", "202", "203", "205", "206", "207", "208", "209", "210", "212", "213", "214", "215", "216", "217", "218", "219", "224", "225", "228", "229", "231", "234", "239", "240"];
 
-/** A future UTC day on which the demo data has no other calls: every imported call is due then (window 0–1440). */
-const day = new Date(Date.now() + 21 * 86_400_000).toISOString().slice(0, 10);
-const scheduledAt = `${day}T15:00:00Z`;
+/**
+ * A future UTC day on which the demo data has no other calls: every imported call is due then (window 0–1440).
+ * A retry of the test uses another day (and so another file), so it starts from zero again.
+ */
+function importDay(retry: number): string {
+  return new Date(Date.now() + (21 + retry) * 86_400_000).toISOString().slice(0, 10);
+}
 
 /**
  * 2,500 rows; rows 3, 65, 127, … (every 62nd, 40 in all, across the three batches of 1,000) are bad, cycling through
  * a missing name, an invalid number, an invalid time zone, a missing required company_name and the first row's number
  * written another way (a duplicate in the same batch once, in later batches seven times).
  */
-function buildCsv() {
+function buildCsv(scheduledAt: string) {
   const numbers = AREA_CODES.flatMap((code) => Array.from({ length: 100 }, (_, i) => `+1${code}55501${String(i).padStart(2, "0")}`));
   const kinds = ["MISSING_NAME", "INVALID_PHONE_NUMBER", "INVALID_TIMEZONE", "MISSING_INPUT_VARIABLE", "DUPLICATE_PHONE_NUMBER"] as const;
   const rows: string[][] = [];
@@ -41,7 +45,7 @@ function buildCsv() {
   return { csv, expectedReasons };
 }
 
-async function importedCount(agentId: string, apiKey: string): Promise<number> {
+async function importedCount(day: string, agentId: string, apiKey: string): Promise<number> {
   const res = await api(`/conversations/search/${encodeURIComponent(agentId)}?start=${day}&end=${day}&limit=1`, apiKey);
   expect(res.status).toBe(200);
   return res.body.total as number;
@@ -51,9 +55,10 @@ test("an admin imports 2,500 rows with 40 bad ones; the same import again schedu
   test.setTimeout(240_000);
   const org = primaryOrg() as DemoData["organizations"][number];
   const agent = org.agents.find((a) => a.role === "link")!;
-  const { csv, expectedReasons } = buildCsv();
+  const day = importDay(test.info().retry);
+  const { csv, expectedReasons } = buildCsv(`${day}T15:00:00Z`);
   expect(expectedReasons).toHaveLength(40);
-  expect(await importedCount(agent.agentId, org.apiKey)).toBe(0);
+  expect(await importedCount(day, agent.agentId, org.apiKey)).toBe(0);
   const file = { name: "contacts-2500.csv", mimeType: "text/csv", buffer: Buffer.from(csv, "utf8") };
 
   await signIn(page, "admin");
@@ -80,7 +85,7 @@ test("an admin imports 2,500 rows with 40 bad ones; the same import again schedu
   await expect(page.getByTestId("import-result")).toContainText("Import complete: 2,460 sequences created.", { timeout: 120_000 });
   await expect(page.getByTestId("sequences-created")).toHaveText("2,460");
   await snap("import-done");
-  expect(await importedCount(agent.agentId, org.apiKey)).toBe(2460);
+  expect(await importedCount(day, agent.agentId, org.apiKey)).toBe(2460);
 
   const downloadPromise = page.waitForEvent("download");
   await page.getByRole("button", { name: "Download rejected rows (CSV)" }).click();
@@ -102,7 +107,7 @@ test("an admin imports 2,500 rows with 40 bad ones; the same import again schedu
   await page.getByRole("button", { name: "Import 2,460 contacts" }).click();
   await expect(page.getByTestId("import-result")).toContainText("already submitted", { timeout: 60_000 });
   await snap("import-resubmitted");
-  expect(await importedCount(agent.agentId, org.apiKey)).toBe(2460);
+  expect(await importedCount(day, agent.agentId, org.apiKey)).toBe(2460);
 });
 
 test("support and members cannot import", async ({ page }) => {
