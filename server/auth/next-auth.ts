@@ -77,6 +77,7 @@ function oidcProvider(settings: OidcSettings): OAuthConfig<OidcProfile> {
 export const SIGN_IN_ERRORS = {
   NoOrganization: "Your identity provider did not name an organization that exists here.",
   NoEmail: "Your identity provider did not share an email address.",
+  EmailNotVerified: "Your identity provider has not verified your email address.",
   CredentialsSignin: "Wrong email or password.",
 } as const;
 
@@ -114,6 +115,12 @@ function buildAuthOptions(): NextAuthOptions {
         if (account?.provider !== "oidc" || !oidc) return true;
         const claims = (profile ?? {}) as Record<string, unknown>;
         if (typeof claims.email !== "string" || !claims.email) return "/sign-in?error=NoEmail";
+        // People are matched by email: an address the IdP says is unverified never signs in, and an existing
+        // password account is only joined when the IdP vouches for the address explicitly.
+        if (claims.email_verified === false) return "/sign-in?error=EmailNotVerified";
+        if (claims.email_verified !== true && (await findUserByEmail(getDb(), claims.email))?.passwordHash) {
+          return "/sign-in?error=EmailNotVerified";
+        }
         const orgId = claims[oidc.orgClaim];
         // Trust boundary: the organization comes only from the IdP's signed ID token claim.
         if (typeof orgId !== "string" || !(await findOrganizationByOrgId(getDb(), orgId))) return "/sign-in?error=NoOrganization";

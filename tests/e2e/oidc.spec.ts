@@ -29,7 +29,7 @@ test.beforeAll(async () => {
       claims: async () => ({
         sub,
         email: sub.includes("@") ? sub : `${sub}@sso.test`,
-        email_verified: true,
+        email_verified: !sub.startsWith("unverified"),
         name: "Sso Person",
         org_id: sub.startsWith("stranger") ? "org_does_not_exist" : primaryOrg().orgId,
         org_role: "support",
@@ -73,4 +73,10 @@ test("OIDC sign-in is refused when the organization claim names no organization 
   await signInAtProvider(page, `stranger.${Date.now()}@sso.test`);
   await expect(page).toHaveURL(/\/sign-in\?error=NoOrganization/);
   await expect(page.getByText("did not name an organization")).toBeVisible();
+});
+
+test("OIDC sign-in is refused when the IdP says the email address is not verified", async ({ page }) => {
+  await signInAtProvider(page, `unverified.${Date.now()}@sso.test`);
+  await expect(page).toHaveURL(/\/sign-in\?error=EmailNotVerified/);
+  await expect(page.getByText("has not verified your email address")).toBeVisible();
 });
