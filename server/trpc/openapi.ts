@@ -64,10 +64,17 @@ export function getOpenApiDocument(baseUrl = "/api/v1"): OpenAPIObject {
   components.schemas = { ...(components.schemas ?? {}), Error: errorSchema };
 
   const successStatus = new Map<string, number>();
+  // trpc-to-openapi caches one response object per tRPC error code, so the first procedure's description of, say,
+  // a 400 would show on every operation: each operation's own `errorResponses` text is re-applied below.
+  const errorDescriptions = new Map<string, Record<number, string>>();
   for (const procedure of Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: Meta } }>) {
     const meta = procedure._def.meta;
     if (meta?.openapi && meta.successStatus) {
       successStatus.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, meta.successStatus);
+    }
+    const declared = meta?.openapi?.errorResponses;
+    if (meta?.openapi && declared && !Array.isArray(declared)) {
+      errorDescriptions.set(`${meta.openapi.method.toLowerCase()} ${meta.openapi.path}`, declared as Record<number, string>);
     }
   }
 
@@ -90,8 +97,9 @@ export function getOpenApiDocument(baseUrl = "/api/v1"): OpenAPIObject {
       codes.add("500");
       for (const code of codes) {
         const existing = responses[code] as { description?: string } | undefined;
+        const own = errorDescriptions.get(`${method} ${path}`)?.[Number(code)];
         responses[code] = {
-          description: existing?.description ?? ERROR_DESCRIPTIONS[code] ?? "Error",
+          description: own ?? ERROR_DESCRIPTIONS[code] ?? existing?.description ?? "Error",
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         };
       }

@@ -21,7 +21,7 @@ export const enrollManyMeta: Meta = {
     ].join(" "),
     protect: true,
     requestHeaders: z.object({
-      "idempotency-key": z
+      "Idempotency-Key": z
         .string()
         .max(255)
         .optional()
