@@ -78,6 +78,12 @@ type OutgoingOp = {
 const SERVE_URL = "http://app.embedded.invalid/api/inngest";
 const MAX_BACKOFF_MS = 12 * 60 * 60 * 1000;
 const BASE_BACKOFF_MS = 10_000;
+/** Retention: ended runs (with their steps and attempts) and events are deleted after these ages, hourly. */
+export const RUN_RETENTION_MS = 14 * 86_400_000;
+export const EVENT_RETENTION_MS = 7 * 86_400_000;
+const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
+const PRUNE_BATCH = 5000;
+
 /** Requests of one run executed back to back before the runner goes back to the queue (fairness). */
 const MAX_CHAINED_REQUESTS = 50;
 const SUPPORTED_OPS = new Set(["StepRun", "StepError", "StepFailed", "StepPlanned", "Sleep", "WaitForEvent", "InvokeFunction", "RunComplete"]);
@@ -117,6 +123,7 @@ export class EmbeddedRunner {
   private pumping = false;
   private pumpAgain = false;
   private pollTimer: NodeJS.Timeout | undefined;
+  private lastPruneAt = 0;
 
   constructor(options: EmbeddedRunnerOptions) {
     this.db = options.db;
@@ -236,6 +243,10 @@ export class EmbeddedRunner {
       do {
         this.pumpAgain = false;
         if (this.stopped) return;
+        if (Date.now() - this.lastPruneAt > PRUNE_INTERVAL_MS) {
+          this.lastPruneAt = Date.now();
+          await this.prune().catch((error) => this.logger.warn("[inngest-embedded] pruning old runs failed", error));
+        }
         await this.fireDueCrons();
         const capacity = this.concurrency - this.inflight.size;
         if (capacity <= 0) return;
@@ -280,6 +291,40 @@ export class EmbeddedRunner {
       executed += counts.reduce((sum, count) => sum + count, 0);
       if (executed > maxJobs) throw new Error(`drain() executed more than ${maxJobs} jobs: a function loops?`);
     }
+  }
+
+  /**
+   * Deletes ended runs of this partition older than RUN_RETENTION_MS (with their steps and attempts), events older
+   * than EVENT_RETENTION_MS and expired idempotency keys. The polling runner calls it hourly; returns what it deleted.
+   */
+  async prune(): Promise<{ runs: number; events: number }> {
+    const now = this.now();
+    const runCutoff = new Date(now.getTime() - RUN_RETENTION_MS).toISOString();
+    const eventCutoff = new Date(now.getTime() - EVENT_RETENTION_MS).toISOString();
+    let runs = 0;
+    let events = 0;
+    for (;;) {
+      const deleted = (await this.db.execute(sql`
+        with old as (
+          select id from inngest_runs
+          where partition = ${this.partition} and ended_at < ${runCutoff}::timestamptz
+          limit ${PRUNE_BATCH}
+        ), steps as (delete from inngest_steps where run_id in (select id from old)),
+        attempts as (delete from inngest_attempts where run_id in (select id from old))
+        delete from inngest_runs where id in (select id from old) returning id`)) as unknown as unknown[];
+      runs += deleted.length;
+      if (deleted.length < PRUNE_BATCH) break;
+    }
+    for (;;) {
+      const deleted = (await this.db.execute(sql`
+        delete from inngest_events where id in (
+          select id from inngest_events where received_at < ${eventCutoff}::timestamptz limit ${PRUNE_BATCH}
+        ) returning id`)) as unknown as unknown[];
+      events += deleted.length;
+      if (deleted.length < PRUNE_BATCH) break;
+    }
+    await this.db.execute(sql`delete from inngest_idempotency_keys where expires_at < ${now.toISOString()}::timestamptz`);
+    return { runs, events };
   }
 
   /** The earliest time something of this runner becomes runnable (job or cron), or null. */

@@ -74,3 +74,25 @@ describe("embedded runner: durability", () => {
     await b.stop();
   });
 });
+
+describe("embedded runner: retention", () => {
+  it("prunes ended runs of its partition and old events, keeping running runs", async () => {
+    const clock = createTestClock(new Date("2000-01-01T00:00:00Z"));
+    const jobs = await startTestInngest({ db, functions: sampleFunctions, clock });
+    const [done, sleeping] = [randomUUID(), randomUUID()];
+    await inngest.send([
+      { name: "test/parallel", data: { key: done } },
+      { name: "test/sleep", data: { key: sleeping } },
+    ]);
+    await jobs.drain();
+    const finished = await runOf("test-parallel", done);
+    expect(finished!.status).toBe("completed");
+    clock.advance(15 * DAY);
+    expect(await jobs.runner.prune()).toMatchObject({ runs: 1 });
+    expect(await runOf("test-parallel", done)).toBeUndefined();
+    expect(await db.select().from(inngestSteps).where(eq(inngestSteps.runId, finished!.id))).toHaveLength(0);
+    expect(await db.select().from(inngestAttempts).where(eq(inngestAttempts.runId, finished!.id))).toHaveLength(0);
+    expect((await runOf("test-sleep", sleeping))!.status).toBe("running");
+    await jobs.stop();
+  });
+});
