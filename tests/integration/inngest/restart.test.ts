@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { inngestAttempts, inngestRuns, inngestSteps } from "@/db/schema/jobs";
+import { inngestAttempts, inngestJobs, inngestRuns, inngestSteps } from "@/db/schema/jobs";
 import { inngest } from "@/inngest/client";
 import { useTestDb } from "../../helpers/db";
 import { createTestClock, startTestInngest } from "../../helpers/inngest";
@@ -72,6 +72,27 @@ describe("embedded runner: durability", () => {
     expect(ids.has(a.runner.id) && ids.has(b.runner.id)).toBe(true);
     await a.stop();
     await b.stop();
+  });
+});
+
+describe("embedded runner: crash recovery", () => {
+  it("a job leased by a runner that died is run by another once the lease expires", async () => {
+    const clock = createTestClock(new Date("2031-03-03T09:00:00Z"));
+    const jobs = await startTestInngest({ db, functions: sampleFunctions, clock });
+    const key = randomUUID();
+    await inngest.send({ name: "test/parallel", data: { key } });
+    const run = await runOf("test-parallel", key);
+    // A runner claimed the first request and died before answering.
+    await db
+      .update(inngestJobs)
+      .set({ leaseToken: "dead-runner", leaseOwner: "runner-dead", leaseExpiresAt: new Date(clock.now().getTime() + 60_000) })
+      .where(eq(inngestJobs.runId, run!.id));
+    await jobs.drain();
+    expect((await runOf("test-parallel", key))!.status).toBe("queued");
+    await jobs.advance(60_001);
+    expect((await runOf("test-parallel", key))!.status).toBe("completed");
+    for (const part of ["a", "b", "c"]) expect(count(`${key}:part-${part}`)).toBe(1);
+    await jobs.stop();
   });
 });
 
