@@ -72,11 +72,22 @@ const dialKey = (contact: EnrollmentContact) => `${contact.phoneNumber};${contac
  * requests race (the unique (organization, key) index decides; the loser reads the winner's body).
  */
 export async function enrollMany(db: Db, params: EnrollManyParams): Promise<BulkEnrollmentResult> {
+  const outcome = await acceptBulkEnrollment(db, params);
+  // After commit: materialization starts; a lost send is picked up by the resume sweep.
+  if (outcome.created) await sendSequenceEvents([{ name: "sequence/bulk.accepted", data: { batchId: outcome.response.batchId } }]);
+  return outcome.response;
+}
+
+/**
+ * `enrollMany` without the event: validates and records the batch; `created` is false for an idempotent replay.
+ * The caller materializes it (`materializeBulkBatch`) or sends `sequence/bulk.accepted`.
+ */
+export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Promise<{ response: BulkEnrollmentResult; created: boolean }> {
   const { organizationId, body, now } = params;
   const idempotencyKey = checkIdempotencyKey(params.idempotencyKey);
   if (idempotencyKey) {
     const replay = await findReplay(db, organizationId, idempotencyKey, now);
-    if (replay) return replay;
+    if (replay) return { response: replay, created: false };
   }
   const allowDuplicates = body.allowDuplicates === true;
   if (allowDuplicates && (body.groupByField || body.contacts.some((contact) => contact.groupByField))) {
@@ -156,7 +167,7 @@ export async function enrollMany(db: Db, params: EnrollManyParams): Promise<Bulk
 
   const batchId = newUuid();
   const response: BulkEnrollmentResult = { batchId, total: body.contacts.length, accepted: valid.length, rejected };
-  const outcome = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     if (idempotencyKey) {
       // A key older than the replay window is free again.
       await tx
@@ -200,7 +211,4 @@ export async function enrollMany(db: Db, params: EnrollManyParams): Promise<Bulk
     if (!winner) throw new Error("enrollMany: idempotency conflict without a winning batch");
     return { created: false as const, response: winner.response as BulkEnrollmentResult };
   });
-  // After commit: materialization starts; a lost send is picked up by the resume sweep.
-  if (outcome.created) await sendSequenceEvents([{ name: "sequence/bulk.accepted", data: { batchId } }]);
-  return outcome.response;
 }

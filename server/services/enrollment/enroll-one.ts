@@ -39,6 +39,14 @@ const errorCodeOfReason: Record<RejectionReason, AppErrorCode> = {
  * 402 INSUFFICIENT_CREDITS. Sends `sequence/started` after commit when the contact is scheduled (not waiting).
  */
 export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence }> {
+  const { sequence, started } = await createEnrollment(db, params);
+  // After commit: the call engine picks the sequence up.
+  if (started) await sendSequenceEvents(startedEvents([sequence.sequenceId]));
+  return { sequence };
+}
+
+/** `enrollOne` without the event: for callers that announce themselves, or need not (the demo seed). */
+export async function createEnrollment(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence; started: boolean }> {
   const agent = await getSchedulableAgent(db, params);
   const validation = await validateContact(params.body, 0, {
     steps: agent.steps,
@@ -65,9 +73,7 @@ export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequ
     createSequences(tx, { agent, contacts: [contact], batchId: null, now: params.now, random: params.random }),
   );
   if (!created) throw new Error("enrollOne: the sequence was not created");
-  // After commit: the call engine picks the sequence up.
-  if (created.firstCall) await sendSequenceEvents(startedEvents([created.sequenceId]));
-  return { sequence: toSequence(agent, contact, created) };
+  return { sequence: toSequence(agent, contact, created), started: created.firstCall !== null };
 }
 
 export function toSequence(agent: AgentSnapshot, contact: EnrollmentContact, created: CreatedSequence): TSequence {

@@ -25,9 +25,19 @@ const PENDING_RESULT_TYPES = ["Scheduled", "Rescheduled"] as const;
  * `sequence/started` per contact activated by a hand-over.
  */
 export async function cancelSequencesByReference(db: Db, params: CancelSequencesByReferenceParams) {
+  const result = await cancelMatchingSequences(db, params);
+  await sendSequenceEvents([...cancelledEvents(result.cancelledSequenceIds), ...startedEvents(result.activatedSequenceIds)]);
+  return { success: true as const, ...result };
+}
+
+/** The cancellation without its events (one transaction); the caller announces after commit. */
+export async function cancelMatchingSequences(
+  db: Db,
+  params: CancelSequencesByReferenceParams,
+): Promise<{ cancelledSequenceIds: string[]; activatedSequenceIds: string[] }> {
   const { now } = params;
   const match = JSON.stringify({ [params.referenceKey]: params.referenceValue });
-  const result = await db.transaction(async (tx) => {
+  return db.transaction(async (tx) => {
     // `@>` on the jsonb column uses its GIN (jsonb_path_ops) index.
     const cancelled = await tx
       .update(sequences)
@@ -55,6 +65,4 @@ export async function cancelSequencesByReference(db: Db, params: CancelSequences
     }
     return { cancelledSequenceIds: ids, activatedSequenceIds: activated };
   });
-  await sendSequenceEvents([...cancelledEvents(result.cancelledSequenceIds), ...startedEvents(result.activatedSequenceIds)]);
-  return { success: true as const, ...result };
 }
