@@ -141,7 +141,10 @@ describe("POST /agents/{agentId}/schedule/sequences", () => {
 
   it("accepts 1 to 1,000 contacts", async () => {
     const { apiKey, agent, organization } = await setupEnrollment(db);
-    const thousand = Array.from({ length: 1000 }, (_, i) => person(i, { phoneNumber: `+1212555${String(i).padStart(4, "0")}` }));
+    // ~450 kB of JSON: custom variables of a real CSV import
+    const thousand = Array.from({ length: 1000 }, (_, i) =>
+      person(i, { phoneNumber: `+1212555${String(i).padStart(4, "0")}`, notes: "x".repeat(400), crm_ref: `REF-${i}` }),
+    );
     const ok = await bulk(apiKey, agent.id, { contacts: thousand });
     expect(ok.status).toBe(202);
     expect(ok.body).toMatchObject({ total: 1000, accepted: 1000, rejected: [] });

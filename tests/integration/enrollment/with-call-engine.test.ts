@@ -1,0 +1,116 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { sql } from "drizzle-orm";
+import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { inngestRuns } from "@/db/schema/jobs";
+import { inngest } from "@/inngest/client";
+import { createMaterializeBulkBatchFunction } from "@/inngest/functions/materialize-bulk-batch";
+import { createRunSequenceFunction } from "@/inngest/functions/run-sequence";
+import { useTestDb } from "../../helpers/db";
+import { startTestInngest } from "../../helpers/inngest";
+import { callsOf, createEngineOrganization, sequenceOf, startCallEngine, type CallEngineHarness } from "../call-engine/harness";
+import { patientApiClient } from "./helpers";
+
+/** Enrollment and cancel through the real `/api/v1` handler, with the call engine's real functions on the runner. */
+const db = useTestDb();
+const HOUR = 3_600_000;
+let engine: CallEngineHarness | null = null;
+
+beforeAll(() => {
+  process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "enrollment-engine-"));
+});
+afterEach(async () => {
+  await engine?.stop();
+  engine = null;
+});
+
+async function runsOf(sequenceId: string) {
+  return db
+    .select({ status: inngestRuns.status })
+    .from(inngestRuns)
+    .where(sql`${inngestRuns.functionId} = 'outbound-calling-run-sequence' and ${inngestRuns.event}->'data'->>'sequenceId' = ${sequenceId}`);
+}
+
+describe("enrollment with the call engine", () => {
+  it("a single enrollment starts the sequence runner, which dials the call when due", async () => {
+    engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z") });
+    const { apiKey, agent } = await createEngineOrganization(db);
+    const api = patientApiClient(db, { now: engine.clock.now });
+    const res = await api(`/agents/${agent.id}/schedule/sequence`, {
+      method: "POST",
+      key: apiKey,
+      body: { name: "Ada", phoneNumber: "+12025550381", company_name: "Acme", crm_ref: "E-1", timezone: "America/New_York" },
+    });
+    expect(res.status).toBe(201);
+    await engine.settle();
+    const [call] = await callsOf(db, res.body.sequence.sequenceId);
+    expect(engine.simulator.dialCount(call!.id)).toBe(1);
+  });
+
+  it("cancel by reference stops the sequence's runner: nothing is dialed later", async () => {
+    engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z") });
+    const { apiKey, agent } = await createEngineOrganization(db);
+    const api = patientApiClient(db, { now: engine.clock.now });
+    const res = await api(`/agents/${agent.id}/schedule/sequence`, {
+      method: "POST",
+      key: apiKey,
+      body: { name: "Ada", phoneNumber: "+12025550391", company_name: "Acme", crm_ref: "E-2", timezone: "America/New_York", scheduledAt: "2026-03-02T17:00:00Z" },
+    });
+    const { sequenceId } = res.body.sequence;
+    await engine.settle();
+    expect((await runsOf(sequenceId)).map((run) => run.status)).toEqual(["running"]);
+
+    const cancelled = await api("/sequences/cancel", { method: "POST", key: apiKey, body: { referenceKey: "crm_ref", referenceValue: "E-2" } });
+    expect(cancelled.body).toEqual({ success: true });
+    await engine.settle();
+    expect((await runsOf(sequenceId)).map((run) => run.status)).toEqual(["cancelled"]);
+    await engine.advance(4 * HOUR);
+    const [call] = await callsOf(db, sequenceId);
+    expect(call!.resultType).toBe("Cancelled");
+    expect(engine.simulator.dialCount(call!.id)).toBe(0);
+    expect((await sequenceOf(db, sequenceId)).lifecycleStatus).toBe("cancelled");
+  });
+
+  it("a bulk enrollment's sequences are started by the materialization's events", async () => {
+    engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z") });
+    // A second runner in the engine's partition, with the engine's clock, runs the materialization; it also knows the
+    // engine's sequence runner, so the `sequence/started` events it sends start runs the engine then executes.
+    const materializer = await startTestInngest({
+      db,
+      clock: engine.clock,
+      partition: engine.runner.partition,
+      functions: [
+        createMaterializeBulkBatchFunction(inngest, { getDb: () => db, now: engine.clock.now, chunkSize: 2 }),
+        createRunSequenceFunction(inngest, engine.deps),
+      ],
+    });
+    try {
+      const { apiKey, agent } = await createEngineOrganization(db);
+      const api = patientApiClient(db, { now: engine.clock.now });
+      const res = await api(`/agents/${agent.id}/schedule/sequences`, {
+        method: "POST",
+        key: apiKey,
+        body: {
+          timezone: "America/New_York",
+          contacts: [0, 1, 2].map((i) => ({ name: `P${i}`, phoneNumber: `+1202555040${i + 1}`, company_name: "Acme" })),
+        },
+      });
+      expect(res.status).toBe(202);
+      await materializer.drain();
+      await engine.settle();
+      await materializer.drain();
+      await engine.settle();
+      const ids = (await db.execute<{ id: string }>(sql`select id from sequences where batch_id = ${res.body.batchId} order by batch_index`)).map((row) => row.id);
+      expect(ids).toHaveLength(3);
+      for (const id of ids) {
+        expect((await runsOf(id)).length).toBe(1);
+        const [call] = await callsOf(db, id);
+        expect(engine.simulator.dialCount(call!.id)).toBe(1);
+      }
+    } finally {
+      await materializer.stop();
+    }
+  });
+});
+
