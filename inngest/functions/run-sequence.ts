@@ -1,5 +1,6 @@
 import type { Inngest } from "inngest";
 import { defaultCallEngineDependencies, type CallEngineDependencies } from "@/server/services/call-engine/dependencies";
+import { buildCallAnalyzedData, callAnalyzedEventId, isChainHandOver } from "@/server/services/call-engine/announce";
 import { dialDueCall } from "@/server/services/call-engine/dial-call";
 import { handOverChain } from "@/server/services/call-engine/chain";
 import { failSequence, findOpenCall } from "@/server/services/call-engine/sequence-state";
@@ -10,6 +11,7 @@ import { callAnalyzed, sequenceCancelled, sequenceStarted } from "../events";
 export const RESULT_WAIT = "5m";
 /** Rounds per run; past this the run continues in a fresh run (`sequence/started` again) to keep run state small. */
 export const MAX_ROUNDS_PER_RUN = 100;
+const RETRIES = 3;
 
 /**
  * The per-sequence runner (DESIGN §5). Round after round: find the sequence's open call; if it is scheduled, sleep
@@ -29,13 +31,13 @@ export function createRunSequenceFunction(client: Inngest.Any, deps: CallEngineD
       name: "Sequence: dial each call step in its window",
       triggers: [sequenceStarted],
       cancelOn: [{ event: sequenceCancelled, match: "data.sequenceId" }],
-      retries: 3,
+      retries: RETRIES,
       onFailure: async ({ event, step }) => {
         const sequenceId = (event.data.event.data as { sequenceId: string }).sequenceId;
         await step.run("fail-sequence", () => failSequence(deps.getDb(), { sequenceId, now: deps.now() }));
       },
     },
-    async ({ event, step }) => {
+    async ({ event, step, attempt }) => {
       const { sequenceId } = event.data;
       for (let round = 1; round <= MAX_ROUNDS_PER_RUN; round += 1) {
         const open = await step.run(`find-open-call-${round}`, () => findOpenCall(deps.getDb(), sequenceId));
@@ -44,8 +46,27 @@ export function createRunSequenceFunction(client: Inngest.Any, deps: CallEngineD
           // A due time in the past (e.g. after downtime) wakes at once; dialDueCall then applies the window.
           await step.sleepUntil(`sleep-until-due-${round}`, new Date(open.dueAt));
           const dial = await step.run(`dial-${round}`, () =>
-            dialDueCall(deps.getDb(), { callId: open.callId, now: deps.now(), voiceEngine: deps.voiceEngine() }),
+            dialDueCall(deps.getDb(), {
+              callId: open.callId,
+              now: deps.now(),
+              voiceEngine: deps.voiceEngine(),
+              // Transient provider errors are retried; on the last attempt the call ends as Failed instead.
+              onPlaceError: attempt >= RETRIES ? "fail-call" : "throw",
+            }),
           );
+          if (dial.status === "failed") {
+            // Ended without a conversation: announce it (and hand the chain over) as analyze-call would.
+            const announcement = await step.run(`load-result-${round}`, () => buildCallAnalyzedData(deps.getDb(), dial.callId));
+            const chain = await step.run(`check-chain-${round}`, () => isChainHandOver(deps.getDb(), dial.callId));
+            if (chain?.handOver) {
+              const handOver = await step.run(`hand-over-failed-${round}`, () => handOverChain(deps.getDb(), { sequenceId, now: deps.now() }));
+              if (handOver.activatedSequenceIds.length > 0) {
+                await step.sendEvent(`start-chained-failed-${round}`, handOver.activatedSequenceIds.map((id) => sequenceStarted.create({ sequenceId: id })));
+              }
+            }
+            if (announcement) await step.sendEvent(`announce-${round}`, callAnalyzed.create(announcement, { id: callAnalyzedEventId(dial.callId) }));
+            continue;
+          }
           if (dial.status === "skipped" && dial.reason === "opted-out" && dial.chained) {
             const handOver = await step.run(`hand-over-chain-${round}`, () => handOverChain(deps.getDb(), { sequenceId, now: deps.now() }));
             if (handOver.activatedSequenceIds.length > 0) {

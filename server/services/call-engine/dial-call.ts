@@ -4,6 +4,7 @@ import { agents, calls, optOuts, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
 import { agentTimezoneOf, findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
+import { failCall } from "./finalize-call";
 
 /** How long a call waits before the engine looks again while its agent is paused (default 5 minutes). */
 export function pausedRecheckSeconds(): number {
@@ -14,6 +15,11 @@ export type DialDueCallParams = {
   callId: string;
   now: Date;
   voiceEngine: VoiceEngine;
+  /**
+   * When the voice engine refuses the call: `throw` (default; the step is retried) or `fail-call` (the last attempt:
+   * the call ends as `Failed` — a provider error — and the sequence moves on like after any failed call).
+   */
+  onPlaceError?: "throw" | "fail-call";
 };
 
 export type DialOutcome =
@@ -22,6 +28,8 @@ export type DialOutcome =
   | { status: "in-flight"; callId: string; resultType: string }
   /** Not dialed now; the call is (still) Scheduled and due at `until`. */
   | { status: "deferred"; callId: string; until: string; reason: "not-due" | "outside-window" | "agent-paused" }
+  /** The voice engine refused the call for good: it ended as `Failed` (announce it like any final result). */
+  | { status: "failed"; callId: string; message: string }
   /** Not dialed and never will be: the call became Cancelled (or was). */
   | { status: "skipped"; callId: string; reason: "not-found" | "sequence-not-in-progress" | "opted-out"; sequenceId?: string; chained?: boolean };
 
@@ -109,7 +117,15 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
   if (claim.kind === "done") return claim.outcome;
 
   const request = await placeCallRequestFor(db, claim.row);
-  const placed = await params.voiceEngine.placeCall(request);
+  let placed: Awaited<ReturnType<VoiceEngine["placeCall"]>>;
+  try {
+    placed = await params.voiceEngine.placeCall(request);
+  } catch (error) {
+    if (params.onPlaceError !== "fail-call") throw error;
+    const message = error instanceof Error ? error.message : String(error);
+    await failCall(db, { callId, now, reason: `The call failed: the voice provider refused it (${message.slice(0, 200)}).` });
+    return { status: "failed", callId, message };
+  }
   await db
     .update(calls)
     .set({ providerCallId: placed.providerCallId, updatedAt: sql`greatest(${calls.updatedAt}, ${now.toISOString()}::timestamptz)` })

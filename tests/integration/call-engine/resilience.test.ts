@@ -166,6 +166,30 @@ describe("call engine: watchdog, crashes and retries", () => {
     expect(simulator.dialCount(done!.id)).toBe(1);
   });
 
+  it("a provider that keeps refusing a call: retried, then the call ends as Failed and the sequence moves on", async () => {
+    const engine = await start({ start: START });
+    let attempts = 0;
+    engine.deps.voiceEngine = () => ({
+      kind: "down",
+      maxCallWallSeconds: 30,
+      async placeCall() {
+        attempts += 1;
+        throw new Error("503 from the telephony provider");
+      },
+    });
+    const { organization, agent } = await createEngineOrganization(db);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550451", now: START });
+    await engine.runner.advance(30 * MINUTE);
+    const [failed, next] = await callsOf(db, created.sequenceId);
+    expect(attempts).toBe(4);
+    expect(failed!.resultType).toBe("Failed");
+    expect(failed!.summary).toContain("503 from the telephony provider");
+    expect(next!.resultType).toBe("Scheduled");
+    expect((await sequenceOf(db, created.sequenceId)).lifecycleStatus).toBe("in progress");
+    expect(engine.analyzed.map((event) => event.callId)).toEqual([failed!.id]);
+    expect(await ledgerOf(db, organization.id)).toEqual([]);
+  });
+
   it("the provider-event entry point accepts only signed events about calls we placed", async () => {
     const engine = await start({ start: START });
     const { agent } = await createEngineOrganization(db);

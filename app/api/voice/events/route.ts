@@ -11,7 +11,8 @@ export async function POST(request: Request): Promise<Response> {
   return handleVoiceEventRequest(request, {
     db: getDb(),
     announceCallEnded: async (callId) => {
-      await inngest.send(callEnded.create({ callId }));
+      // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
+      await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }));
     },
   });
 }
