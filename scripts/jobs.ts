@@ -56,7 +56,7 @@ async function main() {
     const runId = option(argv, "--run");
     const json = argv.includes("--json");
     if (runId) {
-      const run = await getRun(handle.db, { runId });
+      const run = await getRun(handle.db, { runId, organizationId: null });
       if (json) return void process.stdout.write(`${JSON.stringify(run, null, 2)}\n`);
       process.stdout.write(`${table(summaryRows([run]))}\n\nSteps\n`);
       process.stdout.write(
@@ -74,6 +74,7 @@ async function main() {
       return;
     }
     const { runs } = await listRuns(handle.db, {
+      organizationId: null,
       limit: Number(option(argv, "--limit") ?? 20),
       status: option(argv, "--status") as RunStatus | undefined,
       functionId: option(argv, "--function"),

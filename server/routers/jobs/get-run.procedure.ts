@@ -8,7 +8,7 @@ export const getRunProcedure = requireRole("admin", { sessionOnly: true })
   .input(ZGetRunRequestSchema)
   .output(ZGetRunResponseSchema)
   .query(async ({ ctx, input }) => {
-    const run = await getRun(ctx.db, { runId: input.runId });
+    const run = await getRun(ctx.db, { runId: input.runId, organizationId: ctx.auth.organizationId });
     return {
       ...serializeRunSummary(run),
       event: run.event,

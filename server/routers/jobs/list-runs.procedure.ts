@@ -8,6 +8,6 @@ export const listRunsProcedure = requireRole("admin", { sessionOnly: true })
   .input(ZListRunsRequestSchema)
   .output(ZListRunsResponseSchema)
   .query(async ({ ctx, input }) => {
-    const { runs, nextCursor } = await listRuns(ctx.db, input);
+    const { runs, nextCursor } = await listRuns(ctx.db, { ...input, organizationId: ctx.auth.organizationId });
     return { runs: runs.map(serializeRunSummary), nextCursor };
   });

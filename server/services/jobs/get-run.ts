@@ -1,7 +1,8 @@
-import { asc, eq } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { inngestAttempts, inngestRuns, inngestSteps, type SerializedError, type StepStatus } from "@/db/schema/jobs";
 import { AppError } from "@/server/errors";
+import { runVisibleTo } from "./list-runs";
 import { summarizeRuns, type RunSummary } from "./list-runs";
 
 export type RunStep = {
@@ -35,8 +36,10 @@ export type RunAttempt = {
 export type RunDetail = RunSummary & { event: unknown; output: unknown; steps: RunStep[]; attempts: RunAttempt[] };
 
 /** One run with its steps (in creation order) and every request made for it. Raises NOT_FOUND for an unknown id. */
-export async function getRun(db: DbOrTx, params: { runId: string }): Promise<RunDetail> {
-  const [row] = await db.select().from(inngestRuns).where(eq(inngestRuns.id, params.runId));
+/** `organizationId: null` only for the operator CLI; procedures always pass the caller's organization. */
+export async function getRun(db: DbOrTx, params: { runId: string; organizationId: string | null }): Promise<RunDetail> {
+  const visible = params.organizationId ? runVisibleTo(params.organizationId) : undefined;
+  const [row] = await db.select().from(inngestRuns).where(and(eq(inngestRuns.id, params.runId), visible));
   if (!row) throw new AppError("NOT_FOUND", `Run ${params.runId} not found.`);
   const [[summary], steps, attempts] = await Promise.all([
     summarizeRuns(db, [row]),

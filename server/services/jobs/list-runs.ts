@@ -21,6 +21,8 @@ export type RunSummary = {
 };
 
 export type ListRunsParams = {
+  /** Only runs about this organization's entities, plus system runs (cron) that name none; null: every run (operator CLI). */
+  organizationId: string | null;
   status?: RunStatus;
   functionId?: string;
   limit: number;
@@ -29,11 +31,24 @@ export type ListRunsParams = {
 };
 
 /**
- * Background-job runs of the embedded Inngest runner, newest first. Runs are not organization data: callers
- * must restrict this to administrators (the procedure requires the admin role of a signed-in user).
+ * Which runs an organization may see: a run's triggering event names the entity it works on (sequence, call, bulk
+ * batch, webhook delivery); the run is visible when that entity belongs to the organization. Runs whose event names
+ * none of them (cron sweeps) are system runs, visible to every organization's administrators.
  */
+export function runVisibleTo(organizationId: string): SQL {
+  const data = sql`${inngestRuns.event}->'data'`;
+  return sql`(
+    (${data}->>'sequenceId') in (select id from sequences where organization_id = ${organizationId})
+    or (${data}->>'callId') in (select id from calls where organization_id = ${organizationId})
+    or (${data}->>'batchId') in (select id from bulk_batches where organization_id = ${organizationId})
+    or (${data}->>'deliveryId') in (select id from webhook_deliveries where organization_id = ${organizationId})
+    or not coalesce(${data} ?| array['sequenceId', 'callId', 'batchId', 'deliveryId'], false)
+  )`;
+}
+
+/** Background-job runs of the embedded runner that the organization may see, newest first (admin role only). */
 export async function listRuns(db: DbOrTx, params: ListRunsParams): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
-  const filters: SQL[] = [];
+  const filters: SQL[] = params.organizationId ? [runVisibleTo(params.organizationId)] : [];
   if (params.status) filters.push(eq(inngestRuns.status, params.status));
   if (params.functionId) filters.push(eq(inngestRuns.functionId, params.functionId));
   if (params.cursor) filters.push(lt(inngestRuns.id, params.cursor));

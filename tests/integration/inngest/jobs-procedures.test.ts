@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { inngest } from "@/inngest/client";
 import { appCodeOfError } from "@/server/errors";
-import { createTestOrganization } from "../../factories";
+import { createTestAgent, createTestOrganization, createTestSequence } from "../../factories";
 import { useTestDb } from "../../helpers/db";
 import { startTestInngest, type TestInngest } from "../../helpers/inngest";
 import { apiKeyCaller, consoleUser } from "../console/helpers";
@@ -76,5 +76,26 @@ describe("jobs procedures (background-job visibility)", () => {
     await expect(apiKeyCaller(db, apiKey).jobs.listRuns({ limit: 10 }).catch(appCodeOfError)).resolves.toBe("FORBIDDEN");
     const { caller } = await consoleUser(db, organization.id, "admin");
     await expect(caller.jobs.getRun({ runId: "01UNKNOWN" }).catch(appCodeOfError)).resolves.toBe("NOT_FOUND");
+  });
+
+  it("show an organization only the runs about its own entities (plus system runs)", async () => {
+    const mine = await createTestOrganization(db);
+    const other = await createTestOrganization(db);
+    const otherAgent = await createTestAgent(db, other.organization.id);
+    const otherSequence = await createTestSequence(db, { organizationId: other.organization.id, agentId: otherAgent.id });
+    const key = randomUUID();
+    await inngest.send({ name: "test/sleep", data: { key, sequenceId: otherSequence.id } });
+    await runner.drain();
+    const { caller: mineAdmin } = await consoleUser(db, mine.organization.id, "admin");
+    const { caller: otherAdmin } = await consoleUser(db, other.organization.id, "admin");
+    const keyOf = (run: { runId: string }) => run.runId;
+    const otherRuns = (await otherAdmin.jobs.listRuns({ functionId: "outbound-calling-test-sleep", limit: 200 })).runs;
+    const target = (await Promise.all(otherRuns.map((run) => otherAdmin.jobs.getRun({ runId: keyOf(run) })))).find(
+      (run) => (run.event as { data: { key?: string } }).data.key === key,
+    );
+    expect(target).toBeDefined();
+    const mineRuns = (await mineAdmin.jobs.listRuns({ functionId: "outbound-calling-test-sleep", limit: 200 })).runs;
+    expect(mineRuns.map(keyOf)).not.toContain(target!.runId);
+    await expect(mineAdmin.jobs.getRun({ runId: target!.runId }).catch(appCodeOfError)).resolves.toBe("NOT_FOUND");
   });
 });
