@@ -46,7 +46,7 @@ test.describe("conversations", () => {
     const org = primaryOrg();
     const meta = await api(`/conversations/metadata/${encodeURIComponent(target.sequenceId)}`, org.apiKey);
     expect(meta.status).toBe(200);
-    const call = (meta.body.metadata as Array<{ callId: string; agentName: string; name: string; scheduledAt: string }>).find((c) => c.callId === target.callId)!;
+    const call = (meta.body.metadata as Array<{ callId: string; agentId: string; agentName: string; name: string; scheduledAt: string }>).find((c) => c.callId === target.callId)!;
     const day = call.scheduledAt.slice(0, 10);
 
     await signIn(page, "support");
@@ -55,6 +55,7 @@ test.describe("conversations", () => {
     await page.getByLabel("Find agent").fill(call.agentName);
     await expect(page.getByLabel("Agent", { exact: true })).toHaveValue(/^agent\./);
     await page.getByLabel("Agent", { exact: true }).selectOption({ label: call.agentName });
+    await expect(page.getByLabel("Agent", { exact: true })).toHaveValue(call.agentId);
     await page.getByLabel("From (UTC day)").fill(day);
     await page.getByLabel("To (UTC day)").fill(day);
     await page.getByRole("button", { name: "Search" }).click();

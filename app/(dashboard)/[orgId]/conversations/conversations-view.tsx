@@ -3,7 +3,7 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useState, type FormEvent } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
 import { useOrgPath } from "../../../_components/org-context";
 import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
@@ -25,23 +25,26 @@ export function ConversationsView() {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  const agentId = params.get("agent") ?? "";
-  const start = params.get("start") ?? utcDay(-29);
-  const end = params.get("end") ?? utcDay(0);
-  const page = Math.max(1, Number(params.get("page")) || 1);
+  // The filters are state first (so quick successive changes never overwrite each other), mirrored into the URL so a
+  // page can be shared and reloaded.
+  const [filters, setFilters] = useState(() => ({
+    agentId: params.get("agent") ?? "",
+    start: params.get("start") ?? utcDay(-29),
+    end: params.get("end") ?? utcDay(0),
+    page: Math.max(1, Number(params.get("page")) || 1),
+  }));
+  const { agentId, start, end, page } = filters;
   const [draft, setDraft] = useState({ start, end });
   const [jumpTo, setJumpTo] = useState("");
   const [jumpError, setJumpError] = useState<string | null>(null);
 
-  const setParams = useCallback(
-    (patch: Record<string, string>) => {
-      const next = new URLSearchParams(params.toString());
-      for (const [key, value] of Object.entries(patch)) next.set(key, value);
-      router.replace(`${pathname}?${next.toString()}`, { scroll: false });
-    },
-    [params, pathname, router],
-  );
-  const setAgent = useCallback((id: string) => setParams({ agent: id, page: "1" }), [setParams]);
+  useEffect(() => {
+    const next = new URLSearchParams({ ...(agentId ? { agent: agentId } : {}), start, end, page: String(page) }).toString();
+    if (next !== window.location.search.replace(/^\?/, "")) router.replace(`${pathname}?${next}`, { scroll: false });
+  }, [agentId, start, end, page, pathname, router]);
+
+  const setAgent = useCallback((id: string) => setFilters((f) => ({ ...f, agentId: id, page: 1 })), []);
+  const setPage = (next: number) => setFilters((f) => ({ ...f, page: next }));
 
   const rangeError = draft.end < draft.start ? "The end day cannot be before the start day." : null;
   const search = useQuery({
@@ -58,7 +61,7 @@ export function ConversationsView() {
 
   const applyRange = (event: FormEvent) => {
     event.preventDefault();
-    if (!rangeError) setParams({ start: draft.start, end: draft.end, page: "1" });
+    if (!rangeError) setFilters((f) => ({ ...f, start: draft.start, end: draft.end, page: 1 }));
   };
   const jump = (event: FormEvent) => {
     event.preventDefault();
@@ -205,11 +208,11 @@ export function ConversationsView() {
             </div>
           )}
           <nav className="actions" aria-label="Pages" style={{ marginTop: 12 }}>
-            <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setParams({ page: String(page - 1) })}>
+            <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
               Previous
             </button>
             <span className="hint">Page {page}</span>
-            <button type="button" className="btn btn-small" disabled={!search.data.hasMore} onClick={() => setParams({ page: String(page + 1) })}>
+            <button type="button" className="btn btn-small" disabled={!search.data.hasMore} onClick={() => setPage(page + 1)}>
               Next
             </button>
           </nav>
