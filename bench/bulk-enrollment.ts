@@ -1,6 +1,7 @@
 /**
- * Bulk enrollment benchmark: `npx tsx bench/bulk-enrollment.ts [--runs N] [--contacts N] [--chunk N]`.
+ * Bulk enrollment benchmark: `npx tsx bench/bulk-enrollment.ts [--runs N] [--contacts N] [--chunk N] [--per-step N]`.
  *
+ * `--chunk` contacts per transaction, `--per-step` transactions per Inngest step (defaults: the app's).
  * Starts its own embedded Postgres in a temp dir (db/embedded.ts + db/migrate.ts) and, in the same run:
  * 1. baseline: a raw multi-row insert (postgres.js, one transaction) of the same rows — N sequences and their N first
  *    call records — into the same tables;
@@ -21,7 +22,7 @@ import { calls, sequences } from "@/db/schema";
 import { inngestRuns } from "@/db/schema/jobs";
 import { inngest } from "@/inngest/client";
 import { createEmbeddedRunner } from "@/inngest/embedded";
-import { createMaterializeBulkBatchFunction } from "@/inngest/functions/materialize-bulk-batch";
+import { createMaterializeBulkBatchFunction, DEFAULT_CHUNKS_PER_STEP } from "@/inngest/functions/materialize-bulk-batch";
 import { handleApiV1 } from "@/server/http/api-v1";
 import { newId } from "@/server/ids";
 import { createAgent } from "@/server/services/agents/create-agent";
@@ -38,6 +39,7 @@ function flag(name: string, fallback: number): number {
 const RUNS = flag("runs", 15);
 const CONTACTS = flag("contacts", 1000);
 const CHUNK = flag("chunk", DEFAULT_CHUNK_SIZE);
+const PER_STEP = flag("per-step", DEFAULT_CHUNKS_PER_STEP);
 const WARMUP = 3;
 
 const STEPS = [
@@ -145,7 +147,7 @@ async function main() {
   const pg = await startEmbeddedPostgres(dir);
   const handle = createDb(pg.url, { max: 20 });
   const db = handle.db;
-  const materialize = createMaterializeBulkBatchFunction(inngest, { getDb: () => db, now: () => new Date(), chunkSize: CHUNK });
+  const materialize = createMaterializeBulkBatchFunction(inngest, { getDb: () => db, now: () => new Date(), chunkSize: CHUNK, chunksPerStep: PER_STEP });
   const runner = createEmbeddedRunner({ db, functions: [materialize], autoPoll: true, pollIntervalMs: 20, concurrency: 4, logger: { info: () => {}, warn: console.warn, error: console.error } });
   try {
     await runMigrations(pg.url);
@@ -232,7 +234,7 @@ async function main() {
     const acceptedMedian = median(accepted);
     const rateMedian = median(materializedRate);
     const directRate = CONTACTS / (median(direct) / 1000);
-    console.log(`Bulk enrollment, ${CONTACTS} contacts, ${RUNS} runs (+${WARMUP} warm-up), chunk ${CHUNK}, PostgreSQL on ${os.cpus().length} cores`);
+    console.log(`Bulk enrollment, ${CONTACTS} contacts, ${RUNS} runs (+${WARMUP} warm-up), transactions of ${CHUNK}, ${PER_STEP} per step, PostgreSQL on ${os.cpus().length} cores`);
     console.log(`  baseline raw multi-row insert (sequences + calls):  median ${ms(rawMedian)}  p90 ${ms(percentile(raw, 90))}`);
     console.log(`  POST /schedule/sequences → 202:                      median ${ms(acceptedMedian)}  p90 ${ms(percentile(accepted, 90))}`);
     console.log(`    of which per-contact validation (in-process):     median ${ms(median(validation))}`);

@@ -4,18 +4,25 @@ import {
   bulkStartedEventId,
   DEFAULT_CHUNK_SIZE,
   findStalledBulkBatches,
-  materializeBulkBatchChunk,
+  materializeBulkBatchChunks,
 } from "@/server/services/enrollment/materialize-bulk-batch";
 import { inngest } from "../client";
 import { sequenceBulkAccepted, sequenceStarted } from "../events";
 
-/** What the enrollment functions run on; tests inject their database, clock and chunk size. */
-export type EnrollmentFunctionDependencies = { getDb: () => Db; now: () => Date; chunkSize: number };
+/**
+ * What the enrollment functions run on; tests inject their database, clock and sizes. `chunkSize` contacts make one
+ * transaction; `chunksPerStep` transactions make one Inngest step (each step costs a round trip through the runner,
+ * so a 1,000-contact request is one step of two transactions by default).
+ */
+export type EnrollmentFunctionDependencies = { getDb: () => Db; now: () => Date; chunkSize: number; chunksPerStep?: number };
+
+export const DEFAULT_CHUNKS_PER_STEP = 2;
 
 export const defaultEnrollmentDependencies: EnrollmentFunctionDependencies = {
   getDb,
   now: () => new Date(),
   chunkSize: DEFAULT_CHUNK_SIZE,
+  chunksPerStep: DEFAULT_CHUNKS_PER_STEP,
 };
 
 /** A batch still missing sequences this long after its 202 is considered stalled (lost event, killed run). */
@@ -41,22 +48,29 @@ export function createMaterializeBulkBatchFunction(client: Inngest.Any, deps: En
     },
     async ({ event, step }) => {
       const { batchId } = event.data;
+      const perStep = Math.max(1, deps.chunksPerStep ?? DEFAULT_CHUNKS_PER_STEP);
       let created = 0;
       const toStart: string[][] = [];
       // Every sequence first, the announcements after: no chunk waits behind the previous chunk's events.
       // The first chunk reports how many chunks the batch has.
-      for (let chunkIndex = 0, chunks = 1; chunkIndex < chunks; chunkIndex += 1) {
-        const chunk = await step.run(`create-chunk-${chunkIndex}`, () =>
-          materializeBulkBatchChunk(deps.getDb(), { batchId, chunkIndex, chunkSize: deps.chunkSize, now: deps.now() }),
+      for (let stepIndex = 0, chunks = 1; stepIndex * perStep < chunks; stepIndex += 1) {
+        const result = await step.run(`create-chunks-${stepIndex}`, () =>
+          materializeBulkBatchChunks(deps.getDb(), {
+            batchId,
+            firstChunk: stepIndex * perStep,
+            maxChunks: perStep,
+            chunkSize: deps.chunkSize,
+            now: deps.now(),
+          }),
         );
-        chunks = chunk.chunks;
-        created += chunk.created;
-        toStart.push(chunk.startedSequenceIds);
+        chunks = result.chunks;
+        created += result.created;
+        toStart.push(result.startedSequenceIds);
       }
-      for (const [chunkIndex, sequenceIds] of toStart.entries()) {
+      for (const [stepIndex, sequenceIds] of toStart.entries()) {
         if (sequenceIds.length === 0) continue;
         await step.sendEvent(
-          `start-chunk-${chunkIndex}`,
+          `start-sequences-${stepIndex}`,
           sequenceIds.map((sequenceId) => sequenceStarted.create({ sequenceId }, { id: bulkStartedEventId(sequenceId) })),
         );
       }

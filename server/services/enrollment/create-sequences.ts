@@ -77,6 +77,25 @@ export async function createSequences(tx: Tx, params: CreateSequencesParams): Pr
     for (const row of rows) chains.set(row.groupKey!, { lastPosition: row.lastPosition ?? 0, busy: row.busy });
   }
 
+  // Without jitter, contacts that share a zone, bypass flag and explicit time share their first due time.
+  const jitterFree = agent.steps.every((step) => step.delaySecondsMax === null || step.delaySecondsMax <= step.delaySeconds);
+  const plans = new Map<string, ReturnType<typeof planFirstCall>>();
+  const planFor = (contact: EnrollmentContact, scheduledAt: Date | null) => {
+    const key = `${contact.timezone}|${contact.bypassCallWindows}|${contact.scheduledAt ?? ""}`;
+    if (jitterFree && plans.has(key)) return plans.get(key)!;
+    const plan = planFirstCall({
+      steps: agent.steps,
+      contactTimezone: contact.timezone,
+      agentTimezone: agent.agentTimezone,
+      bypassCallWindows: contact.bypassCallWindows,
+      scheduledAt,
+      now,
+      random: params.random,
+    });
+    if (jitterFree) plans.set(key, plan);
+    return plan;
+  };
+
   const planned = pending.map((contact) => {
     let chainStatus: ChainStatus | null = null;
     let chainPosition: number | null = null;
@@ -87,18 +106,7 @@ export async function createSequences(tx: Tx, params: CreateSequencesParams): Pr
       chains.set(contact.groupKey, { lastPosition: chainPosition, busy: true });
     }
     const scheduledAt = contact.scheduledAt ? new Date(contact.scheduledAt) : null;
-    const plan =
-      chainStatus === "waiting"
-        ? null
-        : planFirstCall({
-            steps: agent.steps,
-            contactTimezone: contact.timezone,
-            agentTimezone: agent.agentTimezone,
-            bypassCallWindows: contact.bypassCallWindows,
-            scheduledAt,
-            now,
-            random: params.random,
-          });
+    const plan = chainStatus === "waiting" ? null : planFor(contact, scheduledAt);
     return { contact, sequenceId: newId("call-sequence"), chainStatus, chainPosition, scheduledAt, plan };
   });
 

@@ -118,22 +118,26 @@ export async function materializeBulkBatchChunk(
       from counted
       where ${bulkBatches.id} = ${batch.id}
       returning status`);
-    const scheduled = await tx
-      .select({ id: sequences.id })
-      .from(sequences)
-      .where(
-        and(
-          eq(sequences.batchId, batch.id),
-          inArray(
-            sequences.batchIndex,
-            batch.contacts.map((contact) => contact.index),
-          ),
-          eq(sequences.lifecycleStatus, "in progress"),
-          isNull(sequences.chainActivatedBy),
-          or(isNull(sequences.chainStatus), eq(sequences.chainStatus, "active")),
-        ),
-      )
-      .orderBy(sequences.batchIndex);
+    // Usually every contact of the chunk was created just now; only a repeated chunk needs to look up the rest.
+    const scheduled =
+      created.length === batch.contacts.length
+        ? created.filter((row) => row.firstCall !== null).map((row) => ({ id: row.sequenceId }))
+        : await tx
+          .select({ id: sequences.id })
+          .from(sequences)
+          .where(
+            and(
+              eq(sequences.batchId, batch.id),
+              inArray(
+                sequences.batchIndex,
+                batch.contacts.map((contact) => contact.index),
+              ),
+              eq(sequences.lifecycleStatus, "in progress"),
+              isNull(sequences.chainActivatedBy),
+              or(isNull(sequences.chainStatus), eq(sequences.chainStatus, "active")),
+            ),
+          )
+          .orderBy(sequences.batchIndex);
     return {
       created: created.length,
       startedSequenceIds: scheduled.map((row) => row.id),
@@ -141,6 +145,25 @@ export async function materializeBulkBatchChunk(
       chunks,
     };
   });
+}
+
+/**
+ * Up to `maxChunks` consecutive chunks from `firstChunk`, each its own transaction (what one Inngest step runs).
+ * Results are merged; `chunks` is the batch's chunk count.
+ */
+export async function materializeBulkBatchChunks(
+  db: Db,
+  params: { batchId: string; firstChunk: number; maxChunks: number; chunkSize?: number; now?: Date; random?: () => number },
+): Promise<MaterializeChunkResult> {
+  const merged: MaterializeChunkResult = { created: 0, startedSequenceIds: [], completed: false, chunks: params.firstChunk + 1 };
+  for (let chunkIndex = params.firstChunk; chunkIndex < Math.min(merged.chunks, params.firstChunk + params.maxChunks); chunkIndex += 1) {
+    const chunk = await materializeBulkBatchChunk(db, { ...params, chunkIndex });
+    merged.created += chunk.created;
+    merged.startedSequenceIds.push(...chunk.startedSequenceIds);
+    merged.completed = chunk.completed;
+    merged.chunks = chunk.chunks;
+  }
+  return merged;
 }
 
 /**
