@@ -8,6 +8,7 @@ import { createAgent, type CreateAgentParams } from "@/server/services/agents/cr
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
 import { createOrganization } from "@/server/services/organizations/create-organization";
 import { seedCallHistory } from "@/server/services/call-engine/seed-call-history";
+import { configureDemoBooking, seedMeetingFixtures } from "./meeting-fixtures";
 import { createWebhookEndpoint } from "@/server/services/webhooks/manage-endpoints";
 import type { MemberRole } from "@/server/trpc/context";
 
@@ -117,8 +118,12 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   }
   for (const user of demoUsers) await db.insert(memberships).values({ organizationId: primary.id, userId: user.id, role: user.role });
   await seedCreditHistory(db, primary.id, primaryAgents.map((a) => a.agentId), now);
+  // Calendar booking before the history, so that the history's digit-0 calls on booking agents book too.
+  const agentsByRole = new Map(primaryAgents.map((agent) => [agent.role, agent.agentId]));
+  await configureDemoBooking(db, { organizationId: primary.id, agentsByRole });
   // 30 days of calls produced by the call engine itself (simulator, analyser, lifecycle, charging).
   const callHistory = await seedCallHistory(db, { organizationId: primary.id, agentIds: primaryAgents.map((a) => a.agentId), now });
+  const meetings = await seedMeetingFixtures(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, now });
   const primaryWebhook = options.webhookUrl
     ? await createWebhookEndpoint(db, { organizationId: primary.id, url: options.webhookUrl, description: "Demo seed (--webhook-url)", now })
     : null;
@@ -129,7 +134,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
     apiKey: primaryKey.key,
     webhookSecret: primaryWebhook?.secret ?? null,
     agents: primaryAgents,
-    fixtures: { sequenceIds: callHistory.sequenceIds, manyCallsSequenceIds: callHistory.manyCallsSequenceIds },
+    fixtures: { sequenceIds: callHistory.sequenceIds, manyCallsSequenceIds: callHistory.manyCallsSequenceIds, ...meetings },
   });
 
   // secondary: isolation
@@ -188,7 +193,10 @@ async function softDeleteLegacyField(db: Db, agentId: string) {
     .where(and(eq(inputVariableDefinitions.agentId, agentId), eq(inputVariableDefinitions.slug, "legacy_field")));
 }
 
-/** Ledger rows over this and the three previous months, with a month override on the previous month. */
+/**
+ * Ledger rows for the three months before the engine-produced history (which covers the last 30 days with real
+ * calls and their charges), with a month override on the previous month.
+ */
 async function seedCreditHistory(db: Db, organizationId: string, agentIds: string[], now: Date) {
   const rows: Array<typeof creditTransactions.$inferInsert> = [];
   const start = DateTime.fromJSDate(now, { zone: "utc" }).startOf("month").minus({ months: 3 });
@@ -197,7 +205,7 @@ async function seedCreditHistory(db: Db, organizationId: string, agentIds: strin
   while (day.toMillis() < now.getTime()) {
     for (const [index, agentId] of agentIds.slice(0, 3).entries()) {
       const at = day.plus({ hours: 9 + index * 2, minutes: (i * 7) % 60 });
-      if (at.toMillis() >= now.getTime()) continue;
+      if (at.toMillis() >= now.getTime() - 31 * 86_400_000) continue;
       rows.push({ id: newId("txn"), organizationId, agentId, callId: null, credits: 1 + ((i + index) % 4), description: "Demo call", createdAt: at.toJSDate() });
     }
     day = day.plus({ days: 1 });

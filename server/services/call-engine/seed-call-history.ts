@@ -114,6 +114,61 @@ async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, l
   }
 }
 
+type SeedAgent = typeof agents.$inferSelect;
+
+async function enrollSeedContact(
+  db: Db,
+  params: { organizationId: string; agent: SeedAgent; steps: AgentStep[]; contact: Contact; enrolledAt: Date },
+): Promise<string | null> {
+  const [sequence] = await db.transaction((tx) =>
+    createSequences(tx, {
+      agent: {
+        organizationId: params.organizationId,
+        agentId: params.agent.id,
+        steps: params.steps,
+        agentTimezone: params.agent.timezones[0] ?? params.contact.timezone,
+        promptVersionId: params.agent.currentPromptVersionId,
+        scheduledBy: API_SCHEDULED_BY,
+      },
+      contacts: [
+        {
+          index: 0,
+          name: params.contact.name,
+          phoneNumber: params.contact.phoneNumber,
+          phoneNumberExt: "",
+          toEmailAddress: params.contact.email,
+          timezone: params.contact.timezone,
+          scheduledAt: null,
+          bypassCallWindows: false,
+          groupByField: null,
+          groupKey: null,
+          customInputVariables: params.contact.variables,
+        },
+      ],
+      batchId: null,
+      now: params.enrolledAt,
+    }),
+  );
+  return sequence?.sequenceId ?? null;
+}
+
+export type SeedContact = Contact;
+
+/**
+ * One contact enrolled on an agent at `enrolledAt` and driven through the engine until `until` (the demo seed's
+ * meeting fixtures: digit-0 calls on booking agents book through the calendar provider during the call).
+ */
+export async function seedOneSequence(
+  db: Db,
+  params: { organizationId: string; agentId: string; contact: SeedContact; enrolledAt: Date; until: Date },
+): Promise<string | null> {
+  const [agent] = await db.select().from(agents).where(and(eq(agents.id, params.agentId), eq(agents.organizationId, params.organizationId)));
+  if (!agent) return null;
+  const sequenceId = await enrollSeedContact(db, { organizationId: params.organizationId, agent, steps: agent.steps, contact: params.contact, enrolledAt: params.enrolledAt });
+  if (sequenceId) await driveSequence(db, sequenceId, params.enrolledAt, params.until);
+  return sequenceId;
+}
+
 async function inPool<T>(items: T[], size: number, work: (item: T) => Promise<void>): Promise<void> {
   let next = 0;
   await Promise.all(
@@ -173,36 +228,8 @@ export async function seedCallHistory(db: Db, params: SeedCallHistoryParams): Pr
 
   const created: Array<{ sequenceId: string; enrolledAt: Date; many: boolean }> = [];
   for (const item of planned) {
-    const [sequence] = await db.transaction((tx) =>
-      createSequences(tx, {
-        agent: {
-          organizationId: params.organizationId,
-          agentId: item.agent.id,
-          steps: item.steps,
-          agentTimezone: item.agent.timezones[0] ?? item.contact.timezone,
-          promptVersionId: item.agent.currentPromptVersionId,
-          scheduledBy: API_SCHEDULED_BY,
-        },
-        contacts: [
-          {
-            index: 0,
-            name: item.contact.name,
-            phoneNumber: item.contact.phoneNumber,
-            phoneNumberExt: "",
-            toEmailAddress: item.contact.email,
-            timezone: item.contact.timezone,
-            scheduledAt: null,
-            bypassCallWindows: false,
-            groupByField: null,
-            groupKey: null,
-            customInputVariables: item.contact.variables,
-          },
-        ],
-        batchId: null,
-        now: item.enrolledAt,
-      }),
-    );
-    if (sequence) created.push({ sequenceId: sequence.sequenceId, enrolledAt: item.enrolledAt, many: item.many });
+    const sequenceId = await enrollSeedContact(db, { organizationId: params.organizationId, agent: item.agent, steps: item.steps, contact: item.contact, enrolledAt: item.enrolledAt });
+    if (sequenceId) created.push({ sequenceId, enrolledAt: item.enrolledAt, many: item.many });
   }
 
   // One transaction per sequence (the services' own transactions become savepoints): a seed of ~800 calls commits
