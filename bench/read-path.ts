@@ -52,7 +52,7 @@ async function main() {
 
   console.log("GET /agents/{id}/outcomes — full stack vs bare Node server running the same query");
   console.log(`  baseline (bare node + same query): ${fmt(baseline.rps, 0)} req/s, p50 ${fmt(baseline.p50)} ms, p99 ${fmt(baseline.p99)} ms, errors ${baseline.errors}`);
-  console.log(`  full stack (next start /api/v1):   ${fmt(full.rps, 0)} req/s, p50 ${fmt(full.p50)} ms, p99 ${fmt(full.p99)} ms, errors ${full.errors}`);
+  console.log(`  full stack (npm start, /api/v1):   ${fmt(full.rps, 0)} req/s, p50 ${fmt(full.p50)} ms, p99 ${fmt(full.p99)} ms, errors ${full.errors}`);
   console.log(`  ratio full/baseline: ${fmt((full.rps / baseline.rps) * 100)} %   (goal ≥ 50 %)`);
   console.log(`  at a fixed 500 req/s: p50 ${fmt(fixedRate.p50)} ms, p99 ${fmt(fixedRate.p99)} ms, errors ${fixedRate.errors}/${fixedRate.count}   (goal p99 ≤ 25 ms)`);
 
