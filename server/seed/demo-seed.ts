@@ -8,6 +8,7 @@ import { createAgent, type CreateAgentParams } from "@/server/services/agents/cr
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
 import { createOrganization } from "@/server/services/organizations/create-organization";
 import { seedCallHistory } from "@/server/services/call-engine/seed-call-history";
+import { seedEnrollments } from "@/server/services/enrollment/seed-enrollments";
 import { configureDemoBooking, seedMeetingFixtures } from "./meeting-fixtures";
 import { createWebhookEndpoint } from "@/server/services/webhooks/manage-endpoints";
 import type { MemberRole } from "@/server/trpc/context";
@@ -124,6 +125,8 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   // 30 days of calls produced by the call engine itself (simulator, analyser, lifecycle, charging).
   const callHistory = await seedCallHistory(db, { organizationId: primary.id, agentIds: primaryAgents.map((a) => a.agentId), now });
   const meetings = await seedMeetingFixtures(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, now });
+  // Enrollments in several states: scheduled for tomorrow, a chain with waiting contacts, a bulk batch, cancelled, paused agent, opted out.
+  const enrollments = await seedEnrollments(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, pausedAgentId: agentsByRole.get("paused"), now });
   const primaryWebhook = options.webhookUrl
     ? await createWebhookEndpoint(db, { organizationId: primary.id, url: options.webhookUrl, description: "Demo seed (--webhook-url)", now })
     : null;
@@ -134,7 +137,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
     apiKey: primaryKey.key,
     webhookSecret: primaryWebhook?.secret ?? null,
     agents: primaryAgents,
-    fixtures: { sequenceIds: callHistory.sequenceIds, manyCallsSequenceIds: callHistory.manyCallsSequenceIds, ...meetings },
+    fixtures: { sequenceIds: callHistory.sequenceIds, manyCallsSequenceIds: callHistory.manyCallsSequenceIds, ...meetings, enrollments },
   });
 
   // secondary: isolation

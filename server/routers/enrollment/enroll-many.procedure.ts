@@ -1,9 +1,9 @@
 import { enrollMany } from "@/server/services/enrollment/enroll-many";
 import { API_SCHEDULED_BY, DASHBOARD_SCHEDULED_BY } from "@/server/services/enrollment/schedulable-agent";
-import { orgProcedure } from "@/server/trpc/init";
+import { requireRole } from "@/server/trpc/init";
 import { enrollManyMeta, ZEnrollManyRequestSchema, ZEnrollManyResponseSchema } from "./enroll-many.schema";
 
-export const enrollManyProcedure = orgProcedure
+export const enrollManyProcedure = requireRole("admin")
   .meta(enrollManyMeta)
   .input(ZEnrollManyRequestSchema)
   .output(ZEnrollManyResponseSchema)

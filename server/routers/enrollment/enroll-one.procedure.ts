@@ -1,9 +1,9 @@
 import { API_SCHEDULED_BY, DASHBOARD_SCHEDULED_BY } from "@/server/services/enrollment/schedulable-agent";
 import { enrollOne } from "@/server/services/enrollment/enroll-one";
-import { orgProcedure } from "@/server/trpc/init";
+import { requireRole } from "@/server/trpc/init";
 import { enrollOneMeta, ZEnrollOneRequestSchema, ZEnrollOneResponseSchema } from "./enroll-one.schema";
 
-export const enrollOneProcedure = orgProcedure
+export const enrollOneProcedure = requireRole("admin")
   .meta(enrollOneMeta)
   .input(ZEnrollOneRequestSchema)
   .output(ZEnrollOneResponseSchema)

@@ -1,8 +1,8 @@
 import { cancelSequencesByReference } from "@/server/services/sequences/cancel-sequences-by-reference";
-import { orgProcedure } from "@/server/trpc/init";
+import { requireRole } from "@/server/trpc/init";
 import { cancelSequencesMeta, ZCancelSequencesRequestSchema, ZCancelSequencesResponseSchema } from "./cancel-sequences.schema";
 
-export const cancelSequencesProcedure = orgProcedure
+export const cancelSequencesProcedure = requireRole("admin")
   .meta(cancelSequencesMeta)
   .input(ZCancelSequencesRequestSchema)
   .output(ZCancelSequencesResponseSchema)
