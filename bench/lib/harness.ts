@@ -27,7 +27,9 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
     await run(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "build"]);
   }
   const port = await findFreePort();
-  const child: ChildProcess = spawn(process.execPath, ["--import", "tsx", path.resolve("scripts/start.ts")], {
+  // BENCH_APP_NODE_ARGS: extra node flags for the app process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
+  const extraArgs = (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
+  const child: ChildProcess = spawn(process.execPath, [...extraArgs, "--import", "tsx", path.resolve("scripts/start.ts")], {
     env: { ...process.env, DATABASE_URL: databaseUrl, DATA_DIR: dataDir, PORT: String(port), NODE_ENV: "production", NEXTAUTH_SECRET: "bench", NEXTAUTH_URL: `http://127.0.0.1:${port}`, EMBEDDED_MODE: "1" },
     stdio: ["ignore", "ignore", "inherit"],
     detached: false,
@@ -45,7 +47,7 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
     url,
     stop: async () => {
       child.kill("SIGTERM");
-      await new Promise((resolve) => setTimeout(resolve, 300));
+      await new Promise((resolve) => child.once("exit", resolve));
     },
   };
 }
