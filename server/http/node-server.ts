@@ -2,13 +2,18 @@ import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
+import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
+
+const RECORDINGS_PREFIX = "/api/recordings/";
 
 /**
  * The production HTTP server: `/api/v1/*` goes straight to the same fetch handler the Next.js route
  * (`app/api/v1/[...path]/route.ts`) uses, everything else to Next.js. Next's per-request routing costs several
  * times more than the whole API request on the hot read path (see bench/read-path.ts), so the public API skips it;
  * behaviour is identical either way (the route file stays for `next dev`-only setups and for tests).
+ * Signed recording links are served here too: Next drops the Content-Length of streamed route responses, and
+ * players need it (with Range) to seek.
  */
 export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string }) {
   const app = next({ dev: options.dev, port: options.port, hostname: options.hostname ?? "localhost" });
@@ -17,7 +22,11 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
 
   const server = http.createServer((req, res) => {
     if (req.url && (req.url === API_PREFIX || req.url.startsWith(`${API_PREFIX}/`) || req.url.startsWith(`${API_PREFIX}?`))) {
-      void serveApi(req, res, options.port);
+      void serveFetch(req, res, options.port, (request) => handleApiV1(request, { db: getDb() }));
+      return;
+    }
+    if (req.url?.startsWith(RECORDINGS_PREFIX)) {
+      void serveFetch(req, res, options.port, (request) => serveLocalRecording(request));
       return;
     }
     void handleNext(req, res);
@@ -33,19 +42,25 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   };
 }
 
-async function serveApi(req: IncomingMessage, res: ServerResponse, port: number) {
+/** Runs a fetch-style handler `(Request) => Response` on a Node request, streaming the body with its headers as given. */
+async function serveFetch(req: IncomingMessage, res: ServerResponse, port: number, handle: (request: Request) => Promise<Response>) {
   try {
-    const request = toFetchRequest(req, port);
-    const response = await handleApiV1(request, { db: getDb() });
+    const response = await handle(toFetchRequest(req, port));
     res.statusCode = response.status;
     response.headers.forEach((value, key) => res.setHeader(key, value));
-    if (response.body && req.method !== "HEAD") {
-      const body = Buffer.from(await response.arrayBuffer());
-      res.setHeader("content-length", body.length);
-      res.end(body);
-    } else res.end();
+    if (!response.body || req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    if (response.headers.has("content-length")) {
+      Readable.fromWeb(response.body as Parameters<typeof Readable.fromWeb>[0]).pipe(res);
+      return;
+    }
+    const body = Buffer.from(await response.arrayBuffer());
+    res.setHeader("content-length", body.length);
+    res.end(body);
   } catch (error) {
-    console.error("[api/v1] unexpected error", error);
+    console.error("[http] unexpected error", error);
     if (!res.headersSent) {
       res.statusCode = 500;
       res.setHeader("content-type", "application/json");
