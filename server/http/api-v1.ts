@@ -1,4 +1,4 @@
-import { createOpenApiFetchHandler } from "trpc-to-openapi";
+import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Db } from "@/db";
 import { appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, isAppErrorCode, type AppErrorCode } from "../errors";
 import { createContext, type Context } from "../trpc/context";
@@ -52,44 +52,86 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
 }
 
 async function dispatch(req: Request, method: string, options: ApiV1Options): Promise<Response> {
-  let forwarded = req;
+  let headers = req.headers;
+  let body: unknown = undefined;
   if (method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE") {
     const text = await req.text();
-    const headers = new Headers(req.headers);
-    let body = text;
+    headers = new Headers(req.headers);
     if (text.trim() === "") {
       // No body at all is `{}` (optional bodies, e.g. meeting cancel); 415 is only for a body that is present.
-      body = "{}";
+      body = {};
       headers.set("content-type", "application/json");
     } else if ((headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) {
       try {
-        JSON.parse(text);
+        body = JSON.parse(text);
       } catch {
         return errorResponse("INVALID_REQUEST_BODY", "The request body is not valid JSON.");
       }
     } else {
       return errorResponse("UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON: send Content-Type: application/json.");
     }
-    forwarded = new Request(req.url, { method, headers, body });
   }
-
-  let context: Context | undefined;
-  const response = await createOpenApiFetchHandler({
-    router: appRouter,
-    endpoint: API_PREFIX,
-    req: forwarded,
-    createContext: () => {
-      context = createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now });
-      return context;
-    },
-    responseMeta: ({ errors }) => {
-      // responseMeta also runs on errors and its status would override theirs: only successes take ours.
-      if (errors.length > 0 || !context) return {};
-      return { status: context.resMeta.status, headers: context.resMeta.headers };
-    },
-  });
+  const url = new URL(req.url);
+  const relativeUrl = `${url.pathname.slice(API_PREFIX.length) || "/"}${url.search}`;
+  const response = await invokeOpenApi(req, { relativeUrl, headers, body }, () =>
+    createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now }),
+  );
   if (response.status < 400) return response;
   return reshapeError(response);
+}
+
+type OpenApiNodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
+const contextFactories = new WeakMap<object, () => Context>();
+let openApiHandler: OpenApiNodeHandler | undefined;
+
+/**
+ * trpc-to-openapi's node handler, built once: its fetch adapter builds a new one (procedure cache, and outside
+ * production the whole OpenAPI document) on every request. The request it gets is the fetch Request seen through a
+ * proxy that supplies the path below /api/v1, the parsed body and the effective headers; the response object collects
+ * what the handler writes into a fetch Response.
+ */
+function getOpenApiHandler(): OpenApiNodeHandler {
+  openApiHandler ??= createOpenApiNodeHttpHandler({
+    router: appRouter,
+    createContext: ({ req }: { req: object }) => contextFactories.get(req)!(),
+    // responseMeta also runs on errors and its status would override theirs: only successes take ours.
+    responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) =>
+      errors.length > 0 || !ctx ? {} : { status: ctx.resMeta.status, headers: ctx.resMeta.headers },
+  } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
+  return openApiHandler;
+}
+
+function invokeOpenApi(req: Request, overrides: { relativeUrl: string; headers: Headers; body: unknown }, makeContext: () => Context): Promise<Response> {
+  const proxied = new Proxy(req, {
+    get(target, property) {
+      if (property === "url") return overrides.relativeUrl;
+      if (property === "body") return overrides.body;
+      if (property === "headers") return overrides.headers;
+      const value = Reflect.get(target, property, target) as unknown;
+      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
+    },
+  });
+  contextFactories.set(proxied, makeContext);
+  return new Promise<Response>((resolve, reject) => {
+    const responseHeaders = new Headers();
+    let statusCode = 200;
+    const res = {
+      setHeader(key: string, value: string | string[]) {
+        if (Array.isArray(value)) value.forEach((item) => responseHeaders.append(key, item));
+        else responseHeaders.set(key, value);
+      },
+      get statusCode() {
+        return statusCode;
+      },
+      set statusCode(code: number) {
+        statusCode = code;
+      },
+      end(chunk?: string) {
+        resolve(new Response(chunk ?? null, { status: statusCode, headers: responseHeaders }));
+      },
+    };
+    getOpenApiHandler()(proxied as never, res as never).catch(reject);
+  });
 }
 
 type LibraryErrorBody = { message?: string; code?: string; data?: { appCode?: string; message?: string; details?: Record<string, unknown> } };
