@@ -1,5 +1,5 @@
-import type { AgentStep, LifecycleStatus, ResultType } from "@/db/schema";
-import { computeStepDueAt } from "@/server/services/scheduling/compute-step-due-at";
+import type { LifecycleStatus, ResultType } from "@/db/schema";
+import { planCallStep, type CallPlan, type PlanCallStepParams } from "@/server/services/scheduling/compute-step-due-at";
 
 /**
  * What a call's final result does to its sequence (DESIGN §5): Goal Completed and Opted Out end it as `done`,
@@ -18,40 +18,12 @@ export function sequenceMoveFor(resultType: ResultType): { kind: "end"; lifecycl
   }
 }
 
-export type PlanNextCallParams = {
-  steps: AgentStep[];
-  /** 1-based position of the step that just ended. */
-  afterStepNumber: number;
-  /** When that step's call ended (delays count from here). */
+export type PlanNextCallParams = Omit<PlanCallStepParams, "previousEndedAt" | "scheduledAt"> & {
+  /** When the step that just ended (`afterStepNumber`) ended: delays count from here. */
   previousEndedAt: Date;
-  contactTimezone: string;
-  agentTimezone: string;
-  bypassCallWindows: boolean;
-  now: Date;
-  random?: () => number;
 };
 
-/**
- * The next CALL step after `afterStepNumber` and when it is due, with the same scheduling rules as enrollment
- * (`computeStepDueAt`: delay + jitter, day offset, calling window in the step's zone, DST-correct). Steps that are
- * not calls (EMAIL) are not executed by the call engine: they are taken to happen when due and the next step's
- * delay counts from then. Null when no call step is left.
- */
-export function planNextCall(params: PlanNextCallParams): { stepNumber: number; dueAt: Date } | null {
-  let previousEndedAt = params.previousEndedAt;
-  for (let index = params.afterStepNumber; index < params.steps.length; index += 1) {
-    const step = params.steps[index]!;
-    const dueAt = computeStepDueAt({
-      step,
-      previousEndedAt,
-      contactTimezone: params.contactTimezone,
-      agentTimezone: params.agentTimezone,
-      bypassCallWindows: params.bypassCallWindows,
-      now: params.now,
-      random: params.random,
-    });
-    if (step.stepType === "CALL") return { stepNumber: index + 1, dueAt };
-    previousEndedAt = dueAt;
-  }
-  return null;
+/** The next CALL step after the one that just ended, with the same scheduling rules as enrollment (planCallStep). */
+export function planNextCall(params: PlanNextCallParams): CallPlan | null {
+  return planCallStep(params);
 }

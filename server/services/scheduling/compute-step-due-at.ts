@@ -121,23 +121,32 @@ function clampMinutes(value: number): number {
   return Math.min(MINUTES_PER_DAY, Math.max(0, Math.round(value)));
 }
 
-export type FirstCallPlan = { stepNumber: number; dueAt: Date };
+export type CallPlan = { stepNumber: number; dueAt: Date };
+export type FirstCallPlan = CallPlan;
 
-/**
- * The sequence's first CALL step (1-based position among all steps) and when it is due: steps before it
- * (e.g. EMAIL) are taken to end when they are due. Null when the steps contain no CALL.
- */
-export function planFirstCall(params: {
+export type PlanCallStepParams = {
   steps: AgentStep[];
+  /** 1-based position of the step that just ended; 0 to plan from the start of the sequence. */
+  afterStepNumber: number;
+  /** When that step ended (delays count from here); null at the start. */
+  previousEndedAt: Date | null;
   contactTimezone: string;
   agentTimezone: string;
   bypassCallWindows: boolean;
-  scheduledAt: Date | null;
+  /** Explicit time requested at enrollment: applies to the sequence's first step only. */
+  scheduledAt?: Date | null;
   now: Date;
   random?: () => number;
-}): FirstCallPlan | null {
-  let previousEndedAt: Date | null = null;
-  for (let index = 0; index < params.steps.length; index += 1) {
+};
+
+/**
+ * The next CALL step after `afterStepNumber` (1-based position among all steps) and when it is due. Steps that are
+ * not calls (EMAIL) are not executed by the call engine: they are taken to end when they are due, and the next
+ * step's delay counts from then. Null when no CALL step is left. Enrollment and the call engine both plan with it.
+ */
+export function planCallStep(params: PlanCallStepParams): CallPlan | null {
+  let previousEndedAt = params.previousEndedAt;
+  for (let index = params.afterStepNumber; index < params.steps.length; index += 1) {
     const step = params.steps[index]!;
     const dueAt = computeStepDueAt({
       step,
@@ -147,10 +156,15 @@ export function planFirstCall(params: {
       bypassCallWindows: params.bypassCallWindows,
       now: params.now,
       random: params.random,
-      scheduledAt: index === 0 ? params.scheduledAt : null,
+      scheduledAt: index === 0 ? (params.scheduledAt ?? null) : null,
     });
     if (step.stepType === "CALL") return { stepNumber: index + 1, dueAt };
     previousEndedAt = dueAt;
   }
   return null;
+}
+
+/** The sequence's first CALL step and when it is due (see planCallStep). */
+export function planFirstCall(params: Omit<PlanCallStepParams, "afterStepNumber" | "previousEndedAt">): FirstCallPlan | null {
+  return planCallStep({ ...params, afterStepNumber: 0, previousEndedAt: null });
 }
