@@ -1,3 +1,7 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { afterEach, beforeAll } from "vitest";
 import { eq } from "drizzle-orm";
 import type { InngestFunction } from "inngest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
@@ -213,4 +217,24 @@ export async function ledgerOf(db: Db, organizationId: string) {
 
 export async function setAgentStatus(db: Db, agentId: string, status: "ACTIVE" | "PAUSED" | "ARCHIVED") {
   await db.update(agents).set({ status }).where(eq(agents.id, agentId));
+}
+
+/**
+ * For a test file: a fresh DATA_DIR (recordings) for the file, and a `start` that starts a call engine and stops
+ * every engine it started after each test.
+ */
+export function useCallEngines(db: Db, name: string) {
+  let engines: CallEngineHarness[] = [];
+  beforeAll(() => {
+    process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), `call-engine-${name}-`));
+  });
+  afterEach(async () => {
+    for (const engine of engines) await engine.stop();
+    engines = [];
+  });
+  return async function start(options: HarnessOptions = {}) {
+    const engine = await startCallEngine(db, options);
+    engines.push(engine);
+    return engine;
+  };
 }

@@ -1,41 +1,13 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
 import { DateTime } from "luxon";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { cancelSequencesByReference } from "@/server/services/sequences/cancel-sequences-by-reference";
 import { apiClient } from "@/tests/helpers/api";
 import { createTestClock } from "@/tests/helpers/inngest";
 import { useTestDb } from "@/tests/helpers/db";
-import {
-  callStep,
-  callsOf,
-  cancelSequenceRun,
-  createEngineOrganization,
-  enroll,
-  ledgerOf,
-  sequenceOf,
-  setAgentStatus,
-  startCallEngine,
-  type CallEngineHarness,
-} from "./harness";
+import { callStep, callsOf, cancelSequenceRun, createEngineOrganization, enroll, ledgerOf, sequenceOf, setAgentStatus, useCallEngines } from "./harness";
 
 const db = useTestDb();
-let engines: CallEngineHarness[] = [];
-
-beforeAll(() => {
-  process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "call-engine-lifecycle-"));
-});
-afterEach(async () => {
-  for (const engine of engines) await engine.stop();
-  engines = [];
-});
-
-async function start(options: Parameters<typeof startCallEngine>[1]) {
-  const engine = await startCallEngine(db, options);
-  engines.push(engine);
-  return engine;
-}
+const start = useCallEngines(db, "lifecycle");
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;

@@ -1,7 +1,4 @@
-import { mkdtempSync } from "node:fs";
-import os from "node:os";
-import path from "node:path";
-import { afterEach, beforeAll, describe, expect, it } from "vitest";
+import { describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
 import { inngest } from "@/inngest/client";
 import { callEnded } from "@/inngest/events";
@@ -14,24 +11,10 @@ import { createFetchTransport } from "@/server/voice/transport";
 import type { VoiceEngine } from "@/server/voice/types";
 import { createTestClock } from "@/tests/helpers/inngest";
 import { useTestDb } from "@/tests/helpers/db";
-import { callsOf, createEngineOrganization, enroll, ledgerOf, sequenceOf, startCallEngine, type CallEngineHarness } from "./harness";
+import { callsOf, createEngineOrganization, enroll, ledgerOf, sequenceOf, useCallEngines } from "./harness";
 
 const db = useTestDb();
-let engines: CallEngineHarness[] = [];
-
-beforeAll(() => {
-  process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "call-engine-resilience-"));
-});
-afterEach(async () => {
-  for (const engine of engines) await engine.stop();
-  engines = [];
-});
-
-async function start(options: Parameters<typeof startCallEngine>[1]) {
-  const engine = await startCallEngine(db, options);
-  engines.push(engine);
-  return engine;
-}
+const start = useCallEngines(db, "resilience");
 
 const MINUTE = 60_000;
 const START = new Date("2026-03-02T15:00:00Z");
