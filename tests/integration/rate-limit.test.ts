@@ -18,7 +18,11 @@ const bogusKey = () => `ock_${Array.from({ length: 40 }, () => "abcdefghijklmnop
 describe("rate limit (10 requests per rolling second per key)", () => {
   it("refuses the 11th request of a burst with 429 RATE_LIMITED and the rate-limit headers", async () => {
     const { apiKey } = await createTestOrganization(db);
-    const results = await Promise.all(Array.from({ length: 15 }, () => api("/credits/usage", { key: apiKey })));
+    // One instant for the whole burst: on a loaded machine 15 concurrent requests can take longer than a second to
+    // reach the limiter, and a rolling window then rightly admits more than 10.
+    const instant = Date.now();
+    const burst = apiClient(db, { rateLimits: { keyStore: createMemoryRateLimitStore(), nowMs: () => instant } });
+    const results = await Promise.all(Array.from({ length: 15 }, () => burst("/credits/usage", { key: apiKey })));
     const ok = results.filter((r) => r.status === 200);
     const limited = results.filter((r) => r.status === 429);
     expect(ok.length).toBe(10);
@@ -109,7 +113,14 @@ describe("requests without a valid key: limited per client address", () => {
     delete process.env.TRUST_PROXY;
   });
 
+  /** Fresh limiters frozen at one instant, so a burst counts as one burst however slowly a loaded machine runs it. */
+  const frozenApi = () => {
+    const instant = Date.now();
+    return apiClient(db, { rateLimits: { keyStore: createMemoryRateLimitStore(), addressStore: createMemoryRateLimitStore(), nowMs: () => instant } });
+  };
+
   it("answers 20 keyless requests per second from one address, then 429 with the address policy's headers", async () => {
+    const api = frozenApi();
     const results = await Promise.all(Array.from({ length: 40 }, () => api("/credits/usage", { socketAddress: "203.0.113.7" })));
     const statuses = results.map((r) => r.status);
     expect(statuses.filter((s) => s === 401)).toHaveLength(20);
@@ -126,6 +137,7 @@ describe("requests without a valid key: limited per client address", () => {
 
   it("counts made-up keys against the address (one key each does not escape), and valid keys against the key", async () => {
     const { apiKey } = await createTestOrganization(db);
+    const api = frozenApi();
     const bad = await Promise.all(Array.from({ length: 25 }, () => api("/credits/usage", { key: bogusKey(), socketAddress: "203.0.113.20" })));
     expect(bad.filter((r) => r.status === 401).map((r) => r.body.error)).toEqual(Array(20).fill("INVALID_API_KEY"));
     expect(bad.filter((r) => r.status === 429)).toHaveLength(5);
@@ -136,6 +148,7 @@ describe("requests without a valid key: limited per client address", () => {
   });
 
   it("ignores X-Forwarded-For unless TRUST_PROXY says a proxy sets it", async () => {
+    const api = frozenApi();
     const spoofed = await Promise.all(
       Array.from({ length: 25 }, (_, i) => api("/credits/usage", { socketAddress: "203.0.113.30", headers: { "x-forwarded-for": `192.0.2.${i}` } })),
     );
