@@ -16,11 +16,13 @@ import { setupEnrollment } from "../enrollment/helpers";
 const db = useTestDb();
 const api = apiClient(db);
 
-const DEEP = `${"[".repeat(10_000)}${"]".repeat(10_000)}`;
+const DEEP = `${"[".repeat(5_000)}${"]".repeat(5_000)}`;
+/** Hundreds of requests per test: a budget for a loaded machine (about 2 s each when idle). */
+const FUZZ_TIMEOUT_MS = 120_000;
 const ODD_VALUES: Array<[string, unknown]> = [
   ["NUL", "a\u0000b"],
   ["unpaired surrogate", "a\udc00b"],
-  ["300 kB string", "x".repeat(300_000)],
+  ["50 kB string", "x".repeat(50_000)],
   ["exponent number", 1e3],
   ["negative", -1],
   ["fraction", 1.5],
@@ -54,35 +56,47 @@ async function probe(label: string, path: string, options: ApiCallOptions & { js
   return null;
 }
 
+const contact = { name: "Ada", phoneNumber: "+14155550171", company_name: "Acme" };
+
 describe("fuzzing every /api/v1 endpoint's fields", () => {
-  it("answers bodies with odd values with a 4xx {error, message}, never a 500", async () => {
-    const contact = { name: "Ada", phoneNumber: "+14155550171", company_name: "Acme" };
-    const bodies: Array<[string, Record<string, unknown>]> = [
-      [`/agents/${paths.agent}/schedule/sequence`, contact],
-      [`/agents/${paths.agent}/schedule/sequences`, { contacts: [contact], timezone: "UTC" }],
-      ["/sequences/cancel", { referenceKey: "crm_ref", referenceValue: "x" }],
-      ["/recordings", { sequenceIds: [paths.sequence], includeTranscripts: true }],
-      [`/conversations/meetings/${paths.call}/attendees`, { attendees: [{ email: "a@b.example" }] }],
-      [`/conversations/meetings/${paths.call}/cancel`, { cancellationReason: "x" }],
-    ];
-    const problems: string[] = [];
-    for (const [path, body] of bodies) {
+  it.each([
+    ["single enrollment", () => [`/agents/${paths.agent}/schedule/sequence`, contact]],
+    ["bulk enrollment", () => [`/agents/${paths.agent}/schedule/sequences`, { contacts: [contact], timezone: "UTC" }]],
+    ["cancel", () => ["/sequences/cancel", { referenceKey: "crm_ref", referenceValue: "x" }]],
+    ["recordings", () => ["/recordings", { sequenceIds: [paths.sequence], includeTranscripts: true }]],
+    ["add attendees", () => [`/conversations/meetings/${paths.call}/attendees`, { attendees: [{ email: "a@b.example" }] }]],
+    ["meeting cancel", () => [`/conversations/meetings/${paths.call}/cancel`, { cancellationReason: "x" }]],
+  ] as Array<[string, () => [string, Record<string, unknown>]]>)(
+    "%s: odd values in each body field give a 4xx {error, message}, never a 500",
+    async (_name, request) => {
+      const [path, body] = request();
+      const problems: string[] = [];
       for (const field of [...Object.keys(body), "extra", "customVariables"]) {
         for (const [label, value] of ODD_VALUES) {
           const problem = await probe(`POST ${path} ${field}=${label}`, path, { method: "POST", json: { ...body, [field]: value } });
           if (problem) problems.push(problem);
         }
       }
-    }
-    for (const field of ["name", "phoneNumber", "phoneNumberExt", "timezone", "scheduledAt", "toEmailAddress", "groupByField", "customVariables", "crm_ref"]) {
-      for (const [label, value] of ODD_VALUES) {
-        const path = `/agents/${paths.agent}/schedule/sequences`;
-        const problem = await probe(`POST bulk contacts.${field}=${label}`, path, { method: "POST", json: { contacts: [{ ...contact, [field]: value }] } });
-        if (problem) problems.push(problem);
+      expect(problems).toEqual([]);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
+
+  it(
+    "bulk enrollment: odd values in each contact field reject that contact or the request, never a 500",
+    async () => {
+      const problems: string[] = [];
+      for (const field of ["name", "phoneNumber", "phoneNumberExt", "timezone", "scheduledAt", "toEmailAddress", "groupByField", "customVariables", "crm_ref"]) {
+        for (const [label, value] of ODD_VALUES) {
+          const path = `/agents/${paths.agent}/schedule/sequences`;
+          const problem = await probe(`POST bulk contacts.${field}=${label}`, path, { method: "POST", json: { contacts: [{ ...contact, [field]: value }] } });
+          if (problem) problems.push(problem);
+        }
       }
-    }
-    expect(problems).toEqual([]);
-  });
+      expect(problems).toEqual([]);
+    },
+    FUZZ_TIMEOUT_MS,
+  );
 
   it("answers odd query and path parameters with a 4xx {error, message} (or a 200), never a 500", async () => {
     const gets: Array<[string, string[], Record<string, string>]> = [
@@ -108,5 +122,5 @@ describe("fuzzing every /api/v1 endpoint's fields", () => {
       }
     }
     expect(problems).toEqual([]);
-  });
+  }, FUZZ_TIMEOUT_MS);
 });
