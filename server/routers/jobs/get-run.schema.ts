@@ -1,7 +1,8 @@
 import { z } from "zod";
+import { idText } from "@/server/schemas/text";
 import { ZJobErrorSchema, ZRunSummarySchema } from "./jobs.schema";
 
-export const ZGetRunRequestSchema = z.object({ runId: z.string().min(1) });
+export const ZGetRunRequestSchema = z.object({ runId: idText() });
 
 export const ZGetRunResponseSchema = ZRunSummarySchema.extend({
   event: z.unknown(),
