@@ -4,6 +4,7 @@ import next from "next";
 import { getDb } from "@/db";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
+import { pinForwardedFor } from "./client-ip";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
 
@@ -15,12 +16,13 @@ const RECORDINGS_PREFIX = "/api/recordings/";
  * Signed recording links are served here too: Next drops the Content-Length of streamed route responses, and
  * players need it (with Range) to seek.
  */
-export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string }) {
+export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string; listenHost?: string }) {
   const app = next({ dev: options.dev, port: options.port, hostname: options.hostname ?? "localhost" });
   const handleNext = app.getRequestHandler();
   await app.prepare();
 
   const server = http.createServer((req, res) => {
+    pinForwardedFor(req);
     if (req.url && (req.url === API_PREFIX || req.url.startsWith(`${API_PREFIX}/`) || req.url.startsWith(`${API_PREFIX}?`))) {
       void serveFetch(req, res, options.port, (request) => handleApiV1(request, { db: getDb() }));
       return;
@@ -32,7 +34,14 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
     void handleNext(req, res);
   });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(options.port, resolve));
+  // `listenHost` (settings.listenHost(): 127.0.0.1 in embedded mode unless HOST says otherwise); all interfaces when unset.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.listenHost, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   return {
     server,
     close: async () => {
