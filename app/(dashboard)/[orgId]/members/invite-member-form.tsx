@@ -4,20 +4,19 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import type { Role } from "../../../_components/org-context";
-import { InvitationDelivery, type DeliveryResult } from "./invitation-delivery";
+import type { DeliveryResult } from "./invitation-delivery";
 import { ROLES } from "./roles";
 
-/** Admins invite by email with a role; nobody gets a password from here. */
-export function InviteMemberForm() {
+/** Admins invite by email with a role; nobody gets a password from here. `onDelivered` shows what became of the link. */
+export function InviteMemberForm({ onDelivered }: { onDelivered: (result: DeliveryResult | null) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [email, setEmail] = useState("");
   const [role, setRole] = useState<Role>("member");
-  const [result, setResult] = useState<DeliveryResult | null>(null);
   const invite = useMutation(
     trpc.invitations.create.mutationOptions({
       onSuccess: (data) => {
-        setResult({ email: data.invitation.email, delivery: data.delivery, inviteUrl: data.inviteUrl });
+        onDelivered({ email: data.invitation.email, delivery: data.delivery, inviteUrl: data.inviteUrl });
         setEmail("");
         void queryClient.invalidateQueries({ queryKey: trpc.invitations.list.queryKey() });
       },
@@ -26,7 +25,7 @@ export function InviteMemberForm() {
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    setResult(null);
+    onDelivered(null);
     invite.mutate({ email: email.trim(), role });
   }
 
@@ -69,7 +68,6 @@ export function InviteMemberForm() {
           {errorMessage(invite.error)}
         </div>
       )}
-      {result && <InvitationDelivery result={result} />}
     </section>
   );
 }

@@ -1,11 +1,13 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useState } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import { ConfirmButton } from "../../../_components/confirm-button";
 import { LocalTime } from "../../../_components/local-time";
 import { useCan, useOrg, type Role } from "../../../_components/org-context";
 import { ErrorState, Loading, PageHeader } from "../../../_components/states";
+import { InvitationDelivery, type DeliveryResult } from "./invitation-delivery";
 import { InviteMemberForm } from "./invite-member-form";
 import { PendingInvitations } from "./pending-invitations";
 import { ROLES } from "./roles";
@@ -20,6 +22,8 @@ export function MembersView() {
   const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSettled: () => void invalidate() }));
   const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => void invalidate() }));
   const mutationError = changeRole.error ?? remove.error;
+  // The latest invitation link (invite or resend), shown once; a newer one replaces it.
+  const [delivered, setDelivered] = useState<DeliveryResult | null>(null);
 
   return (
     <>
@@ -37,8 +41,9 @@ export function MembersView() {
           </>
         }
       />
-      {can.admin && <InviteMemberForm />}
-      {can.admin && <PendingInvitations />}
+      {can.admin && <InviteMemberForm onDelivered={setDelivered} />}
+      {delivered && <InvitationDelivery result={delivered} />}
+      {can.admin && <PendingInvitations onDelivered={setDelivered} />}
       {mutationError && (
         <div className="alert alert-error" role="alert">
           {errorMessage(mutationError)}

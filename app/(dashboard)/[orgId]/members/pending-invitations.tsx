@@ -1,24 +1,22 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import { ConfirmButton } from "../../../_components/confirm-button";
 import { LocalTime } from "../../../_components/local-time";
 import { ErrorState, Loading } from "../../../_components/states";
-import { InvitationDelivery, type DeliveryResult } from "./invitation-delivery";
+import type { DeliveryResult } from "./invitation-delivery";
 
 /** Open invitations (admins only): resend issues a new link (the old one stops working), revoke cancels it. */
-export function PendingInvitations() {
+export function PendingInvitations({ onDelivered }: { onDelivered: (result: DeliveryResult | null) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const invitations = useQuery(trpc.invitations.list.queryOptions());
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.invitations.list.queryKey() });
-  const [resent, setResent] = useState<DeliveryResult | null>(null);
   const resend = useMutation(
     trpc.invitations.resend.mutationOptions({
       onSuccess: (data) => {
-        setResent({ email: data.invitation.email, delivery: data.delivery, inviteUrl: data.inviteUrl });
+        onDelivered({ email: data.invitation.email, delivery: data.delivery, inviteUrl: data.inviteUrl });
         void invalidate();
       },
     }),
@@ -37,7 +35,6 @@ export function PendingInvitations() {
           {errorMessage(error)}
         </div>
       )}
-      {resent && <InvitationDelivery result={resent} />}
       <div className="table-wrap">
         <table>
           <thead>
@@ -79,7 +76,7 @@ export function PendingInvitations() {
                       className="btn btn-small"
                       disabled={resend.isPending}
                       onClick={() => {
-                        setResent(null);
+                        onDelivered(null);
                         resend.mutate({ invitationId: invitation.invitationId });
                       }}
                     >
