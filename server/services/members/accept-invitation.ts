@@ -58,13 +58,13 @@ const UNUSABLE: Record<Exclude<InvitationStatus, "pending">, string> = {
   revoked: "This invitation was revoked by an admin of the organization.",
 };
 
-/** The invitation behind a token, locked for the acceptance; NOT_FOUND for an unknown token, CONFLICT unless pending. */
-async function lockPendingInvitation(tx: Tx, token: string, now: Date) {
-  const [row] = await tx
-    .select()
-    .from(invitations)
-    .where(eq(invitations.tokenHash, hashInvitationToken(token)))
-    .for("update");
+/**
+ * The invitation behind a token, when it is pending; NOT_FOUND for an unknown token, CONFLICT with the reason otherwise.
+ * Inside the acceptance's transaction the row is locked (`lock`), so two acceptances of one link cannot both pass.
+ */
+async function findPendingInvitation(db: DbOrTx, token: string, now: Date, lock = false) {
+  const query = db.select().from(invitations).where(eq(invitations.tokenHash, hashInvitationToken(token)));
+  const [row] = lock ? await query.for("update") : await query;
   if (!row) throw new AppError("NOT_FOUND", "This invitation link is not valid. Check that you copied all of it.");
   const status = statusOf(row, now);
   if (status !== "pending") throw new AppError("CONFLICT", UNUSABLE[status]);
@@ -87,7 +87,7 @@ export type AcceptInvitationParams = { token: string; userId: string; now: Date 
  */
 export async function acceptInvitation(db: DbOrTx, params: AcceptInvitationParams) {
   return db.transaction(async (tx) => {
-    const invitation = await lockPendingInvitation(tx, params.token, params.now);
+    const invitation = await findPendingInvitation(tx, params.token, params.now, true);
     const [user] = await tx.select({ email: users.email }).from(users).where(eq(users.id, params.userId));
     if (!user || user.email.toLowerCase() !== invitation.email) {
       throw new AppError(
@@ -108,9 +108,11 @@ export type AcceptInvitationWithNewAccountParams = { token: string; name: string
  * an operator.
  */
 export async function acceptInvitationWithNewAccount(db: DbOrTx, params: AcceptInvitationWithNewAccountParams) {
+  // A cheap check first: no bcrypt work for an unknown or unusable link (this procedure needs no session).
+  await findPendingInvitation(db, params.token, params.now);
   const passwordHash = await bcrypt.hash(params.password, 10);
   return db.transaction(async (tx) => {
-    const invitation = await lockPendingInvitation(tx, params.token, params.now);
+    const invitation = await findPendingInvitation(tx, params.token, params.now, true);
     if (invitation.channel === "link" && isOperatorEmail(invitation.email)) {
       throw new AppError(
         "FORBIDDEN",
