@@ -161,26 +161,26 @@ export function JobsView({ operator }: { operator: boolean }) {
         </div>
       )}
       <div className="row">
-      {operator && (
+        {operator && (
+          <div className="field" style={{ maxWidth: 240 }}>
+            <label htmlFor="run-scope">Scope</label>
+            <select id="run-scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
+              <option value="organization">This organization</option>
+              <option value="all">All organizations (operator)</option>
+            </select>
+          </div>
+        )}
         <div className="field" style={{ maxWidth: 240 }}>
-          <label htmlFor="run-scope">Scope</label>
-          <select id="run-scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
-            <option value="organization">This organization</option>
-            <option value="all">All organizations (operator)</option>
+          <label htmlFor="run-status">Status</label>
+          <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value as Status | "")}>
+            <option value="">All</option>
+            <option value="failed">Failed</option>
+            <option value="running">Running</option>
+            <option value="queued">Queued</option>
+            <option value="completed">Completed</option>
+            <option value="cancelled">Cancelled</option>
           </select>
         </div>
-      )}
-      <div className="field" style={{ maxWidth: 240 }}>
-        <label htmlFor="run-status">Status</label>
-        <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value as Status | "")}>
-          <option value="">All</option>
-          <option value="failed">Failed</option>
-          <option value="running">Running</option>
-          <option value="queued">Queued</option>
-          <option value="completed">Completed</option>
-          <option value="cancelled">Cancelled</option>
-        </select>
-      </div>
       </div>
       {runs.isPending ? (
         <Loading />
