@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { RateLimiterDrizzle, RateLimiterMemory, type RateLimiterAbstract } from "rate-limiter-flexible";
 import { getDb } from "@/db";
 import { rateLimits } from "@/db/schema";
+import { rateLimitStore } from "@/server/config/settings";
 
 export type LimiterOptions = {
   /** Namespaces the counters (they share the `rate_limits` table with the API limiter under RATE_LIMIT_STORE=postgres). */
@@ -19,7 +20,7 @@ const holder = globalThis as unknown as { __authLimiters?: Map<string, RateLimit
  */
 export function authLimiter(options: LimiterOptions): RateLimiterAbstract {
   holder.__authLimiters ??= new Map();
-  const store = process.env.RATE_LIMIT_STORE === "postgres" ? "postgres" : "memory";
+  const store = rateLimitStore();
   const cacheKey = `${store}:${options.keyPrefix}`;
   let limiter = holder.__authLimiters.get(cacheKey);
   if (!limiter) {

@@ -11,7 +11,7 @@ afterEach(() => {
 });
 
 describe("client address", () => {
-  it("replaces a client-sent X-Forwarded-For with the TCP peer unless TRUST_PROXY is set", () => {
+  it("replaces X-Forwarded-For with the resolved client address: the TCP peer, or with TRUST_PROXY the proxy's entry", () => {
     const spoofed = request("1.2.3.4");
     pinForwardedFor(spoofed);
     expect(clientIp(spoofed.headers)).toBe("203.0.113.7");
