@@ -58,3 +58,38 @@ export function trustedProxyHops(): number {
   if (/^\d+$/.test(raw)) return Number(raw);
   throw new Error(`TRUST_PROXY must be true, false or a number of proxies, got "${process.env.TRUST_PROXY}".`);
 }
+
+/**
+ * `HOST`: the address the HTTP server listens on. Embedded mode (a demo with generated credentials) listens on
+ * 127.0.0.1 only unless `HOST` says otherwise (`HOST=0.0.0.0` to reach it from other machines); with `DATABASE_URL`
+ * (production) every interface (undefined: Node's dual-stack default).
+ */
+export function listenHost(): string | undefined {
+  const host = process.env.HOST?.trim();
+  if (host) return host;
+  return isEmbeddedMode() ? "127.0.0.1" : undefined;
+}
+
+/**
+ * `OPERATOR_EMAILS` (comma-separated): people who run this server. Operators see every organization's background-job
+ * runs, system runs (crons, watchdog) and unredacted step outputs (docs/security.md "Roles"). Compared lowercased.
+ */
+export function operatorEmails(): ReadonlySet<string> {
+  return new Set(
+    (process.env.OPERATOR_EMAILS ?? "")
+      .split(",")
+      .map((email) => email.trim().toLowerCase())
+      .filter(Boolean),
+  );
+}
+
+export function isOperatorEmail(email: string | null | undefined): boolean {
+  return !!email && operatorEmails().has(email.trim().toLowerCase());
+}
+
+/** `SMTP_URL` + `MAIL_FROM`: invitations are emailed (nodemailer); without both, the link is shown to the inviting admin. */
+export function mailSettings(): { smtpUrl: string; from: string } | null {
+  const smtpUrl = process.env.SMTP_URL?.trim();
+  const from = process.env.MAIL_FROM?.trim();
+  return smtpUrl && from ? { smtpUrl, from } : null;
+}

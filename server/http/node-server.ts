@@ -7,6 +7,7 @@ import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/c
 import { ERROR_TABLE, type AppErrorCode } from "@/server/errors";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
+import { pinForwardedFor } from "./client-ip";
 import { BodyTooLargeError } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
 
@@ -29,14 +30,21 @@ const LINGER_BYTES = 1024 * 1024;
  * Signed recording links are served here too: Next drops the Content-Length of streamed route responses, and
  * players need it (with Range) to seek.
  */
-export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string }) {
+export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string; listenHost?: string }) {
   const app = next({ dev: options.dev, port: options.port, hostname: options.hostname ?? "localhost" });
   const handleNext = app.getRequestHandler();
   await app.prepare();
 
   const server = createHttpServer({ handleNext: (req, res) => void handleNext(req, res) });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(options.port, resolve));
+  // `listenHost` (settings.listenHost(): 127.0.0.1 in embedded mode unless HOST says otherwise); all interfaces when unset.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.listenHost, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   return {
     server,
     close: async () => {
@@ -74,6 +82,8 @@ export function createHttpServer(options: { handleNext: (req: IncomingMessage, r
       return;
     }
     if (expectsContinue(req)) res.writeContinue();
+    // Next.js handlers (sign-in throttling) only see headers: give them the resolved client address.
+    pinForwardedFor(req);
     options.handleNext(req, res);
   };
   const server = http.createServer(onRequest);
