@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { extractedVariableTypes } from "@/db/schema";
 import { ZAgentIdSchema, ZAgentStatusSchema, ZStepSchema } from "@/server/schemas/agent";
+import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
 
 const text = (max: number) => z.string().max(max);
 
@@ -14,6 +15,19 @@ export const ZBookingConfigSchema = z.object({
   bookerId: text(200).optional(),
   conciergeRouterId: text(200).optional(),
 });
+
+/** Settings of the real voice engine (Twilio + OpenAI Realtime); left out on update = unchanged. */
+const ZAgentVoiceSettingsFields = {
+  voicemailMessage: z
+    .string()
+    .max(VOICEMAIL_MESSAGE_MAX_LENGTH)
+    .nullable()
+    .optional()
+    .describe("Spoken after the beep when a call reaches voicemail; empty or null leaves no message."),
+  ringTimeoutSeconds: z.number().int().min(RING_TIMEOUT_SECONDS.min).max(RING_TIMEOUT_SECONDS.max).optional().describe("Seconds the phone rings before the call counts as not answered."),
+  maxCallSeconds: z.number().int().min(MAX_CALL_SECONDS.min).max(MAX_CALL_SECONDS.max).optional().describe("The longest a connected call may last, in seconds."),
+  voice: z.enum(REALTIME_VOICES).optional().describe("The speech-to-speech voice of the agent."),
+};
 
 export const ZAgentConfigSchema = z.object({
   name: z.string().trim().min(1, "Name is required.").max(200),
@@ -51,6 +65,7 @@ export const ZAgentConfigSchema = z.object({
   outcomes: z
     .array(z.object({ id: z.string().optional(), name: text(200), description: text(1000), enabled: z.boolean() }))
     .max(100),
+  ...ZAgentVoiceSettingsFields,
 });
 
 export const ZConsoleAgentSchema = z.object({
@@ -81,6 +96,10 @@ export const ZConsoleAgentSchema = z.object({
     }),
   ),
   outcomes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), enabled: z.boolean(), customerDefined: z.boolean() })),
+  voicemailMessage: z.string().nullable(),
+  ringTimeoutSeconds: z.number().int(),
+  maxCallSeconds: z.number().int(),
+  voice: z.enum(REALTIME_VOICES),
 });
 
 export const ZListConsoleAgentsRequestSchema = z.object({
