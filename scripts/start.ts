@@ -8,6 +8,7 @@ import path from "node:path";
 import { createDb } from "@/db";
 import { appBaseUrl, appPort, dataDir } from "@/server/config/settings";
 import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
+import { validateVoiceSettings } from "@/server/voice/voice-settings";
 import { persistentSecret, resolveDatabase } from "./lib";
 
 async function main() {
@@ -16,6 +17,8 @@ async function main() {
     console.error("No production build found: run `npm run build` first (or `npm run dev`).");
     process.exit(1);
   }
+  // A misconfigured real voice engine stops the start here, naming the missing settings.
+  validateVoiceSettings();
   const port = appPort();
   const { url, embedded } = await resolveDatabase();
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, PORT: String(port) };

@@ -3,6 +3,7 @@ import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
+import { getTwilioRealtimeEngine } from "@/server/voice";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
@@ -32,6 +33,11 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
     void handleNext(req, res);
   });
   server.keepAliveTimeout = 65_000;
+  // Twilio Media Streams (VOICE_ENGINE=twilio-realtime): the media WebSocket; Next's own upgrades (dev HMR) pass on.
+  const voice = getTwilioRealtimeEngine();
+  if (voice) {
+    server.on("upgrade", (request, socket, head) => void voice.handleUpgrade(request, socket, head));
+  }
   await new Promise<void>((resolve) => server.listen(options.port, resolve));
   return {
     server,
