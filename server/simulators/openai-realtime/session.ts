@@ -289,13 +289,15 @@ export class RealtimeSimSession {
 
 const CALLEE_CLIPS = VOICE_CLIPS.filter((clip) => clip.speaker === "callee" || clip.speaker === "tone").map((clip) => clip.id as VoiceClipId);
 
-/** The known clip inside this audio: a 40 ms window from the clip's loudest part, found byte for byte. */
+/**
+ * The known clip inside this audio: 40 ms windows taken at a third, two thirds and near the end of each clip, any
+ * of them found byte for byte (the start of an utterance may be cut off, e.g. spoken before the session was ready).
+ */
 export function recognize(audio: Buffer): VoiceClipId | null {
   for (const clip of CALLEE_CLIPS) {
     const bytes = loadClip(clip);
-    const at = Math.min(Math.max(0, Math.floor(bytes.length / 2) - 160), Math.max(0, bytes.length - 320));
-    const probe = bytes.subarray(at, at + 320);
-    if (probe.length > 0 && audio.indexOf(probe) >= 0) return clip;
+    const probes = [bytes.length / 3, (2 * bytes.length) / 3, bytes.length - 480].map((at) => Math.max(0, Math.min(Math.floor(at), bytes.length - 320)));
+    if (probes.some((at) => audio.indexOf(bytes.subarray(at, at + 320)) >= 0)) return clip;
   }
   return null;
 }

@@ -544,7 +544,8 @@ class CalleeVoice {
   private index = 0;
   private speaking: Buffer | null = null;
   private position = 0;
-  private gapFrames = 15;
+  /** A person picks up and says hello after about a second. */
+  private gapFrames = 50;
   private agentSpokeSinceLine = false;
   private streaming = false;
 

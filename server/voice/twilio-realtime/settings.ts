@@ -33,7 +33,7 @@ export class VoiceSettingsError extends Error {
   }
 }
 
-function trimmed(env: NodeJS.ProcessEnv, name: string): string | undefined {
+function trimmed(env: Record<string, string | undefined>, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
 }
@@ -54,7 +54,7 @@ function httpOrigin(value: string, name: string, problems: string[]): string | n
  * over). Throws a `VoiceSettingsError` naming every missing or invalid setting. Also requires the LLM analyser's
  * settings: the rule-based analyser only understands the simulator's scripted conversations.
  */
-export function readTwilioRealtimeSettings(env: NodeJS.ProcessEnv = process.env): TwilioRealtimeSettings {
+export function readTwilioRealtimeSettings(env: Record<string, string | undefined> = process.env): TwilioRealtimeSettings {
   const problems: string[] = [];
   const missing: string[] = [];
   const need = (name: string) => {
