@@ -1,8 +1,5 @@
-import { mkdtempSync } from "node:fs";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import os from "node:os";
-import path from "node:path";
 import type { Db } from "@/db";
 import { inngest } from "@/inngest/client";
 import { callAnalyzed, callEnded } from "@/inngest/events";
@@ -31,6 +28,8 @@ export type VoiceStack = {
   /** The app's loopback origin (what the tunnel points at). */
   appOrigin: string;
   analyzedCallIds: string[];
+  /** Organizations the watchdog may touch (the test database is shared by parallel files). */
+  watchdogScope: string[];
   /** Posts a request to the app's Twilio callback endpoint as the tunnel would deliver it. */
   postCallback(url: string, params: Record<string, string>, signature: string | null): Promise<Response>;
   /** Runs the Inngest runner (real clock) until the condition holds. */
@@ -51,7 +50,6 @@ async function readBody(req: IncomingMessage): Promise<Buffer> {
  * delivery) on an embedded runner with the real clock.
  */
 export async function startVoiceStack(db: Db, options: { speed?: number; watchdog?: boolean } = {}): Promise<VoiceStack> {
-  process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "voice-twilio-"));
   const openai = await startOpenAiSimulator();
   let appOrigin = "";
   const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
@@ -95,8 +93,8 @@ export async function startVoiceStack(db: Db, options: { speed?: number; watchdo
 
   const analyzer = createLlmAnalyzer({ url: openai.baseUrl, model: "gpt-4.1-mini", apiKey: openai.apiKey });
   const clock = { now: () => new Date(), set: () => {}, advance: () => {} };
-  const deps: CallEngineDependencies = { getDb: () => db, now: clock.now, voiceEngine: () => engine, analyzer: () => analyzer, watchdogOrganizationIds: () => watchdogScope };
   const watchdogScope: string[] = [];
+  const deps: CallEngineDependencies = { getDb: () => db, now: clock.now, voiceEngine: () => engine, analyzer: () => analyzer, watchdogOrganizationIds: () => watchdogScope };
   const analyzedCallIds: string[] = [];
   const capture = inngest.createFunction({ id: "test-voice-capture-analyzed", triggers: [callAnalyzed], retries: 0 }, async ({ event }) => {
     analyzedCallIds.push(String(event.data.callId));
@@ -122,6 +120,7 @@ export async function startVoiceStack(db: Db, options: { speed?: number; watchdo
     runner,
     appOrigin,
     analyzedCallIds,
+    watchdogScope,
     postCallback: (url, params, signature) =>
       fetch(tunnel(url), {
         method: "POST",
