@@ -570,7 +570,11 @@ class CalleeVoice {
     this.agentSpokeSinceLine = true;
   }
 
+  /** Frames of silence after the beep before the detector reports the message end (Twilio listens for silence too). */
+  private amdCountdown = -1;
+
   nextFrame(streaming: boolean, outboundIdleFrames: number): Buffer | null {
+    if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone("greeting-done");
     if (!streaming && !this.speaking) return null;
     if (!this.speaking) {
       if (this.index >= this.lines.length) return null;
@@ -594,7 +598,7 @@ class CalleeVoice {
       this.index += 1;
       this.gapFrames = this.scenario.kind === "machine" ? 15 : 0;
       if (this.scenario.kind === "human" && this.index === 1) this.milestone("first-line-done");
-      if (this.scenario.kind === "machine" && this.index === this.lines.length) this.milestone("greeting-done");
+      if (this.scenario.kind === "machine" && this.index === this.lines.length) this.amdCountdown = 50;
     }
     return frame;
   }

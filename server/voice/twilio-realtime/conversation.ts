@@ -39,6 +39,8 @@ const PLAYBACK_DRAIN_TIMEOUT_MS = 15_000;
 export function startConversation(params: {
   ws: WebSocket;
   transport: TwilioRealtimeTransportLayer;
+  /** Lets the caller's audio held since the stream started reach the model (once it is connected). */
+  releaseMedia: () => void;
   callId: string;
   streamSid: string;
   callSid: string;
@@ -166,6 +168,7 @@ export function startConversation(params: {
     });
     try {
       await session.connect({ apiKey: params.settings.openai.apiKey, url: params.settings.openai.realtimeUrl });
+      params.releaseMedia();
     } catch (error) {
       log(`call ${callId}: realtime connect failed`, error);
       await fail("realtime-unavailable", "The realtime model could not be reached when the call was answered.");

@@ -9,6 +9,7 @@ import { parseSpokenDateTime } from "@/server/analysis/values";
 import { buildPlaceCallRequest } from "@/server/services/call-engine/dial-call";
 import { handleVoiceProviderEvent } from "@/server/services/call-engine/voice-events";
 import type { PlaceCallRequest } from "@/server/voice/types";
+import { HeldMediaSocket } from "./held-media-socket";
 import { findTwilioCall, isFinalStatus, markStream, saveTranscriptLine } from "./call-state";
 import { startConversation, type ConversationHooks, type LiveConversation } from "./conversation";
 import { TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
@@ -114,7 +115,8 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
 
   function onConnection(ws: WebSocket) {
     // Created before `start` arrives: the transport must see `start` itself (it carries the streamSid it answers on).
-    const transport = new TwilioRealtimeTransportLayer({ twilioWebSocket: ws });
+    const socket = new HeldMediaSocket(ws);
+    const transport = new TwilioRealtimeTransportLayer({ twilioWebSocket: socket as unknown as WebSocket });
     const timeout = setTimeout(() => ws.close(1008, "no start"), START_TIMEOUT_MS);
     const onMessage = (data: Buffer) => {
       let message: { event?: string; start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, string> } };
@@ -134,6 +136,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       const conversation = startConversation({
         ws,
         transport,
+        releaseMedia: () => socket.release(),
         callId,
         streamSid: message.start?.streamSid ?? "",
         callSid: message.start?.callSid ?? "",

@@ -103,7 +103,8 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
       expect(lines.every((line, i) => i === 0 || line.offsetMs >= lines[i - 1]!.offsetMs)).toBe(true);
     }
     expect((await callOf(4)).transcript).toBe(`Customer: Hello?\nAgent: ${clipText("agent.intro")}\nAgent: ${clipText("agent.still-there")}`);
-    expect((await callOf(2)).transcript).toBe(`Agent: ${VOICEMAIL_MESSAGE}`);
+    // The machine's greeting is what the callee side said; the agent said nothing to it, then left its message.
+    expect((await callOf(2)).transcript).toBe(`Customer: ${clipText("callee.voicemail-greeting")}\nAgent: ${VOICEMAIL_MESSAGE}`);
     for (const digit of [3, 6, 7]) expect((await callOf(digit)).transcript, `digit ${digit}`).toBeNull();
 
     // The Realtime session got the agent's voice, its prompt, the contact's name, variables and local time, and the tools.
