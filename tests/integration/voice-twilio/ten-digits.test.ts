@@ -117,6 +117,10 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     expect(session.toolNames.sort()).toEqual(["book_meeting", "end_call", "opt_out"]);
     expect(session.config).toMatchObject({ audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } } });
 
+    // Analysis: the LLM analyser (openai package, strict structured outputs) read the connected calls' transcripts.
+    expect(stack.openai.chatRequests.length).toBeGreaterThanOrEqual(7);
+    for (const request of stack.openai.chatRequests) expect(request.response_format).toMatchObject({ type: "json_schema", json_schema: { strict: true } });
+
     // Digit 0: the meeting was booked through the tool, by the agent's booking mode.
     const booked = await callOf(0);
     expect(booked.followUpMeetingDetails).toMatchObject({ hostEmail: expect.stringMatching(/@/), meetingLink: expect.stringMatching(/^https:/) });
