@@ -10,6 +10,19 @@ export type ChatCompletionRequest = {
   temperature?: number;
 };
 
+/** The analyser's user message (server/analysis/llm.ts), as far as the simulator reads it. */
+type AnalysisRequestBody = {
+  allowedResultTypes?: string[];
+  transcript?: string;
+  durationSeconds?: number;
+  callEndedAt?: string;
+  agentName?: string;
+  contact?: { name?: string; timezone?: string; variables?: Record<string, string> };
+  extractionVariables?: Array<Record<string, unknown>>;
+  outcomeDefinitions?: Array<{ name: string; description: string }>;
+  meetingBooked?: AnalysisInput["meeting"];
+};
+
 export class ChatRequestError extends Error {
   constructor(
     readonly status: number,
@@ -34,7 +47,7 @@ export function answerAnalysisRequest(body: ChatCompletionRequest): Record<strin
   const schema = format.json_schema.schema;
   assertStrict(schema, "schema");
   const user = body.messages?.find((message) => message.role === "user");
-  let request: Record<string, any>;
+  let request: AnalysisRequestBody;
   try {
     request = JSON.parse(user?.content ?? "");
   } catch {
@@ -48,7 +61,7 @@ export function answerAnalysisRequest(body: ChatCompletionRequest): Record<strin
     endedAt: new Date(String(request.callEndedAt ?? new Date().toISOString())),
     agent: { name: String(request.agentName ?? "Agent") },
     contact: { name: String(request.contact?.name ?? ""), timezone: String(request.contact?.timezone ?? "UTC"), variables: request.contact?.variables ?? {} },
-    extractionDefinitions: (request.extractionVariables ?? []).map((variable: Record<string, unknown>) => ({
+    extractionDefinitions: (request.extractionVariables ?? []).map((variable) => ({
       slug: String(variable.slug),
       displayName: String(variable.displayName ?? variable.slug),
       description: String(variable.description ?? ""),

@@ -17,6 +17,18 @@ const DELTA_BYTES = 800;
 
 type Item = Record<string, unknown> & { id: string; type: string };
 
+/** The client events the simulator reads (the SDK sends these). */
+type ClientEvent = {
+  type?: string;
+  event_id?: string;
+  session?: { type?: string; instructions?: unknown; audio?: { output?: { voice?: unknown } }; tools?: Array<{ name?: string }> } & Record<string, unknown>;
+  audio?: unknown;
+  item_id?: string;
+  item?: Record<string, unknown> & { id?: string; type?: string; output?: unknown };
+  content_index?: number;
+  audio_end_ms?: number;
+};
+
 export type RealtimeSessionRecord = {
   id: string;
   model: string | null;
@@ -76,7 +88,7 @@ export class RealtimeSimSession {
   }
 
   private onClientEvent(raw: string) {
-    let event: Record<string, any>;
+    let event: ClientEvent;
     try {
       event = JSON.parse(raw);
     } catch {
@@ -110,7 +122,7 @@ export class RealtimeSimSession {
         return;
       }
       case "conversation.item.create": {
-        const item: Item = { id: event.item?.id ?? id("item"), ...event.item, status: "completed" };
+        const item: Item = { ...event.item, id: event.item?.id ?? id("item"), type: String(event.item?.type ?? "message"), status: "completed" };
         const previous = this.items.at(-1)?.id ?? null;
         this.items.push(item);
         this.send({ type: "conversation.item.added", previous_item_id: previous, item });

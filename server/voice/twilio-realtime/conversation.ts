@@ -24,8 +24,11 @@ export type LiveConversation = {
   session: RealtimeSession | null;
   /** Resolves when the media stream is over and everything was flushed. */
   ended: Promise<void>;
-  /** Ends the conversation from our side (tests: an instance that dies mid-call). */
-  abort(): void;
+  /**
+   * Ends the conversation from our side. `crash` emulates the process dying (tests): nothing more is written, the
+   * model connection and the media socket just drop.
+   */
+  abort(options?: { crash?: boolean }): void;
 };
 
 const PLAYBACK_DRAIN_TIMEOUT_MS = 15_000;
@@ -100,8 +103,14 @@ export function startConversation(params: {
   let resolveEnded: () => void = () => {};
   const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
 
+  let crashed = false;
   ws.on("close", () => {
     closingByUs = true;
+    if (crashed) {
+      session?.close();
+      resolveEnded();
+      return;
+    }
     void (async () => {
       if (session) persist(session.history);
       session?.close();
@@ -184,7 +193,11 @@ export function startConversation(params: {
       return session;
     },
     ended,
-    abort() {
+    abort(options) {
+      if (options?.crash) {
+        crashed = true;
+        request = null;
+      }
       ws.terminate();
     },
   };

@@ -9,6 +9,7 @@ import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fix
 import { clipText } from "@/server/simulators/voice-clips/clips";
 import { wavChannelRms } from "@/server/voice/g711";
 import { APOLOGY_MESSAGE } from "@/server/voice/twilio-realtime/twiml";
+import { failCall } from "@/server/services/call-engine/finalize-call";
 import { apiClient } from "@/tests/helpers/api";
 import { useTestDb } from "@/tests/helpers/db";
 import { createTestAgent, createTestOrganization } from "@/tests/factories";
@@ -204,5 +205,33 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     expect(stack.analyzedCallIds.filter((id) => id === call!.id)).toHaveLength(1);
     expect(receiver.requests).toHaveLength(1);
     expect(await db.select().from(creditTransactions).where(eq(creditTransactions.organizationId, organization.id))).toHaveLength(0);
+  }, 120_000);
+
+  it("the instance holding the conversation dies mid-call: Twilio's completed callback still ends the call, once", async () => {
+    const { organization, apiKey, agent, receiver } = await organizationWithAgent();
+    const sequenceId = await enroll(apiKey, agent.id, "+12025550161");
+    let callId = "";
+    await stack.runUntil(async () => {
+      const [call] = await db.select().from(calls).where(eq(calls.sequenceId, sequenceId));
+      callId = call?.id ?? "";
+      return !!call && (await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id))).length >= 2;
+    }, { timeoutMs: 60_000, label: "the conversation to start" });
+    stack.engine.media.live.get(callId)!.abort({ crash: true });
+    await stack.runUntil(() => receiver.requests.length >= 1, { timeoutMs: 60_000, label: "the call-result webhook" });
+    const [call] = await db.select().from(calls).where(eq(calls.id, callId));
+    // What was said before the crash was stored as it happened; the call ended when Twilio said so.
+    expect(call!.transcript).toMatch(/^Customer: Hello, who is this\?\nAgent: Hi, this is Ava/);
+    expect(["Goal Not Completed", "No Conversation"]).toContain(call!.resultType);
+    const [twilioRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, callId));
+    expect(twilioRow).toMatchObject({ status: "completed", streamEndedAt: null, endedReportedAt: expect.any(Date) });
+    // The watchdog's way of ending a call finds nothing left to do; the callbacks replayed change nothing.
+    expect((await failCall(db, { callId, now: new Date(), reason: "watchdog" })).finalized).toBe(false);
+    for (const callback of stack.twilio.callbacks.filter((c) => c.params.CallSid === twilioRow!.callSid && c.kind !== "twiml")) {
+      expect((await stack.postCallback(callback.url, callback.params, callback.signature)).status).toBe(200);
+    }
+    await stack.runUntil(async () => true);
+    expect(stack.analyzedCallIds.filter((id) => id === callId)).toHaveLength(1);
+    expect(receiver.requests).toHaveLength(1);
+    expect(await db.select().from(creditTransactions).where(eq(creditTransactions.organizationId, organization.id))).toHaveLength(1);
   }, 120_000);
 });
