@@ -10,6 +10,7 @@ import { clipText } from "@/server/simulators/voice-clips/clips";
 import { wavChannelRms } from "@/server/voice/g711";
 import { APOLOGY_MESSAGE } from "@/server/voice/twilio-realtime/twiml";
 import { failCall } from "@/server/services/call-engine/finalize-call";
+import { listTranscriptLines } from "@/server/services/calls/list-transcript-lines";
 import { apiClient } from "@/tests/helpers/api";
 import { useTestDb } from "@/tests/helpers/db";
 import { createTestAgent, createTestOrganization } from "@/tests/factories";
@@ -103,6 +104,12 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
       expect(lines.map((line) => line.speaker).slice(0, 4), `digit ${digit}`).toEqual(["customer", "agent", "customer", "agent"]);
       expect(lines.every((line, i) => i === 0 || line.offsetMs >= lines[i - 1]!.offsetMs)).toBe(true);
     }
+    // A console follows a call by reading the lines after its cursor; another organization reads nothing.
+    const first = await listTranscriptLines(db, { organizationId: organization.id, callId: (await callOf(1)).id, limit: 2 });
+    expect(first.lines.map((line) => line.speaker)).toEqual(["customer", "agent"]);
+    const rest = await listTranscriptLines(db, { organizationId: organization.id, callId: (await callOf(1)).id, after: first.nextCursor! });
+    expect(rest.lines.map((line) => line.text)).toEqual([clipText("callee.not-now"), clipText("agent.no-problem")]);
+    expect((await listTranscriptLines(db, { organizationId: "org.someone-else", callId: (await callOf(1)).id })).lines).toEqual([]);
     expect((await callOf(4)).transcript).toBe(`Customer: Hello?\nAgent: ${clipText("agent.intro")}\nAgent: ${clipText("agent.still-there")}`);
     // The machine's greeting is what the callee side said; the agent said nothing to it, then left its message.
     expect((await callOf(2)).transcript).toBe(`Customer: ${clipText("callee.voicemail-greeting")}\nAgent: ${VOICEMAIL_MESSAGE}`);
