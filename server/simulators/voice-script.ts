@@ -53,5 +53,5 @@ export function agentReplyAfterTool(tool: string, ok: boolean): AgentAction[] {
 }
 
 /** When the callee says nothing for this long (media time) after the agent spoke, the agent checks and hangs up. */
-export const CALLEE_SILENCE_TIMEOUT_MS = 2500;
+export const CALLEE_SILENCE_TIMEOUT_MS = 6000;
 export const AGENT_SILENCE_REPLY: AgentAction[] = [{ say: "agent.still-there" }, { call: "end_call", arguments: { reason: "no answer" } }];

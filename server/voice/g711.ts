@@ -36,25 +36,31 @@ export function ulawRms(bytes: Uint8Array, start = 0, end = bytes.length): numbe
   return Math.sqrt(sum / (end - start));
 }
 
+/** The 44-byte RIFF/WAVE header of 16-bit PCM audio, written at the start of `buffer`. */
+export function writeWavHeader(buffer: Buffer, params: { dataBytes: number; channels: number; sampleRate: number }): void {
+  const { dataBytes, channels, sampleRate } = params;
+  buffer.write("RIFF", 0, "ascii");
+  buffer.writeUInt32LE(36 + dataBytes, 4);
+  buffer.write("WAVE", 8, "ascii");
+  buffer.write("fmt ", 12, "ascii");
+  buffer.writeUInt32LE(16, 16); // fmt chunk size
+  buffer.writeUInt16LE(1, 20); // PCM
+  buffer.writeUInt16LE(channels, 22);
+  buffer.writeUInt32LE(sampleRate, 24);
+  buffer.writeUInt32LE(sampleRate * channels * 2, 28); // byte rate
+  buffer.writeUInt16LE(channels * 2, 32); // block align
+  buffer.writeUInt16LE(16, 34); // bits per sample
+  buffer.write("data", 36, "ascii");
+  buffer.writeUInt32LE(dataBytes, 40);
+}
+
 /** A RIFF/WAVE file, 16-bit PCM at 8 kHz, interleaving the given µ-law channels (padded with silence to one length). */
 export function ulawChannelsToWav(channels: Uint8Array[]): Buffer {
   const length = Math.max(0, ...channels.map((channel) => channel.length));
   const channelCount = channels.length;
   const dataBytes = length * channelCount * 2;
   const buffer = Buffer.alloc(44 + dataBytes);
-  buffer.write("RIFF", 0, "ascii");
-  buffer.writeUInt32LE(36 + dataBytes, 4);
-  buffer.write("WAVE", 8, "ascii");
-  buffer.write("fmt ", 12, "ascii");
-  buffer.writeUInt32LE(16, 16);
-  buffer.writeUInt16LE(1, 20);
-  buffer.writeUInt16LE(channelCount, 22);
-  buffer.writeUInt32LE(8000, 24);
-  buffer.writeUInt32LE(8000 * channelCount * 2, 28);
-  buffer.writeUInt16LE(channelCount * 2, 32);
-  buffer.writeUInt16LE(16, 34);
-  buffer.write("data", 36, "ascii");
-  buffer.writeUInt32LE(dataBytes, 40);
+  writeWavHeader(buffer, { dataBytes, channels: channelCount, sampleRate: 8000 });
   let offset = 44;
   for (let i = 0; i < length; i += 1) {
     for (const channel of channels) {
