@@ -18,7 +18,12 @@ async function main() {
     process.exit(1);
   }
   // A misconfigured real voice engine stops the start here, naming the missing settings.
-  validateVoiceSettings();
+  try {
+    validateVoiceSettings();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
+    process.exit(1);
+  }
   const port = appPort();
   const { url, embedded } = await resolveDatabase();
   const env: NodeJS.ProcessEnv = { ...process.env, DATABASE_URL: url, PORT: String(port) };
