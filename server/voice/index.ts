@@ -1,7 +1,13 @@
+import { getDb } from "@/db";
+import { inngest } from "@/inngest/client";
+import { callEnded } from "@/inngest/events";
 import { appPort } from "@/server/config/settings";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
 import { createFetchTransport } from "@/server/voice/transport";
+import { createTwilioRealtimeEngine, type TwilioRealtimeEngine } from "@/server/voice/twilio-realtime/engine";
+import { readTwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import type { VoiceEngine } from "@/server/voice/types";
+import { voiceEngineKind } from "@/server/voice/voice-settings";
 
 const registry = globalThis as unknown as { __voiceEngine?: VoiceEngine };
 
@@ -11,17 +17,31 @@ export function simulatorEventsUrl(): string {
 }
 
 /**
- * The process's voice engine. `VOICE_ENGINE=simulator` (the default) is the deterministic simulator; a real
- * provider adapter registers itself here under its own name. Kept on globalThis: Next.js may load this module
- * once for instrumentation and once per route bundle, and all of them must share one engine (its call state).
+ * The process's voice engine. `VOICE_ENGINE=simulator` (the default) is the deterministic simulator;
+ * `twilio-realtime` dials through Twilio and talks through OpenAI Realtime (docs/voice-twilio.md). Kept on
+ * globalThis: Next.js may load this module once for instrumentation and once per route bundle, and all of them must
+ * share one engine (its call state, its live conversations).
  */
 export function getVoiceEngine(): VoiceEngine {
   if (!registry.__voiceEngine) {
-    const kind = process.env.VOICE_ENGINE ?? "simulator";
-    if (kind !== "simulator") throw new Error(`VOICE_ENGINE=${kind} is not available in this build (only "simulator").`);
-    registry.__voiceEngine = createSimulatedVoiceEngine({ transport: createFetchTransport({ url: simulatorEventsUrl() }) });
+    const kind = voiceEngineKind();
+    registry.__voiceEngine =
+      kind === "twilio-realtime"
+        ? createTwilioRealtimeEngine({
+            settings: readTwilioRealtimeSettings(),
+            getDb,
+            // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
+            announceCallEnded: async (callId) => void (await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }))),
+          })
+        : createSimulatedVoiceEngine({ transport: createFetchTransport({ url: simulatorEventsUrl() }) });
   }
   return registry.__voiceEngine;
+}
+
+/** The real engine when it is the configured one (its callbacks and media stream need it), else null. */
+export function getTwilioRealtimeEngine(): TwilioRealtimeEngine | null {
+  const engine = getVoiceEngine();
+  return engine.kind === "twilio-realtime" ? (engine as TwilioRealtimeEngine) : null;
 }
 
 /** Replaces the process's voice engine (tests; a production adapter at startup). */

@@ -1,3 +1,5 @@
+import type { AgentVoiceSettings } from "./agent-voice-settings";
+
 /**
  * The voice engine: dials a number and runs the conversation. The embedded default is the deterministic simulator
  * (`server/voice/simulator`); a real telephony + realtime-LLM provider plugs in behind the same type.
@@ -23,10 +25,19 @@ export type VoiceExtractionGoal = {
 export type PlaceCallRequest = {
   /** Our call ID. Also the idempotency key: placing the same callId twice never dials twice. */
   callId: string;
+  organizationId: string;
   from: string;
   to: string;
   toExt: string;
-  agent: { agentId: string; name: string; prompt: string; hasBookingTool: boolean; goals: VoiceExtractionGoal[] };
+  agent: {
+    agentId: string;
+    name: string;
+    prompt: string;
+    hasBookingTool: boolean;
+    goals: VoiceExtractionGoal[];
+    /** Real voice engine settings (the simulator ignores them). */
+    voice: AgentVoiceSettings;
+  };
   contact: { name: string; timezone: string; email: string | null; variables: Record<string, string> };
 };
 

@@ -18,6 +18,7 @@ import {
   MAX_TIMEZONE_LENGTH,
 } from "@/server/schemas/limits";
 import { boundedText as text, idText } from "@/server/schemas/text";
+import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
 
 export const ZBookingConfigSchema = z.object({
   mode: z.enum(["link", "crm", "concierge"]),
@@ -29,6 +30,19 @@ export const ZBookingConfigSchema = z.object({
   bookerId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
   conciergeRouterId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
 });
+
+/** Settings of the real voice engine (Twilio + OpenAI Realtime); left out on update = unchanged. */
+const ZAgentVoiceSettingsFields = {
+  voicemailMessage: z
+    .string()
+    .max(VOICEMAIL_MESSAGE_MAX_LENGTH)
+    .nullable()
+    .optional()
+    .describe("Spoken after the beep when a call reaches voicemail; empty or null leaves no message."),
+  ringTimeoutSeconds: z.number().int().min(RING_TIMEOUT_SECONDS.min).max(RING_TIMEOUT_SECONDS.max).optional().describe("Seconds the phone rings before the call counts as not answered."),
+  maxCallSeconds: z.number().int().min(MAX_CALL_SECONDS.min).max(MAX_CALL_SECONDS.max).optional().describe("The longest a connected call may last, in seconds."),
+  voice: z.enum(REALTIME_VOICES).optional().describe("The speech-to-speech voice of the agent."),
+};
 
 export const ZAgentConfigSchema = z.object({
   name: text(MAX_NAME_LENGTH).trim().min(1, "Name is required."),
@@ -68,6 +82,7 @@ export const ZAgentConfigSchema = z.object({
       z.object({ id: idText().optional(), name: text(MAX_NAME_LENGTH), description: text(MAX_DESCRIPTION_LENGTH), enabled: z.boolean() }),
     )
     .max(MAX_AGENT_DEFINITIONS),
+  ...ZAgentVoiceSettingsFields,
 });
 
 export const ZConsoleAgentSchema = z.object({
@@ -98,6 +113,10 @@ export const ZConsoleAgentSchema = z.object({
     }),
   ),
   outcomes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), enabled: z.boolean(), customerDefined: z.boolean() })),
+  voicemailMessage: z.string().nullable(),
+  ringTimeoutSeconds: z.number().int(),
+  maxCallSeconds: z.number().int(),
+  voice: z.enum(REALTIME_VOICES),
 });
 
 export const ZListConsoleAgentsRequestSchema = z.object({

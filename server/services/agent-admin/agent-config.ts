@@ -4,6 +4,7 @@ import { AppError } from "@/server/errors";
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
+import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 
 /** Everything an admin edits on an agent in the console, as one document. Ids mark existing definitions. */
 export type AgentConfig = {
@@ -26,7 +27,7 @@ export type AgentConfig = {
     formatDatetimeInUtc?: boolean | null;
   }>;
   outcomes: Array<{ id?: string; name: string; description: string; enabled: boolean }>;
-};
+} & Partial<AgentVoiceSettings>;
 
 const SLUG = /^[a-z][a-z0-9_]{0,63}$/;
 /** Luxon/Unicode date tokens we accept in a DATE/TIME format: letters must be known tokens, anything else literal. */
@@ -118,8 +119,10 @@ export function normalizeAgentConfig(config: AgentConfig): AgentConfig {
 
   const prompt = config.prompt.trim();
   if (!prompt) invalid("prompt: is required");
+  // An empty message means none; undefined (left out) keeps what is stored.
+  const voicemailMessage = config.voicemailMessage === undefined ? undefined : config.voicemailMessage?.trim() || null;
 
-  return { ...config, name, timezones, phoneNumbers, inputVariables, extractedVariables, outcomes, bookingConfig, prompt };
+  return { ...config, name, timezones, phoneNumbers, inputVariables, extractedVariables, outcomes, bookingConfig, prompt, voicemailMessage };
 }
 
 function canonicalJson(value: unknown): string {

@@ -1,6 +1,7 @@
 import type { DbOrTx } from "@/db";
 import { createAgent } from "@/server/services/agents/create-agent";
 import { normalizeAgentConfig, resolveBookingConfig, type AgentConfig } from "./agent-config";
+import { voiceSettingsOf } from "./update-agent-config";
 
 export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId: string | null; config: AgentConfig };
 
@@ -26,6 +27,7 @@ export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFrom
     })),
     outcomes: config.outcomes.map((o) => ({ ...o, customerDefined: true })),
     createdByUserId: params.actorUserId,
+    voiceSettings: voiceSettingsOf(config),
   });
   return { agentId: agent.id };
 }

@@ -2,6 +2,7 @@ import { and, asc, desc, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
 import { getAgentOrThrow } from "@/server/services/agents/find-agent";
+import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 
 export type GetAgentConfigParams = { organizationId: string; agentId: string };
 
@@ -77,6 +78,10 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams) {
       enabled: o.enabled,
       customerDefined: o.customerDefined,
     })),
+    voicemailMessage: agent.voicemailMessage,
+    ringTimeoutSeconds: agent.ringTimeoutSeconds,
+    maxCallSeconds: agent.maxCallSeconds,
+    voice: agent.voice as AgentVoiceSettings["voice"],
   };
 }
 

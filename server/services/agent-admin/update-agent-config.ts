@@ -70,6 +70,7 @@ export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigPar
         steps: config.steps,
         bookingConfig: config.bookingConfig,
         currentPromptVersionId: promptVersionId,
+        ...voiceSettingsOf(config),
         updatedAt: params.now,
       })
       .where(eq(agents.id, agent.id));
@@ -79,6 +80,16 @@ export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigPar
     await saveOutcomes(tx, agent.id, config.outcomes);
     return { agentId: agent.id, promptVersionId: promptVersionId!, promptChanged };
   });
+}
+
+/** The voice-engine settings the document carries (left-out ones keep their stored values). */
+export function voiceSettingsOf(config: AgentConfig) {
+  return {
+    ...(config.voicemailMessage !== undefined ? { voicemailMessage: config.voicemailMessage } : {}),
+    ...(config.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: config.ringTimeoutSeconds } : {}),
+    ...(config.maxCallSeconds !== undefined ? { maxCallSeconds: config.maxCallSeconds } : {}),
+    ...(config.voice !== undefined ? { voice: config.voice } : {}),
+  };
 }
 
 async function saveInputVariables(tx: Tx, agentId: string, variables: AgentConfig["inputVariables"], now: Date) {

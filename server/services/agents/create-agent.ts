@@ -1,3 +1,4 @@
+import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { DbOrTx } from "@/db";
 import {
   agents,
@@ -38,6 +39,8 @@ export type CreateAgentParams = {
   outcomes?: OutcomeInput[];
   createdByUserId?: string | null;
   createdAt?: Date;
+  /** Real voice engine settings; the column defaults when left out. */
+  voiceSettings?: Partial<AgentVoiceSettings>;
 };
 
 export const DEFAULT_STEPS: AgentStep[] = [
@@ -75,6 +78,7 @@ export async function createAgent(db: DbOrTx, params: CreateAgentParams) {
         steps: params.steps ?? DEFAULT_STEPS,
         bookingConfig: params.bookingConfig ?? null,
         currentPromptVersionId: promptVersionId,
+        ...params.voiceSettings,
         createdAt,
         updatedAt: createdAt,
       })

@@ -1,6 +1,6 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, calls, sequences } from "@/db/schema";
+import { agents, calls, optOuts, sequences } from "@/db/schema";
 import { ruleBasedAnalyzer } from "@/server/analysis/rule-based";
 import type { AnalysisInput, AnalysisResult, CallAnalyzer, ExtractionDefinition } from "@/server/analysis/types";
 import { callDispositions, type CallDisposition } from "@/server/voice/types";
@@ -48,13 +48,32 @@ export type AnalyzeEndedCallParams = {
 export async function analyzeEndedCall(db: DbOrTx, params: AnalyzeEndedCallParams): Promise<AnalysisResult | null> {
   const input = await buildAnalysisInput(db, params.callId);
   if (!input) return null;
+  let result: AnalysisResult;
   try {
-    return await params.analyzer.analyze(input);
+    result = await params.analyzer.analyze(input);
   } catch (error) {
     if (!params.fallbackToRules || params.analyzer === ruleBasedAnalyzer) throw error;
     (params.log ?? ((message, cause) => console.error(message, cause)))(`analysis of ${params.callId} failed; using the rule-based analyser`, error);
-    return ruleBasedAnalyzer.analyze(input);
+    result = await ruleBasedAnalyzer.analyze(input);
   }
+  // The contact asked during the call not to be called again (the voice agent's opt_out tool recorded it at once):
+  // the result is Opted Out whatever the analyser read, unless the call failed on our side.
+  if (input.disposition === "answered" && result.resultType !== "Opted Out" && (await optedOutDuringCall(db, params.callId))) {
+    result = { ...result, resultType: "Opted Out" };
+  }
+  return result;
+}
+
+async function optedOutDuringCall(db: DbOrTx, callId: string): Promise<boolean> {
+  // Through the opt-out list's primary key (organization, number): the call's own number, recorded by this call.
+  const rows = await db
+    .select({ callId: optOuts.sourceCallId })
+    .from(calls)
+    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
+    .innerJoin(optOuts, and(eq(optOuts.organizationId, sequences.organizationId), eq(optOuts.phoneNumber, sequences.phoneNumber)))
+    .where(and(eq(calls.id, callId), eq(optOuts.sourceCallId, callId)))
+    .limit(1);
+  return rows.length > 0;
 }
 
 /** The result of a call the engine gives up on (watchdog, or a dial that failed for good). */

@@ -2,6 +2,7 @@ import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, calls, optOuts, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
+import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
 import { agentTimezoneOf, findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
 import { failCall } from "./finalize-call";
@@ -150,6 +151,7 @@ async function placeCallRequestFor(db: DbOrTx, row: LockedRow): Promise<PlaceCal
   const [definitions, prompt] = await Promise.all([findExtractionDefinitions(db, row.agent.id), findPromptText(db, row.call.promptVersionId)]);
   return {
     callId: row.call.id,
+    organizationId: row.call.organizationId,
     from: row.call.fromPhoneNumber,
     to: row.sequence.phoneNumber,
     toExt: row.sequence.phoneNumberExt,
@@ -161,6 +163,12 @@ async function placeCallRequestFor(db: DbOrTx, row: LockedRow): Promise<PlaceCal
       goals: definitions
         .filter((definition) => !definition.systemDefault)
         .map(({ slug, displayName, description, type, dropdownOptions }) => ({ slug, displayName, description, type, dropdownOptions })),
+      voice: {
+        voicemailMessage: row.agent.voicemailMessage,
+        ringTimeoutSeconds: row.agent.ringTimeoutSeconds,
+        maxCallSeconds: row.agent.maxCallSeconds,
+        voice: row.agent.voice as AgentVoiceSettings["voice"],
+      },
     },
     contact: {
       name: row.sequence.name,

@@ -1,3 +1,5 @@
+import { writeWavHeader } from "@/server/voice/g711";
+
 /**
  * A short, real RIFF/WAVE file (PCM, 16-bit, mono, 8 kHz — telephony quality) standing in for a call recording:
  * alternating "turns" of two voices (different pitches, syllable-like envelopes) so it sounds like a conversation.
@@ -10,19 +12,7 @@ export function createConversationWav({ seconds, seed, turns = 4 }: WavOptions):
   const sampleCount = Math.max(1, Math.round(seconds * WAV_SAMPLE_RATE));
   const dataBytes = sampleCount * 2;
   const buffer = Buffer.alloc(44 + dataBytes);
-  buffer.write("RIFF", 0, "ascii");
-  buffer.writeUInt32LE(36 + dataBytes, 4);
-  buffer.write("WAVE", 8, "ascii");
-  buffer.write("fmt ", 12, "ascii");
-  buffer.writeUInt32LE(16, 16); // fmt chunk size
-  buffer.writeUInt16LE(1, 20); // PCM
-  buffer.writeUInt16LE(1, 22); // mono
-  buffer.writeUInt32LE(WAV_SAMPLE_RATE, 24);
-  buffer.writeUInt32LE(WAV_SAMPLE_RATE * 2, 28); // byte rate
-  buffer.writeUInt16LE(2, 32); // block align
-  buffer.writeUInt16LE(16, 34); // bits per sample
-  buffer.write("data", 36, "ascii");
-  buffer.writeUInt32LE(dataBytes, 40);
+  writeWavHeader(buffer, { dataBytes, channels: 1, sampleRate: WAV_SAMPLE_RATE });
 
   const random = seededRandom(seed);
   const turnLength = Math.ceil(sampleCount / Math.max(1, turns));

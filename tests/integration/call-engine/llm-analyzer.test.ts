@@ -75,19 +75,17 @@ const input: AnalysisInput = {
   errorMessage: null,
 };
 
+/** What a model answers under the structured-output schema: the enum's result type, exactly the variables' keys. */
 const modelAnswer = {
-  resultType: "goal completed",
+  resultType: "Goal Completed",
   summary: "Jane agreed to a meeting on Thursday.",
-  extractedVariables: { interest_level: "High", callback_time: "2026-03-05T14:30:00-05:00", budget: "12,000", decision_maker: "yes", call_sentiment: "positive", invented: "x" },
-  outcomes: [
-    { name: "Meeting booked", reasoning: "She asked to book Thursday." },
-    { name: "Totally made up", reasoning: "Not a configured outcome." },
-  ],
+  extractedVariables: { interest_level: "High", callback_time: "2026-03-05T14:30:00-05:00", budget: "12,000", decision_maker: "yes", call_sentiment: "positive" },
+  outcomes: [{ name: "Meeting booked", reasoning: "She asked to book Thursday." }],
   agentActions: [{ description: "Offered a meeting", actionKey: "offer_meeting" }],
-  humanActions: [{ description: "Asked for Thursday", actionKey: "request_time", metadata: { day: "Thursday" } }],
+  humanActions: [{ description: "Asked for Thursday", actionKey: "request_time" }],
 };
 
-describe("LLM analyser (OpenAI-compatible endpoint)", () => {
+describe("LLM analyser (official openai package, structured outputs)", () => {
   it("sends the transcript and definitions, and holds the answer to the call-result contract", async () => {
     stub.reply = () => completion(modelAnswer);
     const analyzer = createLlmAnalyzer({ url: stub.url, model: "stub-model", apiKey: "sk-test" });
@@ -95,7 +93,14 @@ describe("LLM analyser (OpenAI-compatible endpoint)", () => {
     expect(stub.requests).toHaveLength(1);
     const sent = stub.requests[0]!;
     expect(sent.headers.authorization).toBe("Bearer sk-test");
-    expect(sent.body).toMatchObject({ model: "stub-model", temperature: 0, response_format: { type: "json_object" } });
+    expect(sent.body).toMatchObject({ model: "stub-model", temperature: 0, response_format: { type: "json_schema", json_schema: { name: "call_analysis", strict: true } } });
+    // The schema holds the model to this call: the allowed result types, exactly the agent's variables, its outcome names.
+    const schema = sent.body.response_format.json_schema.schema;
+    expect(schema.properties.resultType.enum).toEqual(["Goal Completed", "Goal Not Completed", "No Conversation", "Opted Out"]);
+    expect(Object.keys(schema.properties.extractedVariables.properties).sort()).toEqual(input.extractionDefinitions.map((d) => d.slug).sort());
+    expect(schema.properties.extractedVariables.required.sort()).toEqual(input.extractionDefinitions.map((d) => d.slug).sort());
+    expect(schema.properties.extractedVariables.additionalProperties).toBe(false);
+    expect(schema.properties.outcomes.items.properties.name.enum).toEqual(["Meeting booked", "Interested", "Not interested"]);
     expect(sent.body.messages.map((message: { role: string }) => message.role)).toEqual(["system", "user"]);
     const user = JSON.parse(sent.body.messages[1].content);
     expect(user.transcript).toBe(input.transcript);
@@ -112,7 +117,7 @@ describe("LLM analyser (OpenAI-compatible endpoint)", () => {
       call_sentiment: "positive",
     });
     expect(result.outcomes).toEqual([{ name: "Meeting booked", reasoning: "She asked to book Thursday." }]);
-    expect(result.humanActions[0]).toMatchObject({ actionKey: "request_time", status: "completed", completedAt: input.endedAt.toISOString(), metadata: { day: "Thursday" } });
+    expect(result.humanActions[0]).toMatchObject({ actionKey: "request_time", status: "completed", completedAt: input.endedAt.toISOString(), metadata: {} });
   });
 
   it("fails loudly on endpoint errors, unparsable answers and result types it may not choose", async () => {
@@ -122,7 +127,11 @@ describe("LLM analyser (OpenAI-compatible endpoint)", () => {
     stub.reply = () => completion("I think the call went well!");
     await expect(analyzer.analyze(input)).rejects.toThrow(/not the expected JSON/);
     stub.reply = () => completion({ ...modelAnswer, resultType: "Busy" });
-    await expect(analyzer.analyze(input)).rejects.toThrow(/not one of/);
+    await expect(analyzer.analyze(input)).rejects.toThrow(/not the expected JSON/);
+    stub.reply = () => completion({ ...modelAnswer, outcomes: [{ name: "Totally made up", reasoning: "Not a configured outcome." }] });
+    await expect(analyzer.analyze(input)).rejects.toBeInstanceOf(AnalysisError);
+    stub.reply = () => ({ status: 200, body: { id: "x", object: "chat.completion", model: "m", choices: [{ index: 0, message: { role: "assistant", content: null, refusal: "I can't help with that." }, finish_reason: "stop" }] } });
+    await expect(analyzer.analyze(input)).rejects.toThrow(/refused/);
     expect(stub.requests[0]!.headers.authorization).toBeUndefined();
     // Calls that never connected are not sent to the model.
     const before = stub.requests.length;

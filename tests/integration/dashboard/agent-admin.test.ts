@@ -110,6 +110,22 @@ describe("agent management through the console procedures, seen through /api/v1"
     expect((await as("admin").agentAdmin.list({ page: 1 })).pagination.totalItems).toBe(0);
   });
 
+  it("voice-call settings: defaults on create, saved on update, kept when left out, bounded", async () => {
+    const { as } = await createOrgWithRoles(db);
+    const { agentId } = await as("admin").agentAdmin.create(config());
+    expect(await as("member").agentAdmin.get({ agentId })).toMatchObject({ voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" });
+    await as("admin").agentAdmin.update({ ...config(), agentId, voicemailMessage: "  Please call us back.  ", ringTimeoutSeconds: 20, maxCallSeconds: 300, voice: "cedar" });
+    expect(await as("member").agentAdmin.get({ agentId })).toMatchObject({ voicemailMessage: "Please call us back.", ringTimeoutSeconds: 20, maxCallSeconds: 300, voice: "cedar" });
+    await as("admin").agentAdmin.update({ ...config({ prompt: "Second prompt" }), agentId });
+    expect(await as("member").agentAdmin.get({ agentId })).toMatchObject({ voicemailMessage: "Please call us back.", ringTimeoutSeconds: 20, voice: "cedar" });
+    await as("admin").agentAdmin.update({ ...config(), agentId, voicemailMessage: "" });
+    expect((await as("member").agentAdmin.get({ agentId })).voicemailMessage).toBeNull();
+    for (const bad of [{ ringTimeoutSeconds: 4 }, { ringTimeoutSeconds: 121 }, { maxCallSeconds: 3601 }, { maxCallSeconds: 1.5 }, { voice: "robot" }, { voicemailMessage: "x".repeat(1001) }]) {
+      expect(await codeOf(as("admin").agentAdmin.update({ ...config(), agentId, ...bad } as never)), JSON.stringify(bad).slice(0, 40)).toBe("INVALID_REQUEST");
+    }
+    expect((await as("member").agentAdmin.get({ agentId })).ringTimeoutSeconds).toBe(20);
+  });
+
   it("never touches another organization's agent or another agent's definitions", async () => {
     const mine = await createOrgWithRoles(db);
     const other = await createOrgWithRoles(db);

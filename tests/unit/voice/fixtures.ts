@@ -18,6 +18,7 @@ export const outcomeDefinitions: OutcomeDefinition[] = [
 export function placeCallRequest(to: string, overrides: Partial<PlaceCallRequest> = {}): PlaceCallRequest {
   return {
     callId: `call.test-${to}`,
+    organizationId: "org.test",
     from: "+12025550101",
     to,
     toExt: "",
@@ -27,6 +28,7 @@ export function placeCallRequest(to: string, overrides: Partial<PlaceCallRequest
       prompt: "You are Ava.",
       hasBookingTool: false,
       goals: extractionDefinitions.filter((definition) => definition.slug !== "call_sentiment"),
+      voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" },
     },
     contact: { name: "Jane Doe", timezone: "America/New_York", email: "jane@example.com", variables: { company_name: "Acme Corp", crm_ref: "CRM-42" } },
     ...overrides,

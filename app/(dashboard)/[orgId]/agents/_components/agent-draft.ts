@@ -22,6 +22,10 @@ export const EMPTY_AGENT: AgentDraft = {
   inputVariables: [],
   extractedVariables: [],
   outcomes: [],
+  voicemailMessage: null,
+  ringTimeoutSeconds: 30,
+  maxCallSeconds: 600,
+  voice: "marin",
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -48,5 +52,9 @@ export function draftFromView(view: AgentView): AgentDraft {
         formatDatetimeInUtc,
       })),
     outcomes: view.outcomes.filter((o) => o.customerDefined).map(({ id, name, description, enabled }) => ({ id, name, description, enabled })),
+    voicemailMessage: view.voicemailMessage,
+    ringTimeoutSeconds: view.ringTimeoutSeconds,
+    maxCallSeconds: view.maxCallSeconds,
+    voice: view.voice,
   };
 }

@@ -9,6 +9,7 @@ import { useCan, useOrgPath } from "../../../../_components/org-context";
 import type { AgentDraft, AgentView } from "./agent-draft";
 import { StepsEditor } from "./steps-editor";
 import { StringListEditor } from "./string-list-editor";
+import { VoiceCallSettings } from "./voice-call-settings";
 
 type InputVariable = AgentDraft["inputVariables"][number];
 type ExtractedVariable = AgentDraft["extractedVariables"][number];
@@ -327,6 +328,10 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
             Add outcome
           </button>
           {systemOutcomes.length > 0 && <p className="hint">System outcomes (not editable): {systemOutcomes.map((o) => o.name).join(", ")}.</p>}
+        </Section>
+
+        <Section id="voice-calls" title="Phone calls" description="Used by the real voice engine (Twilio + OpenAI Realtime); the simulator ignores them.">
+          <VoiceCallSettings value={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />
         </Section>
 
         <Section id="booking" title="Meeting booking" description="The agent always books through the configured mode and never falls back to another.">

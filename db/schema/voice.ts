@@ -1,0 +1,74 @@
+import { sql } from "drizzle-orm";
+import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { organizations } from "./organizations";
+import { calls } from "./sequences";
+
+/**
+ * The Twilio side of a call placed by the real voice engine (`VOICE_ENGINE=twilio-realtime`): everything Twilio told
+ * us through its signed callbacks, and what our media bridge did. Only the live Realtime session is in memory; this
+ * row is what any instance reads to finish the call, so a callback or the media stream may land on any instance.
+ */
+export const twilioCalls = pgTable(
+  "twilio_calls",
+  {
+    callId: text("call_id")
+      .primaryKey()
+      .references(() => calls.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    /** Twilio's CallSid (`CA…`), bound by `calls.create` or by the first callback that names it. */
+    callSid: text("call_sid"),
+    /** When `calls.create` was attempted (a claim: a second dialer waits or looks the call up at Twilio). */
+    dialStartedAt: timestamp("dial_started_at", { withTimezone: true, mode: "date" }).notNull(),
+    /** Twilio's last CallStatus (queued, initiated, ringing, in-progress, completed, busy, no-answer, failed, canceled). */
+    status: text("status").notNull().default("queued"),
+    /** Answering-machine detection: human, machine_start, machine_end_beep, fax, unknown… */
+    answeredBy: text("answered_by"),
+    answeredAt: timestamp("answered_at", { withTimezone: true, mode: "date" }),
+    completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
+    durationSeconds: integer("duration_seconds"),
+    sipResponseCode: integer("sip_response_code"),
+    errorCode: integer("error_code"),
+    errorMessage: text("error_message"),
+    /** The recording (`RE…`) and its callback status: completed, absent, failed; null while none was reported. */
+    recordingSid: text("recording_sid"),
+    recordingStatus: text("recording_status"),
+    recordingDurationSeconds: integer("recording_duration_seconds"),
+    streamSid: text("stream_sid"),
+    streamStartedAt: timestamp("stream_started_at", { withTimezone: true, mode: "date" }),
+    streamEndedAt: timestamp("stream_ended_at", { withTimezone: true, mode: "date" }),
+    /** Why we ended the call ourselves: end_call, voicemail, realtime-unavailable, realtime-lost. */
+    hangupReason: text("hangup_reason"),
+    /** Set when the conversation failed on our side (the Realtime model unreachable or lost): the call ends `failed`. */
+    failureReason: text("failure_reason"),
+    voicemailMessage: text("voicemail_message"),
+    /** When `call.ended` was handed to the call engine: exactly once per call. */
+    endedReportedAt: timestamp("ended_reported_at", { withTimezone: true, mode: "date" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+  },
+  (t) => [uniqueIndex("twilio_calls_call_sid_idx").on(t.callSid), index("twilio_calls_org_idx").on(t.organizationId)],
+);
+
+export type TranscriptSpeaker = "agent" | "customer";
+
+/**
+ * A call's transcript, one row per spoken turn, written while the call is live (a console can follow a call by
+ * reading the lines after its cursor, `id`). `itemId` is the Realtime conversation item: a turn is stored once.
+ */
+export const callTranscriptLines = pgTable(
+  "call_transcript_lines",
+  {
+    id: bigserial("id", { mode: "number" }).primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    callId: text("call_id")
+      .notNull()
+      .references(() => calls.id, { onDelete: "cascade" }),
+    itemId: text("item_id").notNull(),
+    speaker: text("speaker").$type<TranscriptSpeaker>().notNull(),
+    text: text("text").notNull(),
+    /** Milliseconds from the start of the media stream (the call's answer) to the start of the turn. */
+    offsetMs: integer("offset_ms").notNull(),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().default(sql`now()`),
+  },
+  (t) => [uniqueIndex("call_transcript_lines_item_idx").on(t.callId, t.itemId), index("call_transcript_lines_call_idx").on(t.callId, t.id)],
+);

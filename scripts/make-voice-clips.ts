@@ -1,0 +1,33 @@
+/**
+ * Regenerates the voice simulators' speech clips (server/simulators/voice-clips/audio/*.ulaw) from the texts in
+ * server/simulators/voice-clips/clips.ts with Debian's espeak-ng and sox: `apt-get install -y espeak-ng sox`, then
+ * `npx tsx scripts/make-voice-clips.ts`. The clips are committed, so tests and CI never need espeak-ng or sox.
+ */
+import { execFileSync } from "node:child_process";
+import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { VOICE_CLIPS, VOICE_CLIPS_DIR } from "../server/simulators/voice-clips/clips";
+
+const VOICES = { callee: "en-us+f3", agent: "en-us+m3", tts: "en-us+f2" } as const;
+
+mkdirSync(VOICE_CLIPS_DIR, { recursive: true });
+const work = mkdtempSync(path.join(os.tmpdir(), "voice-clips-"));
+try {
+  for (const clip of VOICE_CLIPS) {
+    const out = path.join(VOICE_CLIPS_DIR, `${clip.id}.ulaw`);
+    const toUlaw = ["-r", "8000", "-c", "1", "-e", "u-law", "-b", "8", "-t", "raw", out];
+    if (clip.speaker === "tone") {
+      // The voicemail beep: 1 kHz for half a second.
+      execFileSync("sox", ["-n", ...toUlaw, "synth", "0.5", "sine", "1000", "vol", "0.5"]);
+    } else {
+      const wav = path.join(work, `${clip.id}.wav`);
+      execFileSync("espeak-ng", ["-v", VOICES[clip.speaker], "-s", "175", "-w", wav, clip.text]);
+      // Trim the silence espeak leaves at both ends, normalize the level, resample to telephony µ-law.
+      execFileSync("sox", [wav, ...toUlaw, "silence", "1", "0.02", "1%", "reverse", "silence", "1", "0.02", "1%", "reverse", "norm", "-3"]);
+    }
+    console.log(`${clip.id}: ${(statSync(out).size / 8000).toFixed(2)} s`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}

@@ -1,0 +1,2 @@
+export { startOpenAiSimulator, type OpenAiSimulator, type StartOpenAiSimulatorOptions } from "./server";
+export { recognize } from "./session";

@@ -1,0 +1,3 @@
+export { startTwilioSimulator, type StartTwilioSimulatorOptions, type TwilioSimulator } from "./server";
+export { twilioSignature } from "./signing";
+export type { SentCallback, SimCall } from "./call";

@@ -1,0 +1,215 @@
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo, Socket } from "node:net";
+import { newSid, SimCall, type SentCallback } from "./call";
+import { calleeScenarioFor } from "../voice-script";
+
+export type StartTwilioSimulatorOptions = {
+  port?: number;
+  host?: string;
+  accountSid?: string;
+  authToken?: string;
+  /** API keys (`SK…` → secret) that may authenticate REST requests besides the account SID + auth token. */
+  apiKeys?: Record<string, string>;
+  /**
+   * Where a public URL the app handed us (callbacks, TwiML, the `wss://` stream) is reachable from this machine:
+   * the tunnel in front of the app. Signatures are always computed over the public URL, as Twilio does.
+   */
+  resolvePublicUrl?: (url: string) => string;
+  /** Media time runs this many times faster than wall time (tests); 1 is real time. */
+  speed?: number;
+  log?: (message: string) => void;
+};
+
+export type TwilioSimulator = {
+  /** `http://127.0.0.1:PORT`: what replaces `https://api.twilio.com` in the client (TWILIO_API_BASE_URL). */
+  origin: string;
+  accountSid: string;
+  authToken: string;
+  calls: Map<string, SimCall>;
+  /** Every callback sent (status, AMD, recording, TwiML fetch) with its signature and the app's answer. */
+  callbacks: SentCallback[];
+  /** REST requests served: method, path, status (never credentials). */
+  requests: Array<{ method: string; path: string; status: number }>;
+  callTo(number: string): SimCall | undefined;
+  /** The next `count` REST requests (matching `path` if given) fail with this HTTP status (default 503). */
+  failNext(options?: { status?: number; count?: number; path?: string }): void;
+  /** Resolves when every call has ended and sent its callbacks. */
+  idle(): Promise<void>;
+  stop(): Promise<void>;
+};
+
+const DEFAULT_ACCOUNT_SID = `AC${"0".repeat(31)}1`;
+const DEFAULT_AUTH_TOKEN = "sim-auth-token-0123456789abcdef";
+const E164 = /^\+[1-9]\d{6,14}$/;
+
+function json(res: ServerResponse, status: number, body: unknown) {
+  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
+}
+
+function twilioError(res: ServerResponse, status: number, code: number, message: string) {
+  json(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
+}
+
+async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
+  const chunks: Buffer[] = [];
+  for await (const chunk of req) chunks.push(chunk as Buffer);
+  return new URLSearchParams(Buffer.concat(chunks).toString("utf8"));
+}
+
+/**
+ * A local stand-in for Twilio Programmable Voice, driven by the official `twilio` package: the REST Calls resource
+ * (create, update, fetch, list) behind Basic auth, recordings served (authenticated) as WAV, and every call run by
+ * `SimCall` — signed callbacks, TwiML, Media Streams, AMD — with the outcome chosen by the dialed number's last digit.
+ */
+export async function startTwilioSimulator(options: StartTwilioSimulatorOptions = {}): Promise<TwilioSimulator> {
+  const accountSid = options.accountSid ?? DEFAULT_ACCOUNT_SID;
+  const authToken = options.authToken ?? DEFAULT_AUTH_TOKEN;
+  const credentials = new Map<string, string>([[accountSid, authToken], ...Object.entries(options.apiKeys ?? {})]);
+  const calls = new Map<string, SimCall>();
+  const callbacks: SentCallback[] = [];
+  const requests: TwilioSimulator["requests"] = [];
+  const failures: Array<{ status: number; remaining: number; path?: string }> = [];
+  const log = options.log ?? ((message: string) => console.warn(`[twilio-simulator] ${message}`));
+  const env = { accountSid, authToken, speed: options.speed ?? 1, resolvePublicUrl: options.resolvePublicUrl ?? ((url: string) => url), callbacks, log };
+  const base = `/2010-04-01/Accounts/${accountSid}`;
+
+  const authorized = (req: IncomingMessage): boolean => {
+    const header = req.headers.authorization ?? "";
+    if (!header.startsWith("Basic ")) return false;
+    const [user, ...rest] = Buffer.from(header.slice(6), "base64").toString("utf8").split(":");
+    return !!user && credentials.get(user) === rest.join(":");
+  };
+
+  async function handle(req: IncomingMessage, res: ServerResponse): Promise<number> {
+    const url = new URL(req.url ?? "/", "http://sim");
+    const path = url.pathname;
+    if (!authorized(req)) {
+      res.setHeader("www-authenticate", 'Basic realm="Twilio API"');
+      twilioError(res, 401, 20003, "Authenticate");
+      return 401;
+    }
+    const failure = failures.find((f) => f.remaining > 0 && (!f.path || path.includes(f.path)));
+    if (failure) {
+      failure.remaining -= 1;
+      twilioError(res, failure.status, 20500, "Internal Server Error");
+      return failure.status;
+    }
+    if (!path.startsWith(base + "/")) {
+      twilioError(res, 404, 20404, "The requested resource was not found");
+      return 404;
+    }
+    const rest = path.slice(base.length);
+    if (rest === "/Calls.json" && req.method === "POST") {
+      const form = await readForm(req);
+      const params: Record<string, string | string[]> = {};
+      for (const key of new Set(form.keys())) {
+        const values = form.getAll(key);
+        params[key] = values.length > 1 ? values : values[0]!;
+      }
+      const to = String(params.To ?? "");
+      const from = String(params.From ?? "");
+      if (!E164.test(to) || calleeScenarioFor(to).kind === "invalid-number") {
+        twilioError(res, 400, 21211, `Invalid 'To' Phone Number: ${to}`);
+        return 400;
+      }
+      if (!E164.test(from)) {
+        twilioError(res, 400, 21212, `Invalid 'From' Phone Number: ${from}`);
+        return 400;
+      }
+      if (!params.Url && !params.Twiml) {
+        twilioError(res, 400, 21205, "Url parameter is required.");
+        return 400;
+      }
+      const call = new SimCall(env, params);
+      calls.set(call.sid, call);
+      json(res, 201, call.toJson());
+      return 201;
+    }
+    if (rest === "/Calls.json" && req.method === "GET") {
+      const to = url.searchParams.get("To");
+      const from = url.searchParams.get("From");
+      const list = [...calls.values()].filter((call) => (!to || call.to === to) && (!from || call.from === from)).map((call) => call.toJson());
+      json(res, 200, { calls: list, page: 0, page_size: 50, start: 0, end: list.length, first_page_uri: `${base}/Calls.json`, next_page_uri: null, previous_page_uri: null, uri: `${base}/Calls.json` });
+      return 200;
+    }
+    const callMatch = rest.match(/^\/Calls\/(CA[0-9a-f]{32})\.json$/);
+    if (callMatch) {
+      const call = calls.get(callMatch[1]!);
+      if (!call) {
+        twilioError(res, 404, 20404, "The requested resource was not found");
+        return 404;
+      }
+      if (req.method === "POST") {
+        const form = await readForm(req);
+        if (call.isFinal) {
+          twilioError(res, 400, 21220, "Call is not in-progress. Cannot redirect.");
+          return 400;
+        }
+        try {
+          call.update(form);
+        } catch (error) {
+          twilioError(res, 400, 12100, error instanceof Error ? error.message : "Document parse failure");
+          return 400;
+        }
+      }
+      json(res, 200, call.toJson());
+      return 200;
+    }
+    const recordingMatch = rest.match(/^\/Recordings\/(RE[0-9a-f]{32})(\.wav)?$/);
+    if (recordingMatch && req.method === "GET") {
+      const call = [...calls.values()].find((candidate) => candidate.recordingSid === recordingMatch[1]);
+      if (!call || !call.recordingAvailable) {
+        twilioError(res, 404, 20404, "The requested resource was not found");
+        return 404;
+      }
+      const wav = call.recordingWav();
+      res.writeHead(200, { "content-type": "audio/x-wav", "content-length": wav.length }).end(wav);
+      return 200;
+    }
+    twilioError(res, 404, 20404, "The requested resource was not found");
+    return 404;
+  }
+
+  const sockets = new Set<Socket>();
+  const server = createServer((req, res) => {
+    handle(req, res)
+      .then((status) => {
+        requests.push({ method: req.method ?? "", path: new URL(req.url ?? "/", "http://sim").pathname, status });
+        if (requests.length > 5000) requests.shift();
+      })
+      .catch((error: unknown) => {
+        log(`request failed: ${error instanceof Error ? error.stack : String(error)}`);
+        if (!res.headersSent) twilioError(res, 500, 20500, "Internal Server Error");
+      });
+  });
+  server.on("connection", (socket) => {
+    sockets.add(socket);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
+  const { port } = server.address() as AddressInfo;
+
+  return {
+    origin: `http://127.0.0.1:${port}`,
+    accountSid,
+    authToken,
+    calls,
+    callbacks,
+    requests,
+    callTo: (number) => [...calls.values()].reverse().find((call) => call.to === number),
+    failNext: ({ status = 503, count = 1, path } = {}) => void failures.push({ status, remaining: count, path }),
+    idle: async () => {
+      await Promise.all([...calls.values()].map((call) => call.done()));
+      const deadline = Date.now() + 10_000;
+      while ([...calls.values()].some((call) => call.isFinal && !call.events.includes("callbacks-done")) && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 20));
+      }
+    },
+    stop: async () => {
+      for (const socket of sockets) socket.destroy();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+export { newSid };

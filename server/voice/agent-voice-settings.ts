@@ -1,0 +1,18 @@
+/**
+ * The agent's settings that only the real voice engine uses (`VOICE_ENGINE=twilio-realtime`): how long the phone
+ * rings, the longest a call may last, the speech-to-speech voice, and the message left on voicemail. The simulator
+ * ignores them. Bounds here are the ones the console and its tRPC schema enforce.
+ */
+export const REALTIME_VOICES = ["marin", "cedar", "alloy", "ash", "ballad", "coral", "echo", "sage", "shimmer", "verse"] as const;
+export type RealtimeVoice = (typeof REALTIME_VOICES)[number];
+
+export const RING_TIMEOUT_SECONDS = { min: 5, max: 120, default: 30 } as const;
+export const MAX_CALL_SECONDS = { min: 30, max: 3600, default: 600 } as const;
+export const VOICEMAIL_MESSAGE_MAX_LENGTH = 1000;
+
+export type AgentVoiceSettings = {
+  voicemailMessage: string | null;
+  ringTimeoutSeconds: number;
+  maxCallSeconds: number;
+  voice: RealtimeVoice;
+};

@@ -1,0 +1,208 @@
+import { and, asc, eq, isNull, sql } from "drizzle-orm";
+import type { DbOrTx } from "@/db";
+import { callTranscriptLines, twilioCalls, type TranscriptSpeaker } from "@/db/schema";
+import type { CallDisposition, RecordingPayload, VoiceCallEndedEvent } from "@/server/voice/types";
+
+export type TwilioCallRow = typeof twilioCalls.$inferSelect;
+
+const FINAL_STATUSES = ["completed", "busy", "no-answer", "failed", "canceled"];
+const STATUS_ORDER = ["queued", "initiated", "ringing", "in-progress"];
+/** Twilio error codes that mean the number itself is invalid (REST 21211 at create, 13224 from the carrier). */
+export const INVALID_NUMBER_ERRORS = [21211, 13224, 21214, 21217];
+
+export function isFinalStatus(status: string): boolean {
+  return FINAL_STATUSES.includes(status);
+}
+
+export async function findTwilioCall(db: DbOrTx, callId: string): Promise<TwilioCallRow | null> {
+  const [row] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, callId)).limit(1);
+  return row ?? null;
+}
+
+/** Claims the dial of a call (one row per call ID); false when another attempt already holds it. */
+export async function claimDial(db: DbOrTx, params: { callId: string; organizationId: string; now: Date }): Promise<boolean> {
+  const inserted = await db
+    .insert(twilioCalls)
+    .values({ callId: params.callId, organizationId: params.organizationId, dialStartedAt: params.now, createdAt: params.now, updatedAt: params.now })
+    .onConflictDoNothing()
+    .returning({ callId: twilioCalls.callId });
+  return inserted.length > 0;
+}
+
+/** A new dial attempt of a claim whose earlier attempt placed nothing (after a lookup at Twilio found no call). */
+export async function restartDial(db: DbOrTx, params: { callId: string; now: Date; previousStartedAt: Date }): Promise<boolean> {
+  const updated = await db
+    .update(twilioCalls)
+    .set({ dialStartedAt: params.now, updatedAt: params.now })
+    .where(and(eq(twilioCalls.callId, params.callId), isNull(twilioCalls.callSid), eq(twilioCalls.dialStartedAt, params.previousStartedAt)))
+    .returning({ callId: twilioCalls.callId });
+  return updated.length > 0;
+}
+
+export async function releaseDial(db: DbOrTx, callId: string): Promise<void> {
+  await db.delete(twilioCalls).where(and(eq(twilioCalls.callId, callId), isNull(twilioCalls.callSid)));
+}
+
+/** Binds Twilio's CallSid to our call (idempotent: a bound call keeps its SID). */
+export async function bindCallSid(db: DbOrTx, params: { callId: string; callSid: string; now: Date }): Promise<void> {
+  await db
+    .update(twilioCalls)
+    .set({ callSid: params.callSid, updatedAt: params.now })
+    .where(and(eq(twilioCalls.callId, params.callId), isNull(twilioCalls.callSid)));
+}
+
+/** `calls.create` refused the number (21211…): the call is over before it started, as an invalid number. */
+export async function recordRejectedDial(db: DbOrTx, params: { callId: string; callSid: string; errorCode: number | null; errorMessage: string; now: Date }) {
+  await db
+    .update(twilioCalls)
+    .set({ callSid: params.callSid, status: "failed", errorCode: params.errorCode, errorMessage: params.errorMessage.slice(0, 500), completedAt: params.now, updatedAt: params.now })
+    .where(eq(twilioCalls.callId, params.callId));
+}
+
+/**
+ * A status callback. Statuses only move forward (queued → initiated → ringing → in-progress → a final one) and a
+ * final status is never replaced, so repeated or out-of-order callbacks change nothing twice. Returns the row after.
+ */
+export async function applyStatusCallback(db: DbOrTx, params: { callId: string; form: Record<string, string>; now: Date }): Promise<TwilioCallRow | null> {
+  return db.transaction(async (tx) => {
+    const [row] = await tx.select().from(twilioCalls).where(eq(twilioCalls.callId, params.callId)).for("update");
+    if (!row) return null;
+    const status = params.form.CallStatus ?? "";
+    if (isFinalStatus(row.status)) return row;
+    const forward = isFinalStatus(status) || STATUS_ORDER.indexOf(status) > STATUS_ORDER.indexOf(row.status);
+    if (!forward) return row;
+    const changes: Partial<TwilioCallRow> = { status, updatedAt: params.now };
+    if (status === "in-progress" && !row.answeredAt) changes.answeredAt = params.now;
+    if (isFinalStatus(status)) {
+      changes.completedAt = params.now;
+      changes.durationSeconds = Number(params.form.CallDuration ?? 0) || 0;
+      if (params.form.SipResponseCode) changes.sipResponseCode = Number(params.form.SipResponseCode) || null;
+      if (params.form.ErrorCode && params.form.ErrorCode !== "0") changes.errorCode = Number(params.form.ErrorCode) || null;
+      if (params.form.ErrorMessage) changes.errorMessage = params.form.ErrorMessage.slice(0, 500);
+      // Twilio reports the answer through the final callback too when the `answered` event was not subscribed.
+      if (!row.answeredAt && status === "completed" && changes.durationSeconds > 0) changes.answeredAt = params.now;
+    }
+    const [updated] = await tx.update(twilioCalls).set(changes).where(eq(twilioCalls.callId, params.callId)).returning();
+    return updated ?? row;
+  });
+}
+
+/** The asynchronous AMD result; the first one counts. Returns whether it was new. */
+export async function applyAmdCallback(db: DbOrTx, params: { callId: string; answeredBy: string; now: Date }): Promise<boolean> {
+  const updated = await db
+    .update(twilioCalls)
+    .set({ answeredBy: params.answeredBy, updatedAt: params.now })
+    .where(and(eq(twilioCalls.callId, params.callId), isNull(twilioCalls.answeredBy)))
+    .returning({ callId: twilioCalls.callId });
+  return updated.length > 0;
+}
+
+export async function applyRecordingCallback(
+  db: DbOrTx,
+  params: { callId: string; recordingSid: string; status: string; durationSeconds: number; now: Date },
+): Promise<void> {
+  await db
+    .update(twilioCalls)
+    .set({ recordingSid: params.recordingSid, recordingStatus: params.status, recordingDurationSeconds: params.durationSeconds, updatedAt: params.now })
+    .where(and(eq(twilioCalls.callId, params.callId), sql`${twilioCalls.recordingStatus} is distinct from 'completed'`));
+}
+
+export async function markStream(db: DbOrTx, params: { callId: string; event: "started" | "ended"; streamSid?: string; now: Date }): Promise<void> {
+  await db
+    .update(twilioCalls)
+    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now })
+    .where(eq(twilioCalls.callId, params.callId));
+}
+
+/** Why we end the call ourselves; the first reason (and failure) stays. */
+export async function recordHangup(db: DbOrTx, params: { callId: string; reason: string; failure?: string; voicemailMessage?: string | null; now: Date }): Promise<void> {
+  await db
+    .update(twilioCalls)
+    .set({
+      hangupReason: sql`coalesce(${twilioCalls.hangupReason}, ${params.reason})`,
+      ...(params.failure ? { failureReason: sql`coalesce(${twilioCalls.failureReason}, ${params.failure})` } : {}),
+      ...(params.voicemailMessage ? { voicemailMessage: params.voicemailMessage } : {}),
+      updatedAt: params.now,
+    })
+    .where(eq(twilioCalls.callId, params.callId));
+}
+
+export type TranscriptLineInput = { itemId: string; speaker: TranscriptSpeaker; text: string; offsetMs: number };
+
+/** Stores a spoken turn once (a later flush of the same item changes nothing). */
+export async function saveTranscriptLine(db: DbOrTx, params: { organizationId: string; callId: string; line: TranscriptLineInput }): Promise<void> {
+  await db
+    .insert(callTranscriptLines)
+    .values({ organizationId: params.organizationId, callId: params.callId, ...params.line, offsetMs: Math.max(0, Math.round(params.line.offsetMs)) })
+    .onConflictDoNothing();
+}
+
+export async function transcriptLinesOf(db: DbOrTx, callId: string) {
+  return db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, callId)).orderBy(asc(callTranscriptLines.offsetMs), asc(callTranscriptLines.id));
+}
+
+/** `Agent: …` / `Customer: …` lines (the call engine's transcript format), in spoken order. */
+export function formatTranscriptLines(lines: Array<{ speaker: TranscriptSpeaker; text: string }>): string | null {
+  const text = lines
+    .filter((line) => line.text.trim())
+    .map((line) => `${line.speaker === "agent" ? "Agent" : "Customer"}: ${line.text.trim()}`)
+    .join("\n");
+  return text || null;
+}
+
+/** What Twilio's facts (and our own failure, if any) mean as the call engine's disposition. */
+export function dispositionOf(row: TwilioCallRow): { disposition: CallDisposition; errorMessage?: string } {
+  if (row.failureReason) return { disposition: "failed", errorMessage: row.failureReason };
+  if (row.errorCode && INVALID_NUMBER_ERRORS.includes(row.errorCode)) return { disposition: "invalid-number", errorMessage: row.errorMessage ?? `Twilio error ${row.errorCode}` };
+  switch (row.status) {
+    case "busy":
+      return { disposition: "busy" };
+    case "no-answer":
+    case "canceled":
+      return { disposition: "no-answer" };
+    case "failed":
+      return { disposition: "failed", errorMessage: row.errorMessage ?? `The carrier failed the call${row.sipResponseCode ? ` (SIP ${row.sipResponseCode})` : ""}.` };
+    default:
+      if (!row.answeredAt) return { disposition: "no-answer" };
+      if (row.answeredBy && /^(machine|fax)/.test(row.answeredBy)) return { disposition: "voicemail" };
+      return { disposition: "answered" };
+  }
+}
+
+/** Reasons the call is not ready to be reported ended yet (empty: ready). */
+export function pendingFinishReasons(row: TwilioCallRow, now: Date, waits: { recordingMs: number; streamMs: number }): string[] {
+  if (!isFinalStatus(row.status) || !row.completedAt) return ["call in progress"];
+  const since = now.getTime() - row.completedAt.getTime();
+  const reasons: string[] = [];
+  if (row.answeredAt && !row.recordingStatus && since < waits.recordingMs) reasons.push("recording pending");
+  if (row.streamStartedAt && !row.streamEndedAt && since < waits.streamMs) reasons.push("media stream still open");
+  return reasons;
+}
+
+/** The `call.ended` provider event of a finished Twilio call (the transcript from the stored lines). */
+export async function buildCallEndedEvent(
+  db: DbOrTx,
+  row: TwilioCallRow,
+  params: { now: Date; recording: RecordingPayload | null },
+): Promise<VoiceCallEndedEvent> {
+  const { disposition, errorMessage } = dispositionOf(row);
+  const lines = await transcriptLinesOf(db, row.callId);
+  const spoken = lines.map((line) => ({ speaker: line.speaker, text: line.text }));
+  if (disposition === "voicemail" && row.voicemailMessage) spoken.push({ speaker: "agent", text: row.voicemailMessage });
+  const connected = disposition === "answered" || disposition === "voicemail" || (disposition === "failed" && !!row.answeredAt);
+  return {
+    type: "call.ended",
+    providerCallId: row.callSid ?? `unplaced:${row.callId}`,
+    callId: row.callId,
+    occurredAt: (row.completedAt ?? params.now).toISOString(),
+    disposition,
+    durationSeconds: row.durationSeconds ?? 0,
+    transcript: connected ? formatTranscriptLines(spoken) : null,
+    recording: params.recording,
+    ...(errorMessage ? { errorMessage: errorMessage.slice(0, 2000) } : {}),
+  };
+}
+
+export async function markEndedReported(db: DbOrTx, params: { callId: string; now: Date }): Promise<void> {
+  await db.update(twilioCalls).set({ endedReportedAt: params.now, updatedAt: params.now }).where(and(eq(twilioCalls.callId, params.callId), isNull(twilioCalls.endedReportedAt)));
+}

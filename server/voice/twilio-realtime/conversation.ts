@@ -1,0 +1,204 @@
+import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
+import { backgroundResult, RealtimeAgent, RealtimeSession, tool, type RealtimeItem } from "@openai/agents-realtime";
+import type WebSocket from "ws";
+import { z } from "zod";
+import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
+import type { TranscriptLineInput } from "./call-state";
+import { buildCallInstructions } from "./instructions";
+import type { TwilioRealtimeSettings } from "./settings";
+import { APOLOGY_MESSAGE } from "./twiml";
+
+/** What a conversation needs from the rest of the app; the media bridge wires them to Postgres and Twilio. */
+export type ConversationHooks = {
+  load(callId: string): Promise<{ request: PlaceCallRequest; callSid: string | null } | null>;
+  streamStarted(callId: string, streamSid: string): Promise<void>;
+  streamEnded(callId: string): Promise<void>;
+  saveLine(request: PlaceCallRequest, line: TranscriptLineInput): Promise<void>;
+  bookMeeting(request: PlaceCallRequest, callSid: string, args: { preferredStartTime: string | null }): Promise<ToolCallResult>;
+  optOut(request: PlaceCallRequest): Promise<ToolCallResult>;
+  hangUp(callId: string, params: { reason: string; say?: string | null; failure?: string }): Promise<void>;
+};
+
+export type LiveConversation = {
+  callId: string;
+  session: RealtimeSession | null;
+  /** Resolves when the media stream is over and everything was flushed. */
+  ended: Promise<void>;
+  /**
+   * Ends the conversation from our side. `crash` emulates the process dying (tests): nothing more is written, the
+   * model connection and the media socket just drop.
+   */
+  abort(options?: { crash?: boolean }): void;
+};
+
+const PLAYBACK_DRAIN_TIMEOUT_MS = 15_000;
+
+/**
+ * One call's conversation: the Twilio media WebSocket bridged to an OpenAI Realtime session through the SDK's
+ * `TwilioRealtimeTransportLayer` (G.711 µ-law both ways, interruptions via marks). Turns are stored as they complete;
+ * `end_call` hangs up once the goodbye has been played (all audio marks back); if the model cannot be reached at the
+ * answer or the connection drops mid-call, the callee hears an apology, the call is hung up and ends `failed`.
+ */
+export function startConversation(params: {
+  ws: WebSocket;
+  transport: TwilioRealtimeTransportLayer;
+  /** Lets the caller's audio held since the stream started reach the model (once it is connected). */
+  releaseMedia: () => void;
+  callId: string;
+  streamSid: string;
+  callSid: string;
+  settings: Pick<TwilioRealtimeSettings, "openai">;
+  hooks: ConversationHooks;
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+}): LiveConversation {
+  const { ws, transport, callId, hooks, log } = params;
+  const startedAtMs = Date.now();
+  let session: RealtimeSession | null = null;
+  let closingByUs = false;
+  let failed = false;
+  let audioChunksSent = 0;
+  let audioMarksBack = 0;
+  const itemStartedAt = new Map<string, number>();
+  const saved = new Set<string>();
+  let writes: Promise<void> = Promise.resolve();
+  let request: PlaceCallRequest | null = null;
+
+  const offsetOf = (itemId: string) => (itemStartedAt.get(itemId) ?? Date.now()) - startedAtMs;
+
+  const persist = (history: RealtimeItem[]) => {
+    if (!request) return;
+    const current = request;
+    for (const item of history) {
+      if (item.type !== "message" || saved.has(item.itemId)) continue;
+      if (item.role !== "user" && item.role !== "assistant") continue;
+      const part = item.content[0] as { transcript?: string | null; text?: string } | undefined;
+      const text = part?.transcript ?? part?.text ?? null;
+      const complete = item.role === "user" ? typeof text === "string" : item.status !== "in_progress" && typeof text === "string";
+      if (!complete || !text?.trim()) continue;
+      saved.add(item.itemId);
+      const line: TranscriptLineInput = { itemId: item.itemId, speaker: item.role === "user" ? "customer" : "agent", text: text.trim(), offsetMs: offsetOf(item.itemId) };
+      writes = writes.then(() => hooks.saveLine(current, line)).catch((error: unknown) => log(`transcript line of ${callId} not stored`, error));
+    }
+  };
+
+  const fail = async (reason: "realtime-unavailable" | "realtime-lost", message: string) => {
+    if (failed || closingByUs) return;
+    failed = true;
+    log(`call ${callId}: ${message}`);
+    await hooks.hangUp(callId, { reason, say: APOLOGY_MESSAGE, failure: message }).catch((error: unknown) => log(`hang-up of ${callId} failed`, error));
+  };
+
+  const waitForPlayback = async () => {
+    const deadline = Date.now() + PLAYBACK_DRAIN_TIMEOUT_MS;
+    while (audioMarksBack < audioChunksSent && Date.now() < deadline && ws.readyState === ws.OPEN) await new Promise((resolve) => setTimeout(resolve, 25));
+  };
+
+  transport.on("*", (event: { type?: string; message?: { event?: string; mark?: { name?: string } }; item_id?: string; item?: { id?: string } }) => {
+    if (event.type === "twilio_message" && event.message?.event === "mark" && !String(event.message.mark?.name ?? "").startsWith("done:")) audioMarksBack += 1;
+    if (event.type === "input_audio_buffer.speech_started" && event.item_id) itemStartedAt.set(event.item_id, Date.now());
+    if (event.type === "response.output_item.added" && event.item?.id) itemStartedAt.set(event.item.id, Date.now());
+  });
+
+  let resolveEnded: () => void = () => {};
+  const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+
+  let crashed = false;
+  ws.on("close", () => {
+    closingByUs = true;
+    if (crashed) {
+      session?.close();
+      resolveEnded();
+      return;
+    }
+    void (async () => {
+      if (session) persist(session.history);
+      session?.close();
+      await writes;
+      await hooks.streamEnded(callId).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
+      resolveEnded();
+    })();
+  });
+
+  void (async () => {
+    const loaded = await hooks.load(callId);
+    if (!loaded) {
+      ws.close(1008, "unknown call");
+      return;
+    }
+    request = loaded.request;
+    const current = request;
+    await hooks.streamStarted(callId, params.streamSid);
+    const tools = [
+      tool({
+        name: "book_meeting",
+        description: "Book the follow-up meeting the contact agreed to, through the agent's calendar. Returns whether it was booked and the details to confirm.",
+        parameters: z.object({ preferredStartTime: z.string().nullable().describe("When the contact would like to meet, as they said it; null if they did not say.") }),
+        execute: async ({ preferredStartTime }) => JSON.stringify(await hooks.bookMeeting(current, params.callSid, { preferredStartTime })),
+      }),
+      tool({
+        name: "opt_out",
+        description: "The contact asked not to be called again: record it now (their number is never called again by this organization).",
+        parameters: z.object({}),
+        execute: async () => JSON.stringify(await hooks.optOut(current)),
+      }),
+      tool({
+        name: "end_call",
+        description: "Hang up. Call it only after you have said goodbye.",
+        parameters: z.object({ reason: z.string().nullable().describe("Why the call ends, in a few words.") }),
+        execute: async () => {
+          closingByUs = true;
+          void (async () => {
+            await waitForPlayback();
+            await hooks.hangUp(callId, { reason: "end_call" });
+          })();
+          return backgroundResult("The call is being ended.");
+        },
+      }),
+    ];
+    const agent = new RealtimeAgent({ name: current.agent.name, instructions: buildCallInstructions(current, params.now()), tools });
+    session = new RealtimeSession(agent, {
+      transport,
+      model: params.settings.openai.model,
+      tracingDisabled: true,
+      config: {
+        audio: {
+          input: { transcription: { model: "gpt-4o-mini-transcribe" }, turnDetection: { type: "server_vad", createResponse: true, interruptResponse: true } },
+          output: { voice: current.agent.voice.voice },
+        },
+      },
+    });
+    session.on("history_updated", (history) => persist(history));
+    session.on("audio", () => {
+      audioChunksSent += 1;
+    });
+    transport.on("disconnected", () => {
+      if (!closingByUs && ws.readyState === ws.OPEN) void fail("realtime-lost", "The connection to the realtime model was lost during the call.");
+    });
+    try {
+      await session.connect({ apiKey: params.settings.openai.apiKey, url: params.settings.openai.realtimeUrl });
+      params.releaseMedia();
+    } catch (error) {
+      log(`call ${callId}: realtime connect failed`, error);
+      await fail("realtime-unavailable", "The realtime model could not be reached when the call was answered.");
+    }
+  })().catch((error: unknown) => {
+    log(`conversation of ${callId} failed`, error);
+    void fail("realtime-unavailable", "The conversation could not be started.");
+  });
+
+  return {
+    callId,
+    get session() {
+      return session;
+    },
+    ended,
+    abort(options) {
+      if (options?.crash) {
+        crashed = true;
+        request = null;
+      }
+      ws.terminate();
+    },
+  };
+}

@@ -1,0 +1,179 @@
+import type { IncomingMessage } from "node:http";
+import type { Duplex } from "node:stream";
+import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
+import { eq, sql } from "drizzle-orm";
+import { WebSocketServer, type WebSocket } from "ws";
+import type { Db } from "@/db";
+import { calls, optOuts } from "@/db/schema";
+import { parseSpokenDateTime } from "@/server/analysis/values";
+import { buildPlaceCallRequest } from "@/server/services/call-engine/dial-call";
+import { handleVoiceProviderEvent } from "@/server/services/call-engine/voice-events";
+import type { PlaceCallRequest } from "@/server/voice/types";
+import { HeldMediaSocket } from "./held-media-socket";
+import { findTwilioCall, isFinalStatus, markStream, saveTranscriptLine } from "./call-state";
+import { startConversation, type ConversationHooks, type LiveConversation } from "./conversation";
+import { TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
+import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
+import { verifyStreamToken } from "./stream-token";
+
+export type MediaStreamServerDeps = {
+  settings: TwilioRealtimeSettings;
+  getDb: () => Db;
+  now: () => Date;
+  log: (message: string, error?: unknown) => void;
+  hangUp: ConversationHooks["hangUp"];
+  onStreamEnded: (callId: string) => void;
+  /** Replaces the Postgres-backed hooks (the media-bridge benchmark runs the bridge without a database). */
+  hooks?: Partial<ConversationHooks>;
+  /** Skip the handshake's X-Twilio-Signature check (benchmark only; the stream token is still required). */
+  unsignedHandshakes?: boolean;
+};
+
+export type MediaStreamServer = {
+  /** Takes the upgrade when it is for the media path (returns false otherwise, for another handler). */
+  handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
+  /** Conversations live in this process, by call ID. */
+  live: Map<string, LiveConversation>;
+  placeCallRequest(callId: string): Promise<PlaceCallRequest | null>;
+  close(): Promise<void>;
+};
+
+/** A stream that has not sent a valid `start` within this time is closed. */
+const START_TIMEOUT_MS = 10_000;
+
+function refuse(socket: Duplex, status: number, text: string) {
+  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+}
+
+/**
+ * Our end of Twilio Media Streams (`wss://PUBLIC_BASE_URL/api/voice/twilio/media`). Two locks: the handshake must be
+ * signed by Twilio (X-Twilio-Signature over the public wss URL), and the `start` message must carry the per-call
+ * token our TwiML issued (signed, expiring, naming the call) — without both the socket is refused or closed before
+ * anything is read from the database. The stream may land on any instance: the call is loaded from Postgres.
+ */
+export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStreamServer {
+  const wss = new WebSocketServer({ noServer: true, maxPayload: 1024 * 1024 });
+  const live = new Map<string, LiveConversation>();
+
+  const placeCallRequest = async (callId: string) => {
+    try {
+      return await buildPlaceCallRequest(deps.getDb(), callId);
+    } catch {
+      return null;
+    }
+  };
+
+  const defaultHooks: ConversationHooks = {
+    async load(callId) {
+      const db = deps.getDb();
+      const [row, request] = await Promise.all([findTwilioCall(db, callId), placeCallRequest(callId)]);
+      if (!row || !request || isFinalStatus(row.status)) return null;
+      const [call] = await db.select({ resultType: calls.resultType }).from(calls).where(eq(calls.id, callId)).limit(1);
+      if (call?.resultType !== "Calling") return null;
+      return { request, callSid: row.callSid };
+    },
+    streamStarted: (callId, streamSid) => markStream(deps.getDb(), { callId, event: "started", streamSid, now: deps.now() }),
+    async streamEnded(callId) {
+      await markStream(deps.getDb(), { callId, event: "ended", now: deps.now() });
+      deps.onStreamEnded(callId);
+    },
+    saveLine: (request, line) => saveTranscriptLine(deps.getDb(), { organizationId: request.organizationId, callId: request.callId, line }),
+    async bookMeeting(request, callSid, args) {
+      const now = deps.now();
+      const spoken = args.preferredStartTime ? parseSpokenDateTime(args.preferredStartTime, now, request.contact.timezone || "UTC") : null;
+      // The same path as every provider's `call.tool`: the booking rules of the agent's mode, the attempt recorded.
+      const outcome = await handleVoiceProviderEvent(deps.getDb(), {
+        event: {
+          type: "call.tool",
+          tool: "book_meeting",
+          providerCallId: callSid,
+          callId: request.callId,
+          occurredAt: now.toISOString(),
+          arguments: spoken ? { preferredStartTime: spoken.toISO() } : {},
+        },
+      });
+      if (outcome.status === "accepted" && outcome.toolResult) return outcome.toolResult;
+      return { ok: false, message: "The booking could not be made during this call." };
+    },
+    async optOut(request) {
+      const db = deps.getDb();
+      const now = deps.now();
+      // Recorded at once, not after the analysis: the number is suppressed even if the call is never analysed.
+      await db.transaction(async (tx) => {
+        await tx.insert(optOuts).values({ organizationId: request.organizationId, phoneNumber: request.to, sourceCallId: request.callId, createdAt: now }).onConflictDoNothing();
+        const action = { description: "Recorded the contact's request not to be called again", status: "completed", actionKey: "opt_out", completedAt: now.toISOString(), metadata: {} };
+        await tx
+          .update(calls)
+          .set({ agentActions: sql`${calls.agentActions} || ${JSON.stringify([action])}::jsonb` })
+          .where(eq(calls.id, request.callId));
+      });
+      return { ok: true, message: "The number is removed from the calling list; nobody from this organization will call it again." };
+    },
+    hangUp: (callId, params) => deps.hangUp(callId, params),
+  };
+  const hooks: ConversationHooks = { ...defaultHooks, ...deps.hooks };
+
+  function onConnection(ws: WebSocket) {
+    // Created before `start` arrives: the transport must see `start` itself (it carries the streamSid it answers on).
+    const socket = new HeldMediaSocket(ws);
+    const transport = new TwilioRealtimeTransportLayer({ twilioWebSocket: socket as unknown as WebSocket });
+    const timeout = setTimeout(() => ws.close(1008, "no start"), START_TIMEOUT_MS);
+    const onMessage = (data: Buffer) => {
+      let message: { event?: string; start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, string> } };
+      try {
+        message = JSON.parse(data.toString());
+      } catch {
+        return;
+      }
+      if (message.event !== "start") return;
+      ws.off("message", onMessage);
+      clearTimeout(timeout);
+      const callId = verifyStreamToken(message.start?.customParameters?.token, { authToken: deps.settings.twilio.authToken, now: deps.now() });
+      if (!callId) {
+        ws.close(1008, "invalid stream token");
+        return;
+      }
+      const conversation = startConversation({
+        ws,
+        transport,
+        releaseMedia: () => socket.release(),
+        callId,
+        streamSid: message.start?.streamSid ?? "",
+        callSid: message.start?.callSid ?? "",
+        settings: deps.settings,
+        hooks,
+        now: deps.now,
+        log: deps.log,
+      });
+      live.set(callId, conversation);
+      void conversation.ended.finally(() => {
+        if (live.get(callId) === conversation) live.delete(callId);
+      });
+    };
+    ws.on("message", onMessage);
+    ws.on("close", () => clearTimeout(timeout));
+  }
+
+  return {
+    live,
+    placeCallRequest,
+    handleUpgrade(request, socket, head) {
+      const path = (request.url ?? "").split("?")[0];
+      if (path !== TWILIO_MEDIA_PATH) return false;
+      const signature = request.headers[TWILIO_SIGNATURE_HEADER];
+      const signed = deps.unsignedHandshakes || isSignedStreamHandshake(deps.settings, { pathAndQuery: request.url ?? "", signature: typeof signature === "string" ? signature : null });
+      if (!signed) {
+        refuse(socket, 403, "Forbidden");
+        return true;
+      }
+      wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws));
+      return true;
+    },
+    async close() {
+      for (const conversation of live.values()) conversation.abort();
+      await Promise.all([...live.values()].map((conversation) => conversation.ended));
+      for (const client of wss.clients) client.terminate();
+      await new Promise<void>((resolve) => wss.close(() => resolve()));
+    },
+  };
+}
