@@ -2,12 +2,13 @@
 
 import { signOut } from "next-auth/react";
 import { useState } from "react";
+import { Button } from "./ui/button";
 
-export function SignOutButton({ className = "btn", callbackUrl = "/sign-in" }: { className?: string; callbackUrl?: string }) {
+export function SignOutButton({ className, callbackUrl = "/sign-in" }: { className?: string; callbackUrl?: string }) {
   const [pending, setPending] = useState(false);
   return (
-    <button
-      type="button"
+    <Button
+      size="sm"
       className={className}
       disabled={pending}
       onClick={() => {
@@ -16,6 +17,6 @@ export function SignOutButton({ className = "btn", callbackUrl = "/sign-in" }: {
       }}
     >
       {pending ? "Signing out…" : "Sign out"}
-    </button>
+    </Button>
   );
 }
