@@ -2,6 +2,7 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type WaveSurfer from "wavesurfer.js";
+import { sameOriginRecordingUrl } from "@/server/storage/recording-route";
 import styles from "./console-ops.module.css";
 import { formatDuration } from "./status-badges";
 
@@ -150,7 +151,7 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
     <div className={styles.player}>
       <audio
         ref={audioRef}
-        src={link.url}
+        src={sameOriginRecordingUrl(link.url)}
         preload="metadata"
         data-testid="call-audio"
         onPlay={() => setPlaying(true)}
