@@ -3,6 +3,7 @@ import { getDb } from "@/db";
 import { getSessionActor } from "@/server/auth/next-auth";
 import { listMyOrganizations } from "@/server/services/members/list-my-organizations";
 import { SignOutButton } from "./_components/sign-out-button";
+import { AuthCard } from "./_components/ui/auth-card";
 
 export const dynamic = "force-dynamic";
 
@@ -14,18 +15,16 @@ export default async function HomePage() {
   const target = organizations.find((org) => org.orgId === actor.activeOrgId) ?? organizations[0];
   if (target) redirect(`/${encodeURIComponent(target.orgId)}`);
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <h1>No organization yet</h1>
-        <p>
-          You are signed in as <strong>{actor.email}</strong>, but you are not a member of any organization. Ask an admin of your
-          organization to invite you.
-        </p>
-        <p>
-          API reference: <a href="/docs">/docs</a>
-        </p>
-        <SignOutButton />
-      </div>
-    </main>
+    <AuthCard>
+      <h1>No organization yet</h1>
+      <p>
+        You are signed in as <strong>{actor.email}</strong>, but you are not a member of any organization. Ask an admin of your
+        organization to invite you.
+      </p>
+      <p>
+        Integrating? See the <a href="/docs">API reference</a>.
+      </p>
+      <SignOutButton />
+    </AuthCard>
   );
 }

@@ -32,3 +32,17 @@ export function humanize(value: string): string {
 export function plural(count: number, singular: string, pluralForm = `${singular}s`): string {
   return `${count.toLocaleString("en-US")} ${count === 1 ? singular : pluralForm}`;
 }
+
+/** A UTC calendar day ("2026-11-03") as "Nov 3, 2026" (credit periods are UTC days, as in the API). */
+export function formatUtcDay(day: string, options: { year?: boolean } = {}): string {
+  const date = new Date(`${day}T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return day;
+  return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "short", day: "numeric", ...(options.year === false ? {} : { year: "numeric" }) }).format(date);
+}
+
+/** A billing month ("2026-11") as "November 2026". */
+export function formatMonth(month: string): string {
+  const date = new Date(`${month}-01T00:00:00Z`);
+  if (Number.isNaN(date.getTime())) return month;
+  return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "long", year: "numeric" }).format(date);
+}
