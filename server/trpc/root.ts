@@ -15,6 +15,7 @@ import { meetingsRouter } from "../routers/meetings/router";
 import { consoleConversationsRouter } from "../routers/console-conversations/router";
 import { consoleImportRouter } from "../routers/console-import/router";
 import { jobsRouter } from "../routers/jobs/router";
+import { customersRouter } from "../routers/customers/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -35,6 +36,7 @@ export const appRouter = router({
   consoleConversations: consoleConversationsRouter,
   consoleImport: consoleImportRouter,
   jobs: jobsRouter,
+  customers: customersRouter,
 });
 
 export type AppRouter = typeof appRouter;

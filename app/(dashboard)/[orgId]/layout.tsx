@@ -7,6 +7,7 @@ import { isOperatorEmail } from "@/server/config/settings";
 import { listMyOrganizations } from "@/server/services/members/list-my-organizations";
 import { TRPCReactProvider } from "@/server/trpc/client/react";
 import { appRouter } from "@/server/trpc/root";
+import { CustomerSearch } from "../../_components/customers/customer-search";
 import { DashboardShell } from "../../_components/dashboard-shell";
 import { OrgProvider, type ConsoleOrg } from "../../_components/org-context";
 import { SignOutButton } from "../../_components/sign-out-button";
@@ -57,7 +58,7 @@ export default async function DashboardLayout({ children, params }: Props) {
   return (
     <TRPCReactProvider key={orgId} orgId={orgId}>
       <OrgProvider value={value}>
-        <DashboardShell>{children}</DashboardShell>
+        <DashboardShell search={<CustomerSearch />}>{children}</DashboardShell>
       </OrgProvider>
     </TRPCReactProvider>
   );
