@@ -10,6 +10,7 @@ import { plural } from "../../_components/ui/format";
 import { PageHeader } from "../../_components/ui/page-header";
 import { StatCard, StatGrid } from "../../_components/ui/stat-card";
 import { ErrorState, Loading } from "../../_components/ui/states";
+import { FailingEndpointsAlert } from "./webhooks/endpoint-health";
 
 export function OverviewView() {
   const trpc = useTRPC();
@@ -22,6 +23,7 @@ export function OverviewView() {
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={org.name} description={`You are ${org.role === "admin" ? "an admin" : `a ${org.role}`} of this organization.`} />
+      {org.features.webhooks && <FailingEndpointsAlert />}
       <Section title="Credits this month" actions={<Link href={path("/credits")}>Usage by agent and day →</Link>}>
         {usage.isPending ? (
           <Loading />
