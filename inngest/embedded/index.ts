@@ -45,7 +45,7 @@ export { EmbeddedRunner, retryDelayMs, type EmbeddedRunnerOptions } from "./runn
 export { UnsupportedConfigurationError, compileFunctions, type CompiledFunction, type FunctionConfig } from "./registry";
 export { ExpressionError } from "./expressions";
 export { ingestEvents, embeddedFetch, EMBEDDED_BASE_URL, EMBEDDED_TOKEN_HEADER, DEFAULT_PARTITION } from "./transport";
-export type { EventPayload } from "./state";
+export type { EventPayload } from "./intake";
 
 export type CreateRunnerOptions = Omit<EmbeddedRunnerOptions, "handler" | "db"> & {
   db: Db;
