@@ -3,7 +3,7 @@ import { applyCheckpoint } from "./checkpoint";
 import { newLeaseToken, renewLease } from "./claim";
 import type { Continuation, Job, OutgoingOp, RunnerContext } from "./context";
 import { loadSnapshot } from "./snapshot";
-import { DISCOVERY_STEP, isTerminal, serializeError } from "./state";
+import { DISCOVERY_STEP, isTerminal, serializeError, type ContinuationLease } from "./state";
 import { fireTimer } from "./timers";
 import { EMBEDDED_TOKEN_HEADER, embeddedRunnerToken, registerCheckpointTarget, type CheckpointBody } from "./transport";
 
@@ -95,9 +95,10 @@ async function callHandler(executor: ExecutorContext, url: string, body: unknown
 /** One request (or timer). Returns the run's next discovery job when this runner leased it to chain it. */
 async function executeOne(executor: ExecutorContext, job: Job, mayChain: boolean): Promise<Job | null> {
   if (job.kind === "timer") {
-    await fireTimer(executor, job);
+    const lease = mayChain ? continuationLease(executor) : undefined;
+    const nextJobId = await fireTimer(executor, job, lease);
     executor.countWork();
-    return null;
+    return nextJobId !== null && lease ? discoveryJob(job, nextJobId, lease) : null;
   }
   const fn = executor.registry().get(job.functionId);
   const snapshot = job.snapshot ?? (await loadSnapshot(executor.db, job));
@@ -148,13 +149,19 @@ async function executeOne(executor: ExecutorContext, job: Job, mayChain: boolean
   // The next discovery may be leased to this runner only if this job was the run's discovery (so no other
   // discovery of the run can be running) and no concurrency key has to be shared fairly.
   const continuation: Continuation = {
-    lease:
-      mayChain && job.stepId === DISCOVERY_STEP && run.concurrency.length === 0
-        ? { token: newLeaseToken(), owner: executor.id, expiresAt: new Date(executor.now().getTime() + executor.leaseMs) }
-        : undefined,
+    lease: mayChain && job.stepId === DISCOVERY_STEP && run.concurrency.length === 0 ? continuationLease(executor) : undefined,
     jobId: null,
   };
   await applyResponse(executor, job, fn, response, startedAt, continuation);
   if (continuation.jobId === null || !continuation.lease) return null;
-  return { id: continuation.jobId, runId: job.runId, functionId: job.functionId, kind: "execute", stepId: DISCOVERY_STEP, attempt: 0, leaseToken: continuation.lease.token };
+  return discoveryJob(job, continuation.jobId, continuation.lease);
+}
+
+/** A lease for the run's next discovery job, put on it by the transaction that creates it (no claim needed). */
+function continuationLease(executor: ExecutorContext): ContinuationLease {
+  return { token: newLeaseToken(), owner: executor.id, expiresAt: new Date(executor.now().getTime() + executor.leaseMs) };
+}
+
+function discoveryJob(job: Job, id: number, lease: ContinuationLease): Job {
+  return { id, runId: job.runId, functionId: job.functionId, kind: "execute", stepId: DISCOVERY_STEP, attempt: 0, leaseToken: lease.token };
 }

@@ -245,9 +245,9 @@ export class EmbeddedRunner {
   }
 
   /**
-   * Runs everything runnable at the current clock, round after round, until nothing is left (tests). Returns the
-   * units of work done: requests, timers and steps reported through checkpoints. Past `maxJobs` units, requests
-   * stop at their next step and drain() throws.
+   * Runs everything runnable at the current clock until nothing is left (tests, benchmarks): up to `concurrency`
+   * requests at once, claiming again as they finish. Returns the units of work done: requests, timers and steps
+   * reported through checkpoints. Past `maxJobs` units, requests stop at their next step and drain() throws.
    */
   async drain(options: { maxJobs?: number } = {}): Promise<number> {
     const maxJobs = options.maxJobs ?? 10_000;
@@ -255,20 +255,35 @@ export class EmbeddedRunner {
     this.budget = budget;
     try {
       for (;;) {
-        if (this.stopping) return budget.used;
+        if (this.stopping) break;
         await startDueRuns(this.executor);
-        const jobs = await claimJobs(this.executor, this.concurrency);
+        const runningBefore = this.inflight.size;
+        const jobs = await claimJobs(this.executor, this.concurrency - runningBefore);
+        for (const job of jobs) void this.track(job);
         if (jobs.length === 0) {
-          if (this.inflight.size === 0) return budget.used;
-          await Promise.allSettled([...this.inflight]);
-          continue;
+          // Done only if nothing was running while we claimed: a request that ended meanwhile may have made
+          // work claimable (freed a concurrency key, queued its run's next request).
+          if (runningBefore === 0) break;
+          if (this.inflight.size > 0) await Promise.race([...this.inflight]);
+        } else await this.whenSlotsFree();
+        if (budget.used > maxJobs) {
+          while (this.inflight.size) await Promise.allSettled([...this.inflight]);
+          throw new Error(`drain() executed more than ${maxJobs} jobs: a function loops?`);
         }
-        await Promise.all(jobs.map((job) => this.track(job)));
-        if (budget.used > maxJobs) throw new Error(`drain() executed more than ${maxJobs} jobs: a function loops?`);
       }
+      return budget.used;
     } finally {
       this.budget = null;
     }
+  }
+
+  /**
+   * Waits until half the slots are free (or all requests are done): claiming for several slots at once costs one
+   * statement, claiming after every request one each.
+   */
+  private async whenSlotsFree(): Promise<void> {
+    const wanted = Math.max(1, Math.floor(this.concurrency / 2));
+    while (this.inflight.size > 0 && this.concurrency - this.inflight.size < wanted) await Promise.race([...this.inflight]);
   }
 
   /**
