@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import { newId } from "./ids";
 import type { Db, Tx } from "@/db";
 import { inngestRuns, type JobKind, type RunStatus, type SerializedError } from "@/db/schema/jobs";
@@ -310,6 +310,8 @@ export type CompleteStepOptions = {
   onlyIf?: "waiting" | "sleeping" | "invoking" | Array<"waiting" | "sleeping" | "invoking">;
   /** Pending jobs of the step that its result makes obsolete: its timer (waits, invokes), or its retries. */
   dropPending?: "timer" | "execute";
+  /** False when the run's next discovery request is queued already (another result of the same response leased it). */
+  queueDiscovery?: boolean;
 };
 
 /**
@@ -326,11 +328,9 @@ export async function completeStep(
   now: Date,
   options: CompleteStepOptions = {},
 ): Promise<{ completed: boolean; continuationJobId: number | null }> {
-  const { lease, onlyIf, dropPending } = options;
+  const { lease, onlyIf, dropPending, queueDiscovery = true } = options;
   const failed = "error" in result;
   const at = now.toISOString();
-  const keys = textArray(run.concurrency.map((c) => c.key));
-  const limits = `{${run.concurrency.map((c) => c.limit).join(",")}}`;
   const data = failed ? null : JSON.stringify(result.data ?? null);
   const error = failed ? JSON.stringify(result.error) : null;
   const status = failed ? "failed" : "completed";
@@ -349,18 +349,7 @@ export async function completeStep(
         set status = excluded.status, data = excluded.data, error = excluded.error, completed_at = excluded.completed_at, wake_at = null
         where inngest_steps.status not in ('completed', 'failed')
       returning hashed_id`;
-  const jobInsert = lease
-    ? sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, lease_token, lease_owner, lease_expires_at, created_at)
-        select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[],
-          ${lease.token}, ${lease.owner}, ${lease.expiresAt.toISOString()}::timestamptz, ${at}::timestamptz
-        where exists (select 1 from step)
-        returning id, lease_token`
-    : sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, created_at)
-        select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[], ${at}::timestamptz
-        where exists (select 1 from step)
-        on conflict (run_id, kind, step_id) where lease_token is null
-        do update set attempt = greatest(inngest_jobs.attempt, excluded.attempt), run_at = greatest(inngest_jobs.run_at, excluded.run_at)
-        returning id, lease_token`;
+  const jobInsert = queueDiscovery ? nextDiscovery(run, at, lease) : sql`select null as id, null as lease_token from step`;
   const drop = dropPending
     ? sql`, dropped as (
         delete from inngest_jobs where run_id = ${run.id} and kind = ${dropPending} and step_id = ${hashedId} and lease_token is null
@@ -380,6 +369,25 @@ export async function completeStep(
   );
   if (!row) return { completed: false, continuationJobId: null };
   return { completed: true, continuationJobId: lease && row.lease_token === lease.token ? Number(row.id) : null };
+}
+
+/** The statement (closing completeStep's) that queues the run's next discovery request once `step` was written. */
+function nextDiscovery(run: RunRef, at: string, lease: ContinuationLease | undefined): SQL {
+  const keys = textArray(run.concurrency.map((c) => c.key));
+  const limits = `{${run.concurrency.map((c) => c.limit).join(",")}}`;
+  if (lease) {
+    return sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, lease_token, lease_owner, lease_expires_at, created_at)
+      select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[],
+        ${lease.token}, ${lease.owner}, ${lease.expiresAt.toISOString()}::timestamptz, ${at}::timestamptz
+      where exists (select 1 from step)
+      returning id, lease_token`;
+  }
+  return sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, created_at)
+    select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[], ${at}::timestamptz
+    where exists (select 1 from step)
+    on conflict (run_id, kind, step_id) where lease_token is null
+    do update set attempt = greatest(inngest_jobs.attempt, excluded.attempt), run_at = greatest(inngest_jobs.run_at, excluded.run_at)
+    returning id, lease_token`;
 }
 
 export type RunOutcome =

@@ -28,11 +28,14 @@ export async function insertStep(
  * A result reported by a request for that very step makes the step's other pending requests obsolete.
  */
 export async function memoizeResult(ctx: OpContext, op: OutgoingOp, result: StepResult): Promise<void> {
+  // A response may carry several results (steps the SDK buffered): one leased follow-up request covers them all.
+  const chained = ctx.continuation.jobId !== null;
   const { continuationJobId } = await completeStep(ctx.tx, ctx.run, op.id, result, stepInfo(op, "StepRun"), ctx.engine.now, {
     lease: ctx.continuation.lease,
     dropPending: ctx.job.stepId === DISCOVERY_STEP ? undefined : "execute",
+    queueDiscovery: !chained,
   });
-  ctx.continuation.jobId = continuationJobId;
+  if (!chained) ctx.continuation.jobId = continuationJobId;
 }
 
 /** A step that cannot proceed (bad sleep time, unsupported wait expression): the function sees a StepError. */
