@@ -1,21 +1,10 @@
-import { sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { inngestAttempts } from "@/db/schema/jobs";
-import {
-  engineContext,
-  type AttemptDetails,
-  type Continuation,
-  type Job,
-  type OpContext,
-  type OutgoingOp,
-  type RunnerContext,
-  type RunSnapshot,
-} from "./context";
-import { newId } from "./ids";
+import { engineContext, type AttemptDetails, type Continuation, type Job, type OpContext, type OutgoingOp, type RunnerContext } from "./context";
 import { applyOps } from "./ops";
-import type { CompiledFunction, FunctionRegistry } from "./registry";
+import type { CompiledFunction } from "./registry";
 import { retryAfterMs, retryDelayMs } from "./retries";
-import { ASYNC_COMMIT, enqueueDiscovery, enqueueJob, finishRun, isTerminal, lockRunAndReleaseJob, rows, serializeError, transaction } from "./state";
+import { enqueueDiscovery, enqueueJob, finishRun, isTerminal, lockRunAndReleaseJob, serializeError, transaction } from "./state";
 
 /** The serve handler's answer to one request: status, headers and the parsed JSON body. */
 export type ServeResponse = { status: number; headers: Headers; body: unknown };
@@ -97,91 +86,6 @@ export async function applyResponse(
     }
     await attempts.flush(tx);
   });
-}
-
-const FINISHED_EVENT = "inngest/function.finished";
-const listening = new WeakMap<FunctionRegistry, boolean>();
-
-/** Whether any function is triggered or cancelled by inngest/function.finished (then completion takes the general path). */
-function anyoneListensToFinished(registry: FunctionRegistry): boolean {
-  let listens = listening.get(registry);
-  if (listens === undefined) {
-    listens = [...registry.values()].some(
-      (fn) => fn.eventTriggers.some((trigger) => trigger.event === FINISHED_EVENT) || fn.cancel.some((cancel) => cancel.event === FINISHED_EVENT),
-    );
-    listening.set(registry, listens);
-  }
-  return listens;
-}
-
-/** The function's output when the response says it returned (200, or a 206 that is just RunComplete); else undefined. */
-function returnedOutput(response: ServeResponse): { output: unknown } | undefined {
-  if (response.status === 200) return { output: response.body };
-  if (response.status !== 206 || !Array.isArray(response.body) || response.body.length !== 1) return undefined;
-  const [op] = response.body as OutgoingOp[];
-  return op?.op === "RunComplete" ? { output: op.data ?? null } : undefined;
-}
-
-/**
- * The most common end of a request — the function returned — in one statement without a transaction, when nothing
- * but the record depends on it: no parent run waits in step.invoke, no function is triggered or cancelled by
- * inngest/function.finished and no step waits for it. The lease is released, the run completed, its pending jobs
- * dropped, its open steps closed, the attempt recorded and inngest/function.finished stored. Returns false when the
- * general path (applyResponse) must handle the response.
- */
-export async function completeRunDirectly(
-  runner: RunnerContext,
-  job: Job,
-  snapshot: RunSnapshot,
-  response: ServeResponse,
-  startedAt: number,
-): Promise<boolean> {
-  const returned = returnedOutput(response);
-  if (!returned || snapshot.run.parentRunId || anyoneListensToFinished(runner.registry())) return false;
-  const now = runner.now();
-  const at = now.toISOString();
-  const durationMs = Date.now() - startedAt;
-  const result = JSON.stringify(returned.output ?? null);
-  const output = returned.output === undefined || returned.output === null ? null : result;
-  const eventId = newId();
-  const [row] = await rows<{ active: number; released: number }>(
-    runner.db,
-    sql`
-    with run as (
-      select id from inngest_runs
-      where id = ${job.runId} and status in ('queued', 'running') and ${ASYNC_COMMIT}
-        and not exists (select 1 from inngest_steps w where w.status = 'waiting' and w.wait_event = ${FINISHED_EVENT})
-      for update
-    ), released as (
-      delete from inngest_jobs where id = ${job.id} and lease_token = ${job.leaseToken} and exists (select 1 from run) returning id
-    ), ended as (
-      update inngest_runs set status = 'completed', output = ${output}::jsonb, ended_at = ${at}::timestamptz, updated_at = ${at}::timestamptz,
-        started_at = coalesce(started_at, ${at}::timestamptz)
-      where id = ${job.runId} and exists (select 1 from released)
-      returning id, function_id, event
-    ), dropped as (
-      delete from inngest_jobs where run_id = ${job.runId} and lease_token is null and exists (select 1 from ended)
-    ), closed as (
-      update inngest_steps set status = 'cancelled', wake_at = null
-      where run_id = ${job.runId} and status in ('planned', 'sleeping', 'waiting', 'invoking') and exists (select 1 from ended)
-    ), attempt as (
-      insert into inngest_attempts (run_id, step_id, attempt, outcome, http_status, runner_id, started_at, duration_ms)
-      select ${job.runId}, ${job.stepId}, ${job.attempt}, 'function-completed', ${response.status}, ${runner.id},
-        ${new Date(now.getTime() - durationMs).toISOString()}::timestamptz, ${durationMs}
-      from ended
-    ), finished as (
-      insert into inngest_events (id, external_id, name, payload, received_at)
-      select ${eventId}, null, ${FINISHED_EVENT},
-        jsonb_build_object('id', ${eventId}::text, 'name', ${FINISHED_EVENT}::text, 'ts', ${now.getTime()}::bigint,
-          'data', jsonb_build_object('function_id', e.function_id, 'run_id', e.id, 'event', e.event, 'result', ${result}::jsonb)),
-        ${at}::timestamptz
-      from ended e
-    )
-    select (select count(*) from run)::int as active, (select count(*) from released)::int as released`,
-  );
-  // Not active (ended, or someone waits for the event): the general path decides. Active but not released: the
-  // lease was lost and another runner owns the request now; its result is dropped.
-  return (row?.active ?? 0) > 0;
 }
 
 /**

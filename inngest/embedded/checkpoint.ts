@@ -1,71 +1,107 @@
 import { sql } from "drizzle-orm";
 import type { Job, OutgoingOp, RunnerContext } from "./context";
 import { engineContext } from "./context";
+import { GroupCommit } from "./group-commit";
 import { stepInfo } from "./ops/shared";
-import { ASYNC_COMMIT, finishRun, lockRun, rows, transaction } from "./state";
+import { ASYNC_COMMIT, finishRun, lockRun, rows, textArray, transaction } from "./state";
 
 /**
  * Checkpointing (the SDK's default in v4): in a discovery request the SDK runs a step, reports its result to the
  * Inngest API (`POST /v1/checkpoint/<runId>/async`, answered in-process by transport.ts) and goes on with the next
  * step in the same request. Inngest Cloud does the same, so the functions behave alike in both.
  *
- * A checkpoint is applied in one statement, only while the request's job is still leased to this runner and the
- * run has not ended: the steps are memoized, appended to the run's stack and their attempts recorded, and the lease
- * is renewed. "stale" (answered 409) makes the SDK stop the request at once.
+ * A checkpoint is applied only while the request's job is still leased to this runner and the run has not ended:
+ * the steps are memoized, appended to the run's stack and their attempts recorded, and the lease is renewed.
+ * "stale" (answered 409) makes the SDK stop the request at once.
  */
 export type CheckpointOutcome = "applied" | "stale";
 
-export async function applyCheckpoint(runner: RunnerContext, job: Job, ops: readonly OutgoingOp[]): Promise<CheckpointOutcome> {
+type Checkpoint = { job: Job; ops: readonly OutgoingOp[] };
+
+/** Writes checkpoints with group commit (see group-commit.ts): one statement for all that arrive meanwhile. */
+export class CheckpointWriter {
+  private readonly group: GroupCommit<Checkpoint, CheckpointOutcome>;
+
+  constructor(private readonly runner: RunnerContext) {
+    this.group = new GroupCommit(async (checkpoints) => {
+      const applied = await applyCheckpoints(runner, checkpoints);
+      return checkpoints.map(({ job }) => (applied.has(job.id) ? "applied" : "stale"));
+    });
+  }
+
+  write(job: Job, ops: readonly OutgoingOp[]): Promise<CheckpointOutcome> {
+    const unsupported = ops.find((op) => op.op !== "StepRun");
+    if (unsupported) return failUnsupported(this.runner, job, unsupported);
+    return this.group.submit({ job, ops });
+  }
+}
+
+/**
+ * One statement for the checkpoints of several requests. For each job still leased to this runner whose run has
+ * not ended (runs locked in id order): memoize the steps, append them to the run's stack, record their attempts and
+ * renew the lease. Returns the ids of the jobs whose checkpoints were applied.
+ */
+async function applyCheckpoints(runner: RunnerContext, batch: readonly Checkpoint[]): Promise<Set<number>> {
   const now = runner.now();
-  const unsupported = ops.find((op) => op.op !== "StepRun");
-  if (unsupported) return failUnsupported(runner, job, unsupported);
   const at = now.toISOString();
-  const steps = ops.map((op, order) => {
-    const info = stepInfo(op, "StepRun");
-    const durationMs = typeof op.timing?.b === "number" ? Math.max(0, Math.round(op.timing.b / 1e6)) : 0;
-    return {
-      order,
-      hashed_id: op.id,
-      step_id: info.stepId,
-      display_name: info.displayName,
-      data: op.data === undefined ? null : op.data,
-      duration_ms: durationMs,
-      started_at: new Date(now.getTime() - durationMs).toISOString(),
-    };
-  });
-  const [row] = await rows<{ leased: number }>(
+  const steps = batch.flatMap(({ job, ops }) =>
+    ops.map((op, order) => {
+      const info = stepInfo(op, "StepRun");
+      const durationMs = typeof op.timing?.b === "number" ? Math.max(0, Math.round(op.timing.b / 1e6)) : 0;
+      return {
+        job_id: job.id,
+        run_id: job.runId,
+        attempt: job.attempt,
+        order,
+        hashed_id: op.id,
+        step_id: info.stepId,
+        display_name: info.displayName,
+        data: op.data === undefined ? null : op.data,
+        duration_ms: durationMs,
+        started_at: new Date(now.getTime() - durationMs).toISOString(),
+      };
+    }),
+  );
+  const jobs = batch.map(({ job }) => ({ job_id: job.id, lease_token: job.leaseToken, run_id: job.runId }));
+  const applied = await rows<{ id: string | number }>(
     runner.db,
     sql`
     with run as (
-      select id from inngest_runs where id = ${job.runId} and status in ('queued', 'running') and ${ASYNC_COMMIT} for update
+      select id from inngest_runs
+      where id = any(${textArray([...new Set(batch.map(({ job }) => job.runId))])}::text[]) and status in ('queued', 'running') and ${ASYNC_COMMIT}
+      order by id
+      for update
     ), lease as (
-      update inngest_jobs set lease_expires_at = ${new Date(now.getTime() + runner.leaseMs).toISOString()}::timestamptz
-      where id = ${job.id} and lease_token = ${job.leaseToken} and exists (select 1 from run)
-      returning id
+      update inngest_jobs j set lease_expires_at = ${new Date(now.getTime() + runner.leaseMs).toISOString()}::timestamptz
+      from jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) as x(job_id bigint, lease_token text, run_id text)
+      where j.id = x.job_id and j.lease_token = x.lease_token and x.run_id in (select id from run)
+      returning j.id
     ), input as (
-      select * from jsonb_to_recordset(${JSON.stringify(steps)}::jsonb)
-        as x("order" int, hashed_id text, step_id text, display_name text, data jsonb, duration_ms int, started_at timestamptz)
+      select * from jsonb_to_recordset(${JSON.stringify(steps)}::jsonb) as x(job_id bigint, run_id text, attempt int, "order" int,
+        hashed_id text, step_id text, display_name text, data jsonb, duration_ms int, started_at timestamptz)
+      where job_id in (select id from lease)
     ), step as (
       insert into inngest_steps (run_id, hashed_id, step_id, display_name, op, status, data, completed_at, created_at)
-      select ${job.runId}, hashed_id, step_id, display_name, 'StepRun', 'completed', coalesce(data, 'null'::jsonb), ${at}::timestamptz, ${at}::timestamptz
-      from input where exists (select 1 from lease)
+      select run_id, hashed_id, step_id, display_name, 'StepRun', 'completed', coalesce(data, 'null'::jsonb), ${at}::timestamptz, ${at}::timestamptz
+      from input
       on conflict (run_id, hashed_id) do update
         set status = excluded.status, data = excluded.data, completed_at = excluded.completed_at, wake_at = null
         where inngest_steps.status not in ('completed', 'failed')
-      returning hashed_id
+      returning run_id, hashed_id
+    ), written as (
+      select i.* from input i join step s on s.run_id = i.run_id and s.hashed_id = i.hashed_id
     ), stacked as (
-      update inngest_runs set
-        stack = stack || (select coalesce(jsonb_agg(i.hashed_id order by i."order"), '[]'::jsonb) from input i where i.hashed_id in (select hashed_id from step)),
-        status = 'running', started_at = coalesce(started_at, ${at}::timestamptz), updated_at = ${at}::timestamptz
-      where id = ${job.runId} and exists (select 1 from lease)
+      update inngest_runs r set stack = r.stack || w.ids, status = 'running', started_at = coalesce(r.started_at, ${at}::timestamptz),
+        updated_at = ${at}::timestamptz
+      from (select run_id, jsonb_agg(hashed_id order by "order") as ids from written group by run_id) w
+      where r.id = w.run_id
     ), attempts as (
       insert into inngest_attempts (run_id, step_id, attempt, outcome, http_status, runner_id, started_at, duration_ms)
-      select ${job.runId}, hashed_id, ${job.attempt}, 'step-completed', null, ${runner.id}, started_at, duration_ms
-      from input where hashed_id in (select hashed_id from step)
+      select run_id, hashed_id, attempt, 'step-completed', null, ${runner.id}, started_at, duration_ms from written
     )
-    select count(*)::int as leased from lease`,
+    select id from lease`,
   );
-  return row && row.leased > 0 ? "applied" : "stale";
+  return new Set(applied.map((row) => Number(row.id)));
 }
 
 /** An op the runner does not implement reached a checkpoint (e.g. a deferred op): the run fails, naming it. */

@@ -1,5 +1,6 @@
-import { applyResponse, completeRunDirectly, dropJob, releaseForLater, type ServeResponse } from "./apply";
-import { applyCheckpoint } from "./checkpoint";
+import { applyResponse, dropJob, releaseForLater, type ServeResponse } from "./apply";
+import type { CheckpointWriter } from "./checkpoint";
+import type { CompletionWriter } from "./complete";
 import { newLeaseToken, renewLease } from "./claim";
 import type { Continuation, Job, OutgoingOp, RunnerContext } from "./context";
 import { loadSnapshot } from "./snapshot";
@@ -18,6 +19,8 @@ export type ExecutorContext = RunnerContext & {
   handler: (request: Request) => Promise<Response>;
   /** Let the SDK run several steps per request, reporting each through a checkpoint (the SDK's default). */
   checkpointing: boolean;
+  checkpoints: CheckpointWriter;
+  completions: CompletionWriter;
   /** Whether a request should end at its next step boundary: the runner stops, or drain's budget is spent. */
   shouldYield: () => boolean;
   /** Counts a unit of work (a request, a timer, a checkpointed step) for drain's budget. */
@@ -58,7 +61,7 @@ type CheckpointState = { steps: number; yielded: boolean };
 function acceptCheckpoints(executor: ExecutorContext, job: Job, state: CheckpointState): () => void {
   return registerCheckpointTarget(checkpointId(job), async (body: CheckpointBody) => {
     if (body.run_id !== job.runId || state.yielded) return { status: 409, body: { error: "stale" } };
-    const outcome = await applyCheckpoint(executor, job, (body.steps ?? []) as OutgoingOp[]);
+    const outcome = await executor.checkpoints.write(job, (body.steps ?? []) as OutgoingOp[]);
     if (outcome === "stale") return { status: 409, body: { error: "The request's lease was lost or its run ended." } };
     state.steps++;
     executor.countWork();
@@ -144,7 +147,7 @@ async function executeOne(executor: ExecutorContext, job: Job, mayChain: boolean
     return null;
   }
 
-  if (await completeRunDirectly(executor, job, snapshot, response, startedAt)) return null;
+  if (await executor.completions.tryComplete(job, snapshot, response, startedAt)) return null;
 
   // The next discovery may be leased to this runner only if this job was the run's discovery (so no other
   // discovery of the run can be running) and no concurrency key has to be shared fairly.

@@ -1,6 +1,8 @@
 import { newId } from "./ids";
 import type { Db } from "@/db";
+import { CheckpointWriter } from "./checkpoint";
 import { claimJobs, releaseLeases } from "./claim";
+import { CompletionWriter } from "./complete";
 import type { Job, Logger } from "./context";
 import { executeJob, SERVE_URL, type ExecutorContext } from "./execute";
 import { compileFunctions, type FunctionConfig, type FunctionRegistry } from "./registry";
@@ -76,7 +78,7 @@ export class EmbeddedRunner {
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.autoPoll = options.autoPoll ?? false;
     this.logger = options.logger ?? console;
-    this.executor = {
+    const context: Omit<ExecutorContext, "checkpoints" | "completions"> = {
       id: this.id,
       db: options.db,
       partition: this.partition,
@@ -96,6 +98,7 @@ export class EmbeddedRunner {
         else this.running.delete(slot);
       },
     };
+    this.executor = { ...context, checkpoints: new CheckpointWriter(context), completions: new CompletionWriter(context) };
   }
 
   now(): Date {
