@@ -1,6 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db";
 import { inngestFunctions } from "@/db/schema/jobs";
+import type { RunnerContext } from "./context";
 import { ingestEventsInTx, type EventPayload } from "./intake";
 import { compileFunctions, type FunctionConfig, type FunctionRegistry } from "./registry";
 import { transaction } from "./state";
@@ -20,14 +21,7 @@ export const EMBEDDED_TOKEN_HEADER = "x-embedded-inngest-token";
 export const DEFAULT_PARTITION = "default";
 
 /** What a runner in this process offers to the transport: where events go and which functions they trigger. */
-export type LocalRunner = {
-  id: string;
-  db: Db;
-  partition: string;
-  now: () => Date;
-  registry: () => FunctionRegistry;
-  poke: () => void;
-};
+export type LocalRunner = Pick<RunnerContext, "id" | "db" | "partition" | "now" | "registry"> & { poke: () => void };
 
 /** Answers the SDK's checkpoint calls for one request in flight (see checkpoint.ts). */
 export type CheckpointTarget = (body: CheckpointBody) => Promise<{ status: number; body: unknown }>;

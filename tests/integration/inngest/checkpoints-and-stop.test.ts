@@ -94,15 +94,21 @@ describe("embedded runner: checkpoints (several steps per request)", () => {
   });
 });
 
+/** A runner draining a three-step run that is now inside its slow step (held until `slow.open()`). */
+async function runUntilSlowStep(at: string) {
+  const clock = createTestClock(new Date(at));
+  const first = await start({ clock });
+  const key = randomUUID();
+  const slow = gate(key);
+  await inngest.send({ name: "test/three-steps", data: { key } });
+  const draining = first.drain();
+  await slow.entered;
+  return { clock, first, key, slow, draining };
+}
+
 describe("embedded runner: stop", () => {
   it("lets the step in flight finish, then gives the rest of the run to another runner", async () => {
-    const clock = createTestClock(new Date("2031-04-01T09:00:00Z"));
-    const first = await start({ clock });
-    const key = randomUUID();
-    const slow = gate(key);
-    await inngest.send({ name: "test/three-steps", data: { key } });
-    const draining = first.drain();
-    await slow.entered;
+    const { clock, first, key, slow, draining } = await runUntilSlowStep("2031-04-01T09:00:00Z");
     const stopping = first.runner.stop();
     slow.open();
     expect(await stopping).toEqual({ released: 0 });
@@ -118,13 +124,7 @@ describe("embedded runner: stop", () => {
   });
 
   it("with a timeout, releases the lease of a request still running: another runner takes it over at once", async () => {
-    const clock = createTestClock(new Date("2031-04-02T09:00:00Z"));
-    const first = await start({ clock });
-    const key = randomUUID();
-    const slow = gate(key);
-    await inngest.send({ name: "test/three-steps", data: { key } });
-    const draining = first.drain();
-    await slow.entered;
+    const { clock, first, key, slow, draining } = await runUntilSlowStep("2031-04-02T09:00:00Z");
     expect(await first.runner.stop({ timeoutMs: 50 })).toEqual({ released: 1 });
     const [job] = await db.select().from(inngestJobs).where(eq(inngestJobs.runId, (await runOf(key)).id));
     expect(job).toMatchObject({ leaseToken: null, leaseOwner: null });
