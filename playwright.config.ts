@@ -21,8 +21,6 @@ function freePort(): string {
 
 process.env.E2E_PORT ??= freePort();
 process.env.E2E_OIDC_PORT ??= freePort();
-// The app's embedded calendar simulator on its own port, so a dev server (or another e2e run) on the default port is never shared.
-process.env.E2E_CHILI_PIPER_PORT ??= freePort();
 process.env.E2E_DATA_DIR ??= mkdtempSync(path.join(os.tmpdir(), "ocs-e2e-"));
 process.env.E2E_OIDC_CLIENT_ID ??= "console-e2e";
 process.env.E2E_OIDC_CLIENT_SECRET ??= "console-e2e-secret-0123456789abcdef";
@@ -77,7 +75,8 @@ export default defineConfig({
       AUTH_OIDC_CLIENT_ID: process.env.E2E_OIDC_CLIENT_ID,
       AUTH_OIDC_CLIENT_SECRET: process.env.E2E_OIDC_CLIENT_SECRET,
       AUTH_OIDC_NAME: "Test IdP",
-      CHILI_PIPER_SIMULATOR_PORT: process.env.E2E_CHILI_PIPER_PORT,
+      // The embedded calendar simulator picks a free port of its own and records it in this DATA_DIR.
+      CHILI_PIPER_SIMULATOR_PORT: "",
     },
   },
 });

@@ -19,7 +19,7 @@ export default async function HomePage() {
         <h1>No organization yet</h1>
         <p>
           You are signed in as <strong>{actor.email}</strong>, but you are not a member of any organization. Ask an admin of your
-          organization to add you.
+          organization to invite you.
         </p>
         <p>
           API reference: <a href="/docs">/docs</a>

@@ -2,6 +2,8 @@
  * `npm run jobs [-- --limit N] [--status running|failed|…] [--function ID] [--run RUN_ID] [--json]`:
  * recent background-job runs of the embedded Inngest runner, from DATABASE_URL or the embedded cluster in
  * $DATA_DIR (reused while the app runs). `--run` shows one run with its steps and attempts.
+ * Operator-level: every organization's runs and system runs, unredacted (it reads the database on the server; the console
+ * shows this only to OPERATOR_EMAILS, see docs/security.md "Roles").
  */
 import { createDb } from "@/db";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/db/embedded";

@@ -1,10 +1,13 @@
 /**
  * `npm run seed -- --json [--webhook-url URL]`: a fresh demo dataset in the database the app uses (DATABASE_URL,
  * or the embedded cluster in $DATA_DIR — reused when the app is running). Prints only JSON on stdout.
+ * The demo users get new random passwords (printed in the JSON); `$DATA_DIR/demo.json`, when present, is updated with them.
  */
+import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import path from "node:path";
 import { createDb } from "@/db";
-import { appBaseUrl } from "@/server/config/settings";
-import { seedDemo } from "@/server/seed/demo-seed";
+import { appBaseUrl, dataDir } from "@/server/config/settings";
+import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
 import { parseFlag, resolveDatabase } from "./lib";
 
 async function main() {
@@ -14,11 +17,22 @@ async function main() {
   const handle = createDb(url, { max: 4 });
   try {
     const result = await seedDemo(handle.db, { baseUrl: `${appBaseUrl()}/api/v1`, webhookUrl });
+    rememberDemoPasswords(result);
     process.stdout.write(`${JSON.stringify(result, null, argv.includes("--json") ? 0 : 2)}\n`);
   } finally {
     await handle.close();
     if (embedded?.startedHere) await embedded.stop();
   }
+}
+
+/** The first start's demo.json keeps its organizations; only the (new) demo passwords are written into it. */
+function rememberDemoPasswords(result: SeedResult) {
+  const file = path.join(dataDir(), "demo.json");
+  if (!existsSync(file)) return;
+  const demo = JSON.parse(readFileSync(file, "utf8")) as SeedResult;
+  demo.dashboard.users = result.dashboard.users;
+  writeFileSync(file, JSON.stringify(demo, null, 2), { mode: 0o600 });
+  process.stderr.write(`The demo users have new passwords: they are in the printed JSON (dashboard.users) and in ${file}.\n`);
 }
 
 main().catch((error) => {

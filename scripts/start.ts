@@ -6,7 +6,7 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDb } from "@/db";
-import { appBaseUrl, appPort, dataDir } from "@/server/config/settings";
+import { appBaseUrl, appPort, dataDir, listenHost } from "@/server/config/settings";
 import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
 import { persistentSecret, resolveDatabase } from "./lib";
 
@@ -30,8 +30,10 @@ async function main() {
 
   Object.assign(process.env, env);
   const { startHttpServer } = await import("@/server/http/node-server");
-  const server = await startHttpServer({ port, dev });
-  console.log(`  Ready on ${env.NEXTAUTH_URL}`);
+  const host = listenHost();
+  const server = await startHttpServer({ port, dev, listenHost: host });
+  const where = host ? `${host}:${port}` : `port ${port} on all interfaces`;
+  console.log(`  Ready on ${env.NEXTAUTH_URL} (listening on ${where}${host === "127.0.0.1" ? "; set HOST=0.0.0.0 to accept other machines" : ""})`);
   let stopping = false;
   const shutdown = async () => {
     if (stopping) return;

@@ -31,6 +31,7 @@ export const ERROR_TABLE = {
   MEETING_ALREADY_STARTED: { status: 409, trpc: "CONFLICT" },
   MEETING_CANCELLED: { status: 409, trpc: "CONFLICT" },
   OPTED_OUT: { status: 409, trpc: "CONFLICT" },
+  PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   AGENT_MISCONFIGURED: { status: 422, trpc: "UNPROCESSABLE_CONTENT" },
   RATE_LIMITED: { status: 429, trpc: "TOO_MANY_REQUESTS" },
@@ -78,6 +79,8 @@ export function appCodeForTrpcCode(trpcCode: string): AppErrorCode {
       return "METHOD_NOT_ALLOWED";
     case "CONFLICT":
       return "CONFLICT";
+    case "PAYLOAD_TOO_LARGE":
+      return "PAYLOAD_TOO_LARGE";
     case "UNSUPPORTED_MEDIA_TYPE":
       return "UNSUPPORTED_MEDIA_TYPE";
     case "TOO_MANY_REQUESTS":

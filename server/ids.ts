@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { ulid } from "ulid";
 
-export type IdPrefix = "agent" | "call-sequence" | "call" | "prompt-ver" | "org" | "user" | "key" | "var" | "outcome" | "txn";
+export type IdPrefix = "agent" | "call-sequence" | "call" | "prompt-ver" | "org" | "user" | "key" | "var" | "outcome" | "txn" | "invite";
 
 /** Public identifiers are `<prefix>.<lowercase ULID>` (DESIGN §3). */
 export function newId(prefix: IdPrefix): string {

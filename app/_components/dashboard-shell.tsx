@@ -22,7 +22,7 @@ export function DashboardShell({ children }: { children: ReactNode }) {
     { href: path("/import"), label: "Import contacts", show: org.role === "admin" },
     { href: path("/credits"), label: "Credits", show: true },
     { href: path("/webhooks"), label: "Webhooks", show: org.features.webhooks },
-    { href: path("/jobs"), label: "Jobs", show: org.features.jobs && org.role === "admin" },
+    { href: path("/jobs"), label: "Jobs", show: org.features.jobs && (org.role === "admin" || org.operator) },
     { href: path("/api-keys"), label: "API keys", show: org.role === "admin" },
     { href: path("/members"), label: "Members", show: true },
   ];
@@ -87,6 +87,14 @@ export function DashboardShell({ children }: { children: ReactNode }) {
               {org.email}
               <br />
               Role: <strong>{org.role}</strong>
+              {org.operator && (
+                <>
+                  {" "}
+                  · <strong>operator</strong>
+                </>
+              )}
+              <br />
+              <Link href={path("/account")}>Account</Link>
             </span>
             <SignOutButton className="btn btn-small" />
           </div>

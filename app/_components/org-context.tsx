@@ -9,6 +9,8 @@ export type ConsoleOrg = {
   role: Role;
   email: string;
   organizations: Array<{ orgId: string; name: string; role: Role }>;
+  /** Server-wide operator (OPERATOR_EMAILS): sees every organization's background jobs. */
+  operator: boolean;
   /** Areas whose procedures exist in this build (pages appear only then). */
   features: { webhooks: boolean; jobs: boolean };
 };

@@ -3,7 +3,7 @@
 import { signOut } from "next-auth/react";
 import { useState } from "react";
 
-export function SignOutButton({ className = "btn" }: { className?: string }) {
+export function SignOutButton({ className = "btn", callbackUrl = "/sign-in" }: { className?: string; callbackUrl?: string }) {
   const [pending, setPending] = useState(false);
   return (
     <button
@@ -12,7 +12,7 @@ export function SignOutButton({ className = "btn" }: { className?: string }) {
       disabled={pending}
       onClick={() => {
         setPending(true);
-        void signOut({ callbackUrl: "/sign-in" });
+        void signOut({ callbackUrl });
       }}
     >
       {pending ? "Signing out…" : "Sign out"}

@@ -1,3 +1,4 @@
+import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const memberRole = pgEnum("member_role", ["admin", "support", "member"]);
@@ -19,6 +20,11 @@ export const users = pgTable("users", {
   name: text("name").notNull().default(""),
   /** bcrypt hash; null for users who only sign in through OIDC. */
   passwordHash: text("password_hash"),
+  /**
+   * Carried in every session JWT and compared on each request: bumped on sign-out, password change and removal from an
+   * organization, so every session issued before is refused from then on (server/auth/session-version.ts).
+   */
+  sessionVersion: integer("session_version").notNull().default(1),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 
@@ -49,4 +55,41 @@ export const apiKeys = pgTable(
     revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
   },
   (t) => [uniqueIndex("api_keys_prefix_idx").on(t.prefix), index("api_keys_org_idx").on(t.organizationId)],
+);
+
+export const invitationChannel = pgEnum("invitation_channel", ["email", "link"]);
+
+/**
+ * An invitation to join an organization with a role. The link's token is stored only as a SHA-256 hash; the link is
+ * single-use and expires. Nobody is a member until the invitee accepts while signed in as the invited address (or
+ * creates that account through the link). `channel` records how the current token was handed out: "link" means the
+ * inviting admin saw it (no SMTP configured).
+ */
+export const invitations = pgTable(
+  "invitations",
+  {
+    id: text("id").primaryKey(),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    /** Lowercased. */
+    email: text("email").notNull(),
+    /** Suggested display name for a new account. */
+    name: text("name").notNull().default(""),
+    role: memberRole("role").notNull(),
+    tokenHash: text("token_hash").notNull(),
+    channel: invitationChannel("channel").notNull(),
+    invitedByUserId: text("invited_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
+    /** When the current token was issued (invite or resend). */
+    sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }).notNull(),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+    acceptedAt: timestamp("accepted_at", { withTimezone: true, mode: "date" }),
+    acceptedByUserId: text("accepted_by_user_id").references(() => users.id, { onDelete: "set null" }),
+    revokedAt: timestamp("revoked_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [
+    uniqueIndex("invitations_token_hash_idx").on(t.tokenHash),
+    // At most one open invitation per address and organization.
+    uniqueIndex("invitations_open_email_idx").on(t.organizationId, t.email).where(sql`accepted_at is null and revoked_at is null`),
+    index("invitations_org_idx").on(t.organizationId, t.createdAt),
+  ],
 );

@@ -1,8 +1,24 @@
-import { integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
+import { bigint, boolean, index, integer, pgTable, text, timestamp } from "drizzle-orm/pg-core";
 
-/** Shared rate-limit counters for `RATE_LIMIT_STORE=postgres` (rate-limiter-flexible's Drizzle store). */
+/** Fixed-window counters of rate-limiter-flexible's Drizzle store (kept for limiters that use that library's store). */
 export const rateLimits = pgTable("rate_limits", {
   key: text("key").primaryKey(),
   points: integer("points").notNull().default(0),
   expire: timestamp("expire", { withTimezone: true, mode: "date" }),
 });
+
+/**
+ * The `/api/v1` per-key limit shared by every instance (`RATE_LIMIT_STORE=postgres`): one row per limited subject
+ * holding the times (epoch ms) of the requests it was allowed within the last window — a sliding log
+ * (server/http/rate-limit.ts). `lastAllowed` is the decision of the statement that last wrote the row.
+ */
+export const apiRateLimitLogs = pgTable(
+  "api_rate_limit_logs",
+  {
+    key: text("key").primaryKey(),
+    hits: bigint("hits", { mode: "number" }).array().notNull(),
+    lastAllowed: boolean("last_allowed").notNull().default(true),
+    expiresAt: timestamp("expires_at", { withTimezone: true, mode: "date" }).notNull(),
+  },
+  (table) => [index("api_rate_limit_logs_expires_at_idx").on(table.expiresAt)],
+);

@@ -1,21 +1,26 @@
-import bcrypt from "bcryptjs";
 import { getServerSession, type NextAuthOptions } from "next-auth";
 import type { OAuthConfig } from "next-auth/providers/oauth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cache } from "react";
 import { getDb } from "@/db";
 import { isEmbeddedMode } from "@/server/config/settings";
+import { clientIp } from "@/server/http/client-ip";
 import { findMembership } from "@/server/services/members/list-my-organizations";
 import { findOrganizationByOrgId, findUserByEmail, provisionOidcUser } from "@/server/services/members/provision-oidc-user";
 import type { SessionActor } from "@/server/trpc/context";
+import { signInWithPassword } from "./password-sign-in";
+import { tooManyAttemptsCode } from "./sign-in-errors";
+import { endUserSessions, findCurrentSessionUser } from "./session-version";
 
 /**
  * Dashboard sign-in (DESIGN §2 "Dashboard login"):
  * - credentials of users in our `users` table (bcrypt), on by default in embedded mode; `AUTH_CREDENTIALS=off|on` forces it.
  * - a generic OIDC provider when `AUTH_OIDC_ISSUER`, `AUTH_OIDC_CLIENT_ID`, `AUTH_OIDC_CLIENT_SECRET` are set. The person's
  *   organization is the IdP claim `AUTH_OIDC_ORG_CLAIM` (default `org_id`), which must equal an `organizations.orgId`.
- * Sessions are JWTs holding only the user id and the organization signed into; role and membership are read from the
- * database on every request (server/auth/authenticate.ts), so a removed member loses access at once.
+ * Sessions are JWTs (12 h, renewed while in use) holding the user id, the user's session version and the organization
+ * signed into. Every request checks the session version against the database (jwt callback), so sign-out, a password
+ * change or removal from an organization ends every earlier session at once; role and membership are read from the
+ * database on every request too (server/auth/authenticate.ts).
  */
 
 export type OidcSettings = {
@@ -74,13 +79,6 @@ function oidcProvider(settings: OidcSettings): OAuthConfig<OidcProfile> {
   };
 }
 
-export const SIGN_IN_ERRORS = {
-  NoOrganization: "Your identity provider did not name an organization that exists here.",
-  NoEmail: "Your identity provider did not share an email address.",
-  EmailNotVerified: "Your identity provider has not verified your email address.",
-  CredentialsSignin: "Wrong email or password.",
-} as const;
-
 function buildAuthOptions(): NextAuthOptions {
   const oidc = oidcSettings();
   const providers: NextAuthOptions["providers"] = [];
@@ -90,15 +88,15 @@ function buildAuthOptions(): NextAuthOptions {
         id: "credentials",
         name: "Email and password",
         credentials: { email: { label: "Email", type: "email" }, password: { label: "Password", type: "password" } },
-        async authorize(credentials) {
-          const email = credentials?.email?.trim();
+        async authorize(credentials, req) {
+          const email = credentials?.email?.trim().slice(0, 320) ?? "";
           const password = credentials?.password ?? "";
           if (!email || !password) return null;
-          const user = await findUserByEmail(getDb(), email);
-          // Users created by OIDC have no password and cannot sign in this way.
-          if (!user?.passwordHash) return null;
-          if (!(await bcrypt.compare(password, user.passwordHash))) return null;
-          return { id: user.id, email: user.email, name: user.name };
+          const result = await signInWithPassword(getDb(), { email, password, ip: clientIp(req?.headers) });
+          // Thrown messages reach the sign-in page as `?error=` (and `signIn()`'s result.error).
+          if (result.status === "locked") throw new Error(tooManyAttemptsCode(result.retryAfterMinutes));
+          if (result.status !== "ok") return null;
+          return { id: result.user.id, email: result.user.email, name: result.user.name, sessionVersion: result.user.sessionVersion };
         },
       }),
     );
@@ -127,7 +125,11 @@ function buildAuthOptions(): NextAuthOptions {
         return true;
       },
       async jwt({ token, user, account, profile }) {
-        if (!account) return token;
+        if (!account) {
+          // Every later request: a token whose session version is no longer the user's is worth nothing.
+          const current = await findCurrentSessionUser(getDb(), token);
+          return current ? { ...token, email: current.email } : {};
+        }
         if (account.provider === "oidc" && oidc) {
           const claims = (profile ?? {}) as Record<string, unknown>;
           const provisioned = await provisionOidcUser(getDb(), {
@@ -138,10 +140,12 @@ function buildAuthOptions(): NextAuthOptions {
           });
           if (!provisioned) throw new Error("OIDC organization vanished during sign-in");
           token.uid = provisioned.userId;
+          token.sv = provisioned.sessionVersion;
           token.email = provisioned.email;
           token.activeOrgId = provisioned.orgId;
         } else {
           token.uid = user.id;
+          token.sv = (user as { sessionVersion?: number }).sessionVersion;
           token.activeOrgId = null;
         }
         return token;
@@ -149,9 +153,17 @@ function buildAuthOptions(): NextAuthOptions {
       async session({ session, token }) {
         return {
           ...session,
-          user: { ...session.user, id: token.uid as string, email: token.email ?? session.user?.email },
+          user: { ...session.user, id: token.uid as string | undefined, email: token.email ?? session.user?.email },
           activeOrgId: (token.activeOrgId as string | null | undefined) ?? null,
         };
+      },
+    },
+    events: {
+      // Signing out ends every session of the person (all devices), not just this cookie.
+      async signOut({ token }) {
+        if (typeof token?.uid === "string" && typeof token.sv === "number") {
+          await endUserSessions(getDb(), { userId: token.uid, ifVersion: token.sv });
+        }
       },
     },
   };
@@ -166,14 +178,44 @@ export function authOptions(): NextAuthOptions {
   return cached.options;
 }
 
-/** The signed-in dashboard user of the current request (route handlers and server components), or null. */
-export async function getSessionActor(): Promise<SessionActor | null> {
-  const session = (await getServerSession(authOptions())) as
+/** What next-auth reads a session from: the request's cookies (and headers). */
+export type SessionSource = { cookies: Record<string, string>; headers: Record<string, string> };
+
+/** The signed-in dashboard user of a request, or null (no session, expired, or revoked by its session version). */
+export async function readSessionActor(source: SessionSource): Promise<SessionActor | null> {
+  const ignoreCookies = { getHeader() {}, setCookie() {}, setHeader() {} };
+  const session = (await getServerSession(source as never, ignoreCookies as never, authOptions())) as
     | { user?: { id?: string; email?: string | null }; activeOrgId?: string | null }
     | null;
   const userId = session?.user?.id;
   if (!userId) return null;
   return { userId, email: session.user?.email ?? "", activeOrgId: session.activeOrgId ?? null };
+}
+
+/** A fetch Request's cookies and headers, for readSessionActor (the /api/trpc route). */
+export function sessionSourceOf(request: Request): SessionSource {
+  const cookies: Record<string, string> = {};
+  for (const part of (request.headers.get("cookie") ?? "").split(";")) {
+    const index = part.indexOf("=");
+    if (index <= 0) continue;
+    const name = part.slice(0, index).trim();
+    const value = part.slice(index + 1).trim();
+    try {
+      cookies[name] = decodeURIComponent(value);
+    } catch {
+      cookies[name] = value;
+    }
+  }
+  return { cookies, headers: Object.fromEntries(request.headers) };
+}
+
+/** The signed-in dashboard user of the current request (server components and route handlers), or null. */
+export async function getSessionActor(): Promise<SessionActor | null> {
+  const { cookies, headers } = await import("next/headers");
+  return readSessionActor({
+    cookies: Object.fromEntries((await cookies()).getAll().map((cookie) => [cookie.name, cookie.value])),
+    headers: Object.fromEntries(await headers()),
+  });
 }
 
 /**

@@ -1,14 +1,34 @@
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Db } from "@/db";
-import { appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, isAppErrorCode, type AppErrorCode } from "../errors";
+import { appBaseUrl, trustedProxyHops } from "@/server/config/settings";
+import { authenticate } from "../auth/authenticate";
+import { AppError, appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, isAppErrorCode, type AppErrorCode } from "../errors";
 import { createContext, type Context } from "../trpc/context";
+import type { Meta } from "../trpc/init";
 import { getOpenApiDocument } from "../trpc/openapi";
 import { appRouter, createCaller } from "../trpc/root";
-import { consumeRateLimit, rateLimitHeaders } from "./rate-limit";
+import {
+  API_KEY_POLICY,
+  apiKeyRateLimitStore,
+  clientAddressPolicy,
+  clientAddressRateLimitStore,
+  consumeRateLimit,
+  rateLimitHeaders,
+  type RateLimitStore,
+} from "./rate-limit";
+import { BodyTooLargeError, bodyLimitBytes, declaredContentLength, isJsonContentType, readBodyWithLimit } from "./request-body";
+import { canonicalPath, clientAddress, isValidHostHeader } from "./request-head";
 
 export const API_PREFIX = "/api/v1";
 
-export type ApiV1Options = { db: Db; now?: () => Date };
+export type ApiV1Options = {
+  db: Db;
+  now?: () => Date;
+  /** The TCP peer of the request (our Node server knows it; the Next route does not). */
+  socketAddress?: string | null;
+  /** Tests: other limiter stores and clock (epoch ms) than the process-wide ones. */
+  rateLimits?: { keyStore?: RateLimitStore; addressStore?: RateLimitStore; nowMs?: () => number };
+};
 
 function errorResponse(code: AppErrorCode, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
   return Response.json({ error: code, message, ...extra }, { status: ERROR_TABLE[code].status, headers });
@@ -17,33 +37,55 @@ function errorResponse(code: AppErrorCode, message: string, headers: Record<stri
 /** HEAD on these paths is a connectivity check of the key and the agent (spec: "The scheduling endpoints answer HEAD"). */
 const SCHEDULING_PATH = /^\/agents\/([^/]+)\/schedule\/sequences?\/?$/;
 
+/** Methods this API knows; anything else (TRACE, CONNECT, WebDAV verbs…) is 405 before routing. */
+const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
+const ALLOW = "GET, HEAD, POST";
+
 /**
  * The `/api/v1` entry point: the trpc-to-openapi fetch handler wrapped so that every response under the prefix
  * keeps the spec's contract — `{error, message}` bodies with our status table (the library's own error body,
- * its 415/404/parse errors included, never leaks), per-key rate limiting, empty optional bodies, and HEAD.
+ * its 415/404/parse errors included, never leaks), empty optional bodies, and HEAD — behind the edge checks:
+ * request line and Host, authentication of the key before any body is read, the rate limits (per key, or per
+ * client address for requests without a valid key), and the body limit.
  */
 export async function handleApiV1(req: Request, options: ApiV1Options): Promise<Response> {
-  const url = new URL(req.url);
-  const path = url.pathname.startsWith(API_PREFIX) ? url.pathname.slice(API_PREFIX.length) || "/" : url.pathname;
   const method = req.method.toUpperCase();
-
-  if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) {
-    const body = JSON.stringify(getOpenApiDocument(`${url.origin}${API_PREFIX}`));
-    return new Response(method === "HEAD" ? null : body, { headers: { "content-type": "application/json" } });
+  if (!KNOWN_METHODS.has(method)) {
+    return errorResponse("METHOD_NOT_ALLOWED", `Method ${method.slice(0, 32)} is not allowed. This API uses ${ALLOW}.`, { Allow: ALLOW });
   }
+  const host = req.headers.get("host");
+  if (host !== null && !isValidHostHeader(host)) return errorResponse("INVALID_REQUEST", "The Host header is not a valid host[:port].");
+  const url = new URL(req.url);
+  if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) {
+    return errorResponse("NOT_FOUND", "No such endpoint. See /api/v1/openapi.json.");
+  }
+  const path = canonicalPath(url.pathname.slice(API_PREFIX.length) || "/");
+  if (path === null) return errorResponse("INVALID_REQUEST", "The request path is not valid percent-encoded UTF-8.");
 
   let limitHeaders: Record<string, string> = {};
-  const apiKey = req.headers.get("x-api-key");
-  if (apiKey) {
-    const decision = await consumeRateLimit(apiKey);
+  try {
+    const caller = await identifyCaller(req, options);
+    const limits = options.rateLimits ?? {};
+    const nowMs = limits.nowMs?.() ?? Date.now();
+    // Keyed on the verified key's id, never the raw header: a made-up key counts against its sender's address.
+    const decision =
+      "keyId" in caller
+        ? await consumeRateLimit(limits.keyStore ?? apiKeyRateLimitStore(), `key:${caller.keyId}`, API_KEY_POLICY, nowMs)
+        : await consumeRateLimit(limits.addressStore ?? clientAddressRateLimitStore(), `address:${caller.address}`, clientAddressPolicy(), nowMs);
     limitHeaders = rateLimitHeaders(decision);
     if (!decision.allowed) {
-      return errorResponse("RATE_LIMITED", "More than 10 requests per second for this API key. Back off and retry with jitter.", limitHeaders);
+      const message =
+        "keyId" in caller
+          ? `More than ${API_KEY_POLICY.limit} requests per second for this API key. Back off and retry with jitter.`
+          : `More than ${decision.policy.limit} requests per second without a valid API key from this address. Back off and retry with jitter.`;
+      return errorResponse("RATE_LIMITED", message, limitHeaders);
     }
-  }
 
-  try {
-    const response = method === "HEAD" ? await handleHead(req, path, options) : await dispatch(req, method, options);
+    let response: Response;
+    if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) response = openApiDocumentResponse(method);
+    else if (method === "HEAD") response = await handleHead(req, { path, search: url.search, caller }, options);
+    else response = await dispatch(req, { method, path, search: url.search, caller }, options);
     return withHeaders(response, limitHeaders);
   } catch (error) {
     console.error("[api/v1] unexpected error", error);
@@ -51,33 +93,114 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
   }
 }
 
-async function dispatch(req: Request, method: string, options: ApiV1Options): Promise<Response> {
+/** The server in the document is the configured base URL, never the request's Host header. */
+function openApiDocumentResponse(method: string): Response {
+  const body = JSON.stringify(getOpenApiDocument(`${appBaseUrl().replace(/\/+$/, "")}${API_PREFIX}`));
+  return new Response(method === "HEAD" ? null : body, { headers: { "content-type": "application/json" } });
+}
+
+type Caller = { keyId: string } | { address: string; authError: AppError };
+
+/**
+ * The verified key (the same check the procedures make; verified keys are cached, so they do not pay twice), or
+ * the client address that requests without a valid key are limited by.
+ */
+async function identifyCaller(req: Request, options: ApiV1Options): Promise<Caller> {
+  try {
+    const { actor } = await authenticate(createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now }));
+    // A REST context only ever authenticates by key.
+    return { keyId: actor.type === "apiKey" ? actor.keyId : actor.userId };
+  } catch (error) {
+    if (!(error instanceof AppError)) throw error;
+    const address = clientAddress({
+      socketAddress: options.socketAddress,
+      forwardedFor: req.headers.get("x-forwarded-for"),
+      trustedProxyHops: trustedProxyHops(),
+    });
+    return { address, authError: error };
+  }
+}
+
+type OpenApiRoute = { method: string; template: string; pattern: RegExp };
+let openApiRoutes: OpenApiRoute[] | undefined;
+
+/** The REST routes as trpc-to-openapi matches them (normalized template, `{param}` = one segment, any case). */
+function findRoute(method: string, path: string): OpenApiRoute | undefined {
+  openApiRoutes ??= (Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: Meta } }>).flatMap((procedure) => {
+    const openapi = procedure._def.meta?.openapi;
+    if (!openapi) return [];
+    const template = `/${openapi.path.replace(/^\/|\/$/g, "")}`;
+    const pattern = new RegExp(`^${template.replace(/\{(.+?)\}/g, "[^/]+")}$`, "i");
+    return [{ method: openapi.method, template, pattern }];
+  });
+  const normalized = `/${path.replace(/^\/|\/$/g, "")}`;
+  return openApiRoutes.find((route) => route.method === method && route.pattern.test(normalized));
+}
+
+type DispatchTarget = { method: string; path: string; search: string; caller: Caller };
+
+async function dispatch(req: Request, target: DispatchTarget, options: ApiV1Options): Promise<Response> {
+  const { method, path, search, caller } = target;
   let headers = req.headers;
   let body: unknown = undefined;
-  if (method === "POST" || method === "PUT" || method === "PATCH" || method === "DELETE") {
-    const text = await req.text();
+  if (BODY_METHODS.has(method)) {
+    // Nothing below reads a body it is not going to use: unknown routes and requests without a valid key are
+    // answered from the headers alone (the Node server then closes the connection instead of draining it).
+    const route = findRoute(method, path);
+    if (!route) return errorResponse("NOT_FOUND", "No such endpoint. See /api/v1/openapi.json.");
+    if ("authError" in caller) return errorResponse(caller.authError.code, caller.authError.message);
+    const parsed = await readJsonBody(req, bodyLimitBytes(route.method, route.template));
+    if (parsed instanceof Response) return parsed;
+    body = parsed;
     headers = new Headers(req.headers);
-    if (text.trim() === "") {
-      // No body at all is `{}` (optional bodies, e.g. meeting cancel); 415 is only for a body that is present.
-      body = {};
-      headers.set("content-type", "application/json");
-    } else if ((headers.get("content-type") ?? "").toLowerCase().startsWith("application/json")) {
-      try {
-        body = JSON.parse(text);
-      } catch {
-        return errorResponse("INVALID_REQUEST_BODY", "The request body is not valid JSON.");
-      }
-    } else {
-      return errorResponse("UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON: send Content-Type: application/json.");
-    }
+    headers.set("content-type", "application/json");
   }
-  const url = new URL(req.url);
-  const relativeUrl = `${url.pathname.slice(API_PREFIX.length) || "/"}${url.search}`;
-  const response = await invokeOpenApi(req, { relativeUrl, headers, body }, () =>
+  const response = await invokeOpenApi(req, { relativeUrl: `${path}${search}`, headers, body }, () =>
     createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now }),
   );
   if (response.status < 400) return response;
   return reshapeError(response);
+}
+
+/**
+ * The body as a JSON object, or the error response: 413 over the limit (by Content-Length before reading, else
+ * while reading), 415 for a present body that is not `application/json` or is content-encoded, 400 for bytes that
+ * are not UTF-8 JSON or JSON that is not an object. No body at all is `{}` (optional bodies, e.g. meeting cancel).
+ */
+async function readJsonBody(req: Request, limitBytes: number): Promise<Record<string, unknown> | Response> {
+  const tooLarge = () =>
+    errorResponse("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint accepts (${limitBytes} bytes).`);
+  const declared = declaredContentLength(req.headers);
+  if (declared !== null && declared > limitBytes) return tooLarge();
+  let bytes: Uint8Array | null;
+  try {
+    bytes = await readBodyWithLimit(req.body, limitBytes);
+  } catch (error) {
+    if (error instanceof BodyTooLargeError) return tooLarge();
+    return errorResponse("INVALID_REQUEST_BODY", "The request body could not be read completely.");
+  }
+  let text: string;
+  try {
+    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes ?? new Uint8Array());
+  } catch {
+    return errorResponse("INVALID_REQUEST_BODY", "The request body is not valid UTF-8.");
+  }
+  // No body at all is `{}`; 415 is only for a body that is present (DESIGN §4).
+  if (text.trim() === "") return {};
+  const encoding = req.headers.get("content-encoding")?.trim().toLowerCase();
+  if (!isJsonContentType(req.headers.get("content-type")) || (encoding && encoding !== "identity")) {
+    return errorResponse("UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON: send Content-Type: application/json (optionally ; charset=utf-8), uncompressed.");
+  }
+  let value: unknown;
+  try {
+    value = JSON.parse(text);
+  } catch {
+    return errorResponse("INVALID_REQUEST_BODY", "The request body is not valid JSON.");
+  }
+  if (typeof value !== "object" || value === null || Array.isArray(value)) {
+    return errorResponse("INVALID_REQUEST", "Invalid request: body: must be a JSON object.");
+  }
+  return value as Record<string, unknown>;
 }
 
 type OpenApiNodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
@@ -156,19 +279,21 @@ async function reshapeError(response: Response): Promise<Response> {
   return errorResponse(appCode, message, headers, extra);
 }
 
-async function handleHead(req: Request, path: string, options: ApiV1Options): Promise<Response> {
+async function handleHead(req: Request, target: Omit<DispatchTarget, "method">, options: ApiV1Options): Promise<Response> {
+  const { path, search, caller } = target;
   const scheduling = SCHEDULING_PATH.exec(path);
   if (scheduling) {
     const ctx = createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now });
     try {
-      await createCaller(ctx).agents.checkAccess({ agentId: decodeURIComponent(scheduling[1]!) });
+      // The id as GET passes it to procedures: the segment of the canonical path (one decoding, see canonicalPath).
+      await createCaller(ctx).agents.checkAccess({ agentId: scheduling[1]! });
       return new Response(null, { status: 200 });
     } catch (error) {
       return new Response(null, { status: ERROR_TABLE[appCodeOfError(error)].status });
     }
   }
   // Any other path: the GET of the same path, without its body (so unknown paths and bad keys are not 204).
-  const get = await dispatch(new Request(req.url, { method: "GET", headers: req.headers }), "GET", options);
+  const get = await dispatch(new Request(req.url, { method: "GET", headers: req.headers }), { method: "GET", path, search, caller }, options);
   return new Response(null, { status: get.status, headers: get.headers });
 }
 

@@ -1,11 +1,26 @@
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
+import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
+import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/config/settings";
+import { ERROR_TABLE, type AppErrorCode } from "@/server/errors";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
+import { pinForwardedFor } from "./client-ip";
+import { BodyTooLargeError } from "./request-body";
+import { hasDotSegments, isValidHostHeader } from "./request-head";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
+
+/** Methods any part of the app answers; TRACE, CONNECT and the WebDAV verbs Node's parser knows are 405 here. */
+const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
+
+/** An unread body up to this size is drained so the connection can be reused; a larger or unknown one closes it. */
+const DRAIN_UNREAD_BODY_BYTES = 64 * 1024;
+/** After answering early, what the client is still sending is read and dropped for at most this long / this much. */
+const LINGER_MS = 2_000;
+const LINGER_BYTES = 1024 * 1024;
 
 /**
  * The production HTTP server: `/api/v1/*` goes straight to the same fetch handler the Next.js route
@@ -15,24 +30,21 @@ const RECORDINGS_PREFIX = "/api/recordings/";
  * Signed recording links are served here too: Next drops the Content-Length of streamed route responses, and
  * players need it (with Range) to seek.
  */
-export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string }) {
+export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string; listenHost?: string }) {
   const app = next({ dev: options.dev, port: options.port, hostname: options.hostname ?? "localhost" });
   const handleNext = app.getRequestHandler();
   await app.prepare();
 
-  const server = http.createServer((req, res) => {
-    if (req.url && (req.url === API_PREFIX || req.url.startsWith(`${API_PREFIX}/`) || req.url.startsWith(`${API_PREFIX}?`))) {
-      void serveFetch(req, res, options.port, (request) => handleApiV1(request, { db: getDb() }));
-      return;
-    }
-    if (req.url?.startsWith(RECORDINGS_PREFIX)) {
-      void serveFetch(req, res, options.port, (request) => serveLocalRecording(request));
-      return;
-    }
-    void handleNext(req, res);
-  });
+  const server = createHttpServer({ handleNext: (req, res) => void handleNext(req, res) });
   server.keepAliveTimeout = 65_000;
-  await new Promise<void>((resolve) => server.listen(options.port, resolve));
+  // `listenHost` (settings.listenHost(): 127.0.0.1 in embedded mode unless HOST says otherwise); all interfaces when unset.
+  await new Promise<void>((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(options.port, options.listenHost, () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
   return {
     server,
     close: async () => {
@@ -42,12 +54,144 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   };
 }
 
+/**
+ * The request handling of the production server without Next.js's preparation (tests start it with a stand-in for
+ * Next). Before any handler runs, the request line and Host are checked (a malformed one is a 4xx `{error, message}`,
+ * never a 500 or a redirect built from it), and `Expect: 100-continue` is only answered once a handler reads the body,
+ * so a request refused from its headers is never uploaded at all.
+ */
+export function createHttpServer(options: { handleNext: (req: IncomingMessage, res: ServerResponse) => void }): http.Server {
+  const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    if (req.url === "*" && req.method === "OPTIONS") {
+      res.writeHead(204, { Allow: [...SERVED_METHODS].join(", ") }).end();
+      return;
+    }
+    const refused = checkRequestHead(req);
+    if (refused) {
+      sendError(req, res, refused);
+      return;
+    }
+    const url = req.url!;
+    if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
+      const maxBodyBytes = Math.max(apiBodyLimitBytes(), apiBulkBodyLimitBytes());
+      void serveFetch(req, res, maxBodyBytes, (request) => handleApiV1(request, { db: getDb(), socketAddress: req.socket.remoteAddress }));
+      return;
+    }
+    if (url.startsWith(RECORDINGS_PREFIX)) {
+      void serveFetch(req, res, 0, (request) => serveLocalRecording(request));
+      return;
+    }
+    if (expectsContinue(req)) res.writeContinue();
+    // Next.js handlers (sign-in throttling) only see headers: give them the resolved client address.
+    pinForwardedFor(req);
+    options.handleNext(req, res);
+  };
+  const server = http.createServer(onRequest);
+  server.on("checkContinue", onRequest);
+  server.on("clientError", answerClientError);
+  // CONNECT never reaches "request"; without a listener Node drops the socket without a word.
+  server.on("connect", (_req: IncomingMessage, socket: Duplex) => writeRawError(socket, "METHOD_NOT_ALLOWED", "Method CONNECT is not allowed."));
+  return server;
+}
+
+type Refusal = { code: AppErrorCode; message: string; headers?: Record<string, string> };
+
+/**
+ * The request line and Host, for every path. The absolute form (`GET http://host/path`) is reduced to its path:
+ * the app's own URLs come from the configured base URL, so no host a client names ends up in a redirect.
+ */
+function checkRequestHead(req: IncomingMessage): Refusal | null {
+  const method = req.method ?? "";
+  if (!SERVED_METHODS.has(method)) {
+    return { code: "METHOD_NOT_ALLOWED", message: `Method ${method} is not allowed.`, headers: { Allow: [...SERVED_METHODS].join(", ") } };
+  }
+  const host = req.headers.host;
+  if (host !== undefined && !isValidHostHeader(host)) return { code: "INVALID_REQUEST", message: "The Host header is not a valid host[:port]." };
+  let target = req.url ?? "";
+  const absolute = /^https?:\/\/[^/?#]*/i.exec(target);
+  if (absolute) {
+    target = target.slice(absolute[0].length) || "/";
+    if (!target.startsWith("/")) target = `/${target}`;
+    req.url = target;
+  }
+  if (!target.startsWith("/")) {
+    return { code: "INVALID_REQUEST", message: "The request target must be a path (origin form)." };
+  }
+  if (hasDotSegments(target)) return { code: "INVALID_REQUEST", message: "The request path must not contain '.' or '..' segments." };
+  return null;
+}
+
+function sendError(req: IncomingMessage, res: ServerResponse, refusal: Refusal) {
+  const body = JSON.stringify({ error: refusal.code, message: refusal.message });
+  res.statusCode = ERROR_TABLE[refusal.code].status;
+  for (const [key, value] of Object.entries(refusal.headers ?? {})) res.setHeader(key, value);
+  res.setHeader("content-type", "application/json");
+  res.setHeader("content-length", Buffer.byteLength(body));
+  closeIfBodyUnread(req, res);
+  res.end(req.method === "HEAD" ? undefined : body);
+}
+
+/** What Node's parser refuses before a request exists (malformed request line or headers, unknown method). */
+function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
+  if (error.code === "ECONNRESET" || error.code === "ERR_HTTP_REQUEST_TIMEOUT" || !socket.writable) {
+    socket.destroy();
+    return;
+  }
+  if (error.code === "HPE_INVALID_METHOD") writeRawError(socket, "METHOD_NOT_ALLOWED", "Unknown request method.");
+  else writeRawError(socket, "INVALID_REQUEST", error.code === "HPE_HEADER_OVERFLOW" ? "The request headers are too large." : "Malformed HTTP request.");
+}
+
+function writeRawError(socket: Duplex, code: AppErrorCode, message: string) {
+  const body = JSON.stringify({ error: code, message });
+  const status = ERROR_TABLE[code].status;
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * A response sent before the body was read (refused from the headers, or over the limit while reading) ends the
+ * connection after it instead of reading the rest, which Node would otherwise do to keep the connection alive.
+ * The close lingers: a plain close with unread bytes pending makes the kernel reset the connection, which can destroy
+ * the answer before the client reads it — so the answer is followed by FIN, and what the client still sends is
+ * dropped for a moment (bounded by LINGER_MS and LINGER_BYTES) before the socket is destroyed. Memory stays flat
+ * either way. A small declared body is drained instead (Node's default), so keep-alive survives e.g. a 401.
+ * No `Connection: close` header: Node would then destroy the socket right after the answer, without lingering.
+ */
+function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse) {
+  if (req.complete) return;
+  const chunked = req.headers["transfer-encoding"] !== undefined;
+  const length = Number(req.headers["content-length"] ?? 0);
+  if (!chunked && length === 0) return;
+  if (!chunked && length <= DRAIN_UNREAD_BODY_BYTES && !req.readableDidRead) return;
+  res.once("finish", () => {
+    const socket = req.socket;
+    const destroy = () => socket.destroy();
+    const timer = setTimeout(destroy, LINGER_MS);
+    timer.unref();
+    socket.once("close", () => clearTimeout(timer));
+    let dropped = 0;
+    req.on("data", (chunk: Buffer) => {
+      dropped += chunk.byteLength;
+      if (dropped > LINGER_BYTES) destroy();
+    });
+    req.once("end", destroy);
+    req.resume();
+    socket.end();
+  });
+}
+
+function expectsContinue(req: IncomingMessage): boolean {
+  return (req.headers.expect ?? "").toLowerCase() === "100-continue";
+}
+
 /** Runs a fetch-style handler `(Request) => Response` on a Node request, streaming the body with its headers as given. */
-async function serveFetch(req: IncomingMessage, res: ServerResponse, port: number, handle: (request: Request) => Promise<Response>) {
+async function serveFetch(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, handle: (request: Request) => Promise<Response>) {
   try {
-    const response = await handle(toFetchRequest(req, port));
+    const response = await handle(toFetchRequest(req, res, maxBodyBytes));
     res.statusCode = response.status;
     response.headers.forEach((value, key) => res.setHeader(key, value));
+    closeIfBodyUnread(req, res);
     if (!response.body || req.method === "HEAD") {
       res.end();
       return;
@@ -64,14 +208,20 @@ async function serveFetch(req: IncomingMessage, res: ServerResponse, port: numbe
     if (!res.headersSent) {
       res.statusCode = 500;
       res.setHeader("content-type", "application/json");
+      closeIfBodyUnread(req, res);
     }
     res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: "An unexpected error occurred. Retry with backoff." }));
   }
 }
 
-function toFetchRequest(req: IncomingMessage, port: number): Request {
-  const host = req.headers.host ?? `localhost:${port}`;
-  const url = `http://${host}${req.url ?? "/"}`;
+/**
+ * The fetch Request for a Node request. Its URL is built on the configured base URL, not on the Host header
+ * (which a client chooses freely). Its body is read from the socket only as the handler pulls it, never past
+ * `maxBodyBytes` (the stream errors with BodyTooLargeError instead), and cancelling it leaves the socket to
+ * closeIfBodyUnread rather than destroying it before the answer is written.
+ */
+function toFetchRequest(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): Request {
+  const url = new URL(req.url ?? "/", appBaseUrl());
   const headers = new Headers();
   for (const [key, value] of Object.entries(req.headers)) {
     if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
@@ -82,8 +232,58 @@ function toFetchRequest(req: IncomingMessage, port: number): Request {
   return new Request(url, {
     method,
     headers,
-    body: hasBody ? (Readable.toWeb(req) as ReadableStream<Uint8Array>) : undefined,
+    body: hasBody ? nodeBodyStream(req, res, maxBodyBytes) : undefined,
     // Node's fetch needs this for streamed request bodies.
     ...(hasBody ? { duplex: "half" } : {}),
   } as RequestInit);
+}
+
+function nodeBodyStream(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number): ReadableStream<Uint8Array> {
+  let started = false;
+  let settled = false;
+  let received = 0;
+  return new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        if (!started) {
+          started = true;
+          if (expectsContinue(req)) res.writeContinue();
+          req.on("data", (chunk: Buffer) => {
+            if (settled) return;
+            received += chunk.byteLength;
+            if (received > maxBodyBytes) {
+              settled = true;
+              req.pause();
+              controller.error(new BodyTooLargeError(maxBodyBytes));
+              return;
+            }
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 0) <= 0) req.pause();
+          });
+          req.once("end", () => {
+            if (settled) return;
+            settled = true;
+            controller.close();
+          });
+          req.once("error", (error) => {
+            if (settled) return;
+            settled = true;
+            controller.error(error);
+          });
+          req.once("aborted", () => {
+            if (settled) return;
+            settled = true;
+            controller.error(new Error("The client aborted the request."));
+          });
+        }
+        req.resume();
+      },
+      cancel() {
+        settled = true;
+        req.pause();
+      },
+    },
+    // Nothing is read ahead: the socket is only read when the handler asks (and 100 Continue only sent then).
+    { highWaterMark: 0 },
+  );
 }

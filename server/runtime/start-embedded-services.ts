@@ -2,7 +2,7 @@ import { getDb } from "@/db";
 import { inngestMode } from "@/inngest/client";
 import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/embedded";
 import { isEmbeddedMode } from "@/server/config/settings";
-import { ensureEmbeddedChiliPiperSimulator, type EmbeddedSimulatorHandle } from "@/server/simulators/chili-piper/embedded";
+import { describeEmbeddedSimulator, ensureEmbeddedChiliPiperSimulator, type EmbeddedSimulatorHandle } from "@/server/simulators/chili-piper/embedded";
 import { simulatorEventsUrl, startVoiceEngine } from "@/server/voice";
 
 type EmbeddedServices = { runner: EmbeddedRunner | null; stop: () => Promise<void> };
@@ -29,7 +29,7 @@ async function start(): Promise<EmbeddedServices> {
   if (isEmbeddedMode()) {
     try {
       calendar = await ensureEmbeddedChiliPiperSimulator();
-      if (calendar) console.info(`[chili-piper-simulator] ${calendar.startedHere ? "listening on" : "using"} ${calendar.url}`);
+      if (calendar) console.info(`[chili-piper-simulator] ${describeEmbeddedSimulator(calendar)}`);
     } catch (error) {
       console.error("[chili-piper-simulator] could not start; calendar booking will fail until it runs", error);
     }

@@ -1,6 +1,8 @@
 import { z } from "zod";
+import { MAX_STEP_DAY_OFFSET, MAX_STEP_DELAY_SECONDS } from "./limits";
+import { idText } from "./text";
 
-export const ZAgentIdSchema = z.string().min(1).describe("Agent ID, format `agent.<id>`.");
+export const ZAgentIdSchema = idText().describe("Agent ID, format `agent.<id>`.");
 
 export const ZAgentStatusSchema = z.enum(["ACTIVE", "PAUSED", "ARCHIVED"]).describe("Agent status.");
 
@@ -53,4 +55,17 @@ export const ZStepSchema = z.object({
     timeWindow: ZTimeWindowSchema,
     timezoneSource: z.enum(["contact", "agent"]).describe("`contact`: the contact's timezone; `agent`: the agent's first timezone."),
   }),
+});
+
+/** A step as the agent editor sends it: ZStepSchema with bounded delays (responses keep ZStepSchema). */
+export const ZStepInputSchema = ZStepSchema.extend({
+  delaySeconds: z.number().int().min(0).max(MAX_STEP_DELAY_SECONDS).describe("Delay after the previous step ended (at most a year)."),
+  delaySecondsMax: z
+    .number()
+    .int()
+    .min(0)
+    .max(MAX_STEP_DELAY_SECONDS)
+    .nullable()
+    .describe("Upper bound of random jitter added to the delay, or null."),
+  executionWindowConfig: ZStepSchema.shape.executionWindowConfig.extend({ dayOffset: z.number().int().min(0).max(MAX_STEP_DAY_OFFSET) }),
 });

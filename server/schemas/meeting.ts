@@ -1,10 +1,9 @@
 import { z } from "zod";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
+import { MAX_E164_LENGTH, MAX_EMAIL_LENGTH, MAX_LANGUAGE_LENGTH, MAX_NAME_LENGTH, MAX_TIMEZONE_LENGTH } from "./limits";
+import { boundedText, idText } from "./text";
 
-export const ZMeetingEntityIdSchema = z
-  .string()
-  .min(1)
-  .describe("The conversation the meeting was booked in: for voice calls the call ID, format `call.<id>`.");
+export const ZMeetingEntityIdSchema = idText().describe("The conversation the meeting was booked in: for voice calls the call ID, format `call.<id>`.");
 
 export const ZMeetingAttendeeSchema = z
   .object({
@@ -17,19 +16,20 @@ export const ZMeetingAttendeeSchema = z
 
 export const ZNewMeetingAttendeeSchema = z
   .object({
-    email: z.string().trim().pipe(z.email({ message: "must be a valid email address" })).describe("Required."),
-    name: z.string().max(200).optional(),
-    timeZone: z
-      .string()
+    email: boundedText(MAX_EMAIL_LENGTH)
+      .trim()
+      .pipe(z.email({ message: "must be a valid email address" }))
+      .describe("Required."),
+    name: boundedText(MAX_NAME_LENGTH).optional(),
+    timeZone: boundedText(MAX_TIMEZONE_LENGTH)
       .refine((value) => canonicalTimezone(value) !== null, { message: "must be an IANA time zone name, e.g. America/New_York" })
       .optional()
       .describe("IANA time zone name."),
-    phoneNumber: z
-      .string()
+    phoneNumber: boundedText(MAX_E164_LENGTH)
       .regex(/^\+[1-9]\d{6,14}$/, { message: "must be an E.164 phone number, e.g. +14155550123" })
       .optional()
       .describe("E.164."),
-    language: z.string().min(2).max(35).optional().describe("Preferred language for the invite, e.g. `en`, `pt-BR`."),
+    language: z.string().min(2).max(MAX_LANGUAGE_LENGTH).optional().describe("Preferred language for the invite, e.g. `en`, `pt-BR`."),
   })
   .describe("Attendee to add.");
 

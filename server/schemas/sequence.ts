@@ -1,5 +1,7 @@
 import { z } from "zod";
 import { ZStepSchema } from "./agent";
+import { MAX_VARIABLE_NAME_LENGTH, MAX_VARIABLE_VALUE_LENGTH } from "./limits";
+import { boundedText, idText } from "./text";
 
 /**
  * A JSON boolean, and only that. trpc-to-openapi switches `z.boolean()` fields of REST bodies to coercion
@@ -10,6 +12,8 @@ export const ZJsonBooleanSchema = z
   .meta({ override: { type: "boolean" } });
 
 export const ZSequenceIdSchema = z.string().describe("Sequence ID, format `call-sequence.<id>`.");
+/** A sequence ID sent by the client. */
+export const ZSequenceIdInputSchema = idText().describe("Sequence ID, format `call-sequence.<id>`.");
 
 export const ZLifecycleStatusSchema = z
   .enum(["in progress", "done", "cancelled", "failed"])
@@ -43,3 +47,9 @@ export const ZSequenceSchema = z
   .describe("A contact's calling sequence.");
 
 export type TSequence = z.infer<typeof ZSequenceSchema>;
+
+/** A cancel reference: a custom input variable and the exact value it must equal, within the limits of both. */
+export const ZSequenceReferenceSchema = z.object({
+  referenceKey: boundedText(MAX_VARIABLE_NAME_LENGTH).min(1).describe("Name of a custom input variable given at enrollment."),
+  referenceValue: boundedText(MAX_VARIABLE_VALUE_LENGTH).min(1).describe("The value it must equal (exact, case-sensitive)."),
+});

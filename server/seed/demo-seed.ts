@@ -1,5 +1,6 @@
+import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { Db } from "@/db";
 import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, users, type AgentStep } from "@/db/schema";
@@ -31,12 +32,19 @@ export type SeedResult = {
   organizations: SeededOrganization[];
 };
 
-/** Demo users: one per role. Their passwords are fixed so the README can name them. */
-export const DEMO_USERS: Array<{ email: string; password: string; role: MemberRole; name: string }> = [
-  { email: "admin@demo.test", password: "demo-admin-password", role: "admin", name: "Ada Admin" },
-  { email: "support@demo.test", password: "demo-support-password", role: "support", name: "Sam Support" },
-  { email: "member@demo.test", password: "demo-member-password", role: "member", name: "Max Member" },
+/**
+ * Demo users: one per role. Their passwords are generated at random on every seed (never a value anyone could know in
+ * advance), printed, and kept in $DATA_DIR/demo.json by `npm start` / `npm run seed`.
+ */
+export const DEMO_USERS: Array<{ email: string; role: MemberRole; name: string }> = [
+  { email: "admin@demo.test", role: "admin", name: "Ada Admin" },
+  { email: "support@demo.test", role: "support", name: "Sam Support" },
+  { email: "member@demo.test", role: "member", name: "Max Member" },
 ];
+
+function generateDemoPassword(): string {
+  return randomBytes(15).toString("base64url");
+}
 
 const EVERY_DAY_WINDOW = { startTime: 0, endTime: 1440 };
 export const DEMO_STEPS: AgentStep[] = [
@@ -74,18 +82,24 @@ function demoAgentConfig(name: string, overrides: Partial<CreateAgentParams> = {
   };
 }
 
-async function upsertDemoUsers(db: Db) {
-  const result: Array<{ id: string; role: MemberRole }> = [];
+/** Creates the demo users or gives existing ones a new random password (which ends their sessions, as a password change does). */
+export async function upsertDemoUsers(db: Db) {
+  const result: Array<{ id: string; email: string; role: MemberRole; password: string }> = [];
   for (const user of DEMO_USERS) {
-    const passwordHash = await bcrypt.hash(user.password, 10);
+    const password = generateDemoPassword();
+    const passwordHash = await bcrypt.hash(password, 10);
     const existing = await db.select({ id: users.id }).from(users).where(eq(users.email, user.email));
     let id = existing[0]?.id;
-    if (id) await db.update(users).set({ passwordHash }).where(eq(users.id, id));
-    else {
+    if (id) {
+      await db
+        .update(users)
+        .set({ passwordHash, sessionVersion: sql`${users.sessionVersion} + 1` })
+        .where(eq(users.id, id));
+    } else {
       id = newId("user");
       await db.insert(users).values({ id, email: user.email, name: user.name, passwordHash });
     }
-    result.push({ id, role: user.role });
+    result.push({ id, email: user.email, role: user.role, password });
   }
   return result;
 }
@@ -184,7 +198,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   const dashboardUrl = options.baseUrl.replace(/\/api\/v1$/, "");
   return {
     baseUrl: options.baseUrl,
-    dashboard: { url: dashboardUrl, users: DEMO_USERS.map(({ email, password, role }) => ({ email, password, role })) },
+    dashboard: { url: dashboardUrl, users: demoUsers.map(({ email, password, role }) => ({ email, password, role })) },
     organizations,
   };
 }

@@ -2,11 +2,16 @@ import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import { AppError, appCodeForTrpcCode, ERROR_TABLE, type AppErrorCode } from "../errors";
+import { findRefusedInput } from "../schemas/text";
 import { authenticate, type AuthContext } from "../auth/authenticate";
 import type { Context, MemberRole } from "./context";
 
-/** `successStatus`: the HTTP status of a successful REST call (default 200); also written into the OpenAPI document. */
-export type Meta = OpenApiMeta<{ successStatus?: number }>;
+/**
+ * `successStatus`: the HTTP status of a successful REST call (default 200); also written into the OpenAPI document.
+ * `perItemInput`: top-level input fields whose items the service validates one by one (bulk contacts, import rows),
+ * so that one bad item is rejected alone: the text guard leaves them to it.
+ */
+export type Meta = OpenApiMeta<{ successStatus?: number; perItemInput?: readonly string[] }>;
 
 /** Human message for a failed input validation that names the field(s). */
 export function describeZodError(error: ZodError): string {
@@ -72,6 +77,20 @@ const appErrorMiddleware = t.middleware(async ({ ctx, meta, next }) => {
   return result;
 });
 
+/**
+ * Refuses a NUL character or an unpaired surrogate anywhere in the input — every string value and object key, also
+ * inside free-form fields the schemas leave to the services — and `__proto__` keys, as 400 INVALID_REQUEST naming
+ * the field (PostgreSQL cannot store the first two: they were 500s; zod would drop the third silently). Runs after
+ * authentication, like the schema validation it precedes. `meta.perItemInput` fields are checked by their service.
+ */
+const textGuardMiddleware = t.middleware(async ({ meta, getRawInput, next }) => {
+  const refused = findRefusedInput(await getRawInput(), { perItemKeys: meta?.perItemInput });
+  if (refused) {
+    throw new AppError("INVALID_REQUEST", `Invalid request: ${refused.path}: ${refused.message}`, { issues: [refused] });
+  }
+  return next();
+});
+
 export const router = t.router;
 export const createCallerFactory = t.createCallerFactory;
 export const middleware = t.middleware;
@@ -81,10 +100,12 @@ export const publicProcedure = t.procedure.use(appErrorMiddleware);
  * One authenticated procedure for both callers (STYLE 9): an API key (REST) or a dashboard session.
  * It puts the verified organization on ctx.auth; every service call is scoped by `ctx.auth.organizationId`.
  */
-export const orgProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const auth: AuthContext = await authenticate(ctx);
-  return next({ ctx: { ...ctx, auth } });
-});
+export const orgProcedure = publicProcedure
+  .use(async ({ ctx, next }) => {
+    const auth: AuthContext = await authenticate(ctx);
+    return next({ ctx: { ...ctx, auth } });
+  })
+  .use(textGuardMiddleware);
 
 const roleRank: Record<MemberRole, number> = { member: 0, support: 1, admin: 2 };
 
@@ -106,8 +127,10 @@ export function requireRole(role: MemberRole, options: { sessionOnly?: boolean }
 }
 
 /** Dashboard-only procedure that needs a signed-in user but no organization (org switcher, profile). */
-export const sessionProcedure = publicProcedure.use(async ({ ctx, next }) => {
-  const session = await ctx.getSession();
-  if (!session) throw new AppError("UNAUTHORIZED", "Sign in first.");
-  return next({ ctx: { ...ctx, session } });
-});
+export const sessionProcedure = publicProcedure
+  .use(async ({ ctx, next }) => {
+    const session = await ctx.getSession();
+    if (!session) throw new AppError("UNAUTHORIZED", "Sign in first.");
+    return next({ ctx: { ...ctx, session } });
+  })
+  .use(textGuardMiddleware);

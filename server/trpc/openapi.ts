@@ -1,4 +1,5 @@
 import { generateOpenApiDocument, type OpenAPIObject } from "trpc-to-openapi";
+import { bodyLimitBytes, formatBytes } from "../http/request-body";
 import { appRouter } from "./root";
 import type { Meta } from "./init";
 
@@ -93,13 +94,20 @@ export function getOpenApiDocument(baseUrl = "/api/v1"): OpenAPIObject {
       const isProtected = Array.isArray(operation.security) && operation.security.length > 0;
       const codes = new Set(Object.keys(responses).filter((code) => Number(code) >= 400));
       if (isProtected) ["401", "429"].forEach((code) => codes.add(code));
+      const bodyErrors: Record<string, string> = {};
+      if (requestBody) {
+        const limit = formatBytes(bodyLimitBytes(method, path));
+        bodyErrors["413"] = `Request body larger than ${limit} (PAYLOAD_TOO_LARGE)`;
+        bodyErrors["415"] = "Request body that is not `application/json` (UNSUPPORTED_MEDIA_TYPE)";
+        ["413", "415"].forEach((code) => codes.add(code));
+      }
       codes.add("400");
       codes.add("500");
       for (const code of codes) {
         const existing = responses[code] as { description?: string } | undefined;
         const own = errorDescriptions.get(`${method} ${path}`)?.[Number(code)];
         responses[code] = {
-          description: own ?? ERROR_DESCRIPTIONS[code] ?? existing?.description ?? "Error",
+          description: own ?? bodyErrors[code] ?? ERROR_DESCRIPTIONS[code] ?? existing?.description ?? "Error",
           content: { "application/json": { schema: { $ref: "#/components/schemas/Error" } } },
         };
       }

@@ -3,6 +3,8 @@ import { creditsRouter } from "../routers/credits/router";
 import { agentAdminRouter } from "../routers/agent-admin/router";
 import { apiKeysRouter } from "../routers/api-keys/router";
 import { membersRouter } from "../routers/members/router";
+import { invitationsRouter } from "../routers/invitations/router";
+import { accountRouter } from "../routers/account/router";
 import { organizationsRouter } from "../routers/organizations/router";
 import { enrollmentRouter } from "../routers/enrollment/router";
 import { sequencesRouter } from "../routers/sequences/router";
@@ -24,6 +26,8 @@ export const appRouter = router({
   agentAdmin: agentAdminRouter,
   apiKeys: apiKeysRouter,
   members: membersRouter,
+  invitations: invitationsRouter,
+  account: accountRouter,
   organizations: organizationsRouter,
   enrollment: enrollmentRouter,
   sequences: sequencesRouter,

@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { redirect } from "next/navigation";
-import { getSessionActor, SIGN_IN_ERRORS, signInMethods } from "@/server/auth/next-auth";
+import { getSessionActor, signInMethods } from "@/server/auth/next-auth";
+import { signInErrorText } from "@/server/auth/sign-in-errors";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -17,7 +18,7 @@ export default async function SignInPage({ searchParams }: Props) {
   const { error, callbackUrl } = await searchParams;
   if (await getSessionActor()) redirect(safeCallback(callbackUrl));
   const methods = signInMethods();
-  const errorText = error ? (SIGN_IN_ERRORS[error as keyof typeof SIGN_IN_ERRORS] ?? "Sign-in failed. Try again.") : null;
+  const errorText = signInErrorText(error);
   return (
     <main className="auth-page">
       <div className="auth-card">

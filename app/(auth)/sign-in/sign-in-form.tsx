@@ -2,6 +2,7 @@
 
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
+import { signInErrorText } from "@/server/auth/sign-in-errors";
 
 type Props = { credentials: boolean; oidc: { id: string; name: string } | null; callbackUrl: string };
 
@@ -22,7 +23,7 @@ export function SignInForm({ credentials, oidc, callbackUrl }: Props) {
     });
     if (!result || result.error) {
       setPending(null);
-      setError(result?.error === "CredentialsSignin" ? "Wrong email or password." : "Sign-in failed. Try again.");
+      setError(signInErrorText(result?.error ?? "unknown"));
       return;
     }
     // A full navigation, so the server components see the new session cookie.

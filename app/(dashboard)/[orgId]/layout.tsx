@@ -3,6 +3,7 @@ import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
 import { getDb } from "@/db";
 import { getConsoleMembership } from "@/server/auth/next-auth";
+import { isOperatorEmail } from "@/server/config/settings";
 import { listMyOrganizations } from "@/server/services/members/list-my-organizations";
 import { TRPCReactProvider } from "@/server/trpc/client/react";
 import { appRouter } from "@/server/trpc/root";
@@ -51,6 +52,7 @@ export default async function DashboardLayout({ children, params }: Props) {
     role: membership.role,
     email: membership.email,
     organizations,
+    operator: isOperatorEmail(membership.email),
     features: availableFeatures(),
   };
   return (

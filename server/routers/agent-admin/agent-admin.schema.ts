@@ -1,56 +1,73 @@
 import { z } from "zod";
 import { extractedVariableTypes } from "@/db/schema";
-import { ZAgentIdSchema, ZAgentStatusSchema, ZStepSchema } from "@/server/schemas/agent";
-
-const text = (max: number) => z.string().max(max);
+import { ZAgentIdSchema, ZAgentStatusSchema, ZStepInputSchema, ZStepSchema } from "@/server/schemas/agent";
+import {
+  MAX_AGENT_DEFINITIONS,
+  MAX_AGENT_PHONE_NUMBERS,
+  MAX_AGENT_STEPS,
+  MAX_AGENT_TIMEZONES,
+  MAX_CONFIG_VALUE_LENGTH,
+  MAX_DATETIME_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_DROPDOWN_OPTIONS,
+  MAX_NAME_LENGTH,
+  MAX_PAGE,
+  MAX_PHONE_NUMBER_LENGTH,
+  MAX_PROMPT_LENGTH,
+  MAX_SLUG_LENGTH,
+  MAX_TIMEZONE_LENGTH,
+} from "@/server/schemas/limits";
+import { boundedText as text, idText } from "@/server/schemas/text";
 
 export const ZBookingConfigSchema = z.object({
   mode: z.enum(["link", "crm", "concierge"]),
   provider: z.literal("chili-piper"),
-  schedulingLinkId: text(200).optional(),
-  routerId: text(200).optional(),
-  distributionId: text(200).optional(),
-  workspaceId: text(200).optional(),
-  bookerId: text(200).optional(),
-  conciergeRouterId: text(200).optional(),
+  schedulingLinkId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  routerId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  distributionId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  workspaceId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  bookerId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  conciergeRouterId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
 });
 
 export const ZAgentConfigSchema = z.object({
-  name: z.string().trim().min(1, "Name is required.").max(200),
+  name: text(MAX_NAME_LENGTH).trim().min(1, "Name is required."),
   status: ZAgentStatusSchema,
-  timezones: z.array(text(64)).min(1, "Add at least one timezone.").max(10),
-  phoneNumbers: z.array(text(64)).max(50),
-  steps: z.array(ZStepSchema).min(1, "Add at least one step.").max(20),
-  prompt: z.string().trim().min(1, "The prompt is required.").max(20_000),
+  timezones: z.array(text(MAX_TIMEZONE_LENGTH)).min(1, "Add at least one timezone.").max(MAX_AGENT_TIMEZONES),
+  phoneNumbers: z.array(text(MAX_PHONE_NUMBER_LENGTH)).max(MAX_AGENT_PHONE_NUMBERS),
+  steps: z.array(ZStepInputSchema).min(1, "Add at least one step.").max(MAX_AGENT_STEPS),
+  prompt: text(MAX_PROMPT_LENGTH).trim().min(1, "The prompt is required."),
   bookingConfig: ZBookingConfigSchema.nullable(),
   inputVariables: z
     .array(
       z.object({
-        id: z.string().optional(),
-        slug: text(64),
-        displayName: text(200),
-        description: text(1000),
+        id: idText().optional(),
+        slug: text(MAX_SLUG_LENGTH),
+        displayName: text(MAX_NAME_LENGTH),
+        description: text(MAX_DESCRIPTION_LENGTH),
         required: z.boolean(),
       }),
     )
-    .max(100),
+    .max(MAX_AGENT_DEFINITIONS),
   extractedVariables: z
     .array(
       z.object({
-        id: z.string().optional(),
-        slug: text(64),
-        displayName: text(200),
-        description: text(1000),
+        id: idText().optional(),
+        slug: text(MAX_SLUG_LENGTH),
+        displayName: text(MAX_NAME_LENGTH),
+        description: text(MAX_DESCRIPTION_LENGTH),
         type: z.enum(extractedVariableTypes),
-        dropdownOptions: z.array(text(200)).max(100).nullable().optional(),
-        datetimeFormat: text(64).nullable().optional(),
+        dropdownOptions: z.array(text(MAX_NAME_LENGTH)).max(MAX_DROPDOWN_OPTIONS).nullable().optional(),
+        datetimeFormat: text(MAX_DATETIME_LENGTH).nullable().optional(),
         formatDatetimeInUtc: z.boolean().nullable().optional(),
       }),
     )
-    .max(100),
+    .max(MAX_AGENT_DEFINITIONS),
   outcomes: z
-    .array(z.object({ id: z.string().optional(), name: text(200), description: text(1000), enabled: z.boolean() }))
-    .max(100),
+    .array(
+      z.object({ id: idText().optional(), name: text(MAX_NAME_LENGTH), description: text(MAX_DESCRIPTION_LENGTH), enabled: z.boolean() }),
+    )
+    .max(MAX_AGENT_DEFINITIONS),
 });
 
 export const ZConsoleAgentSchema = z.object({
@@ -85,8 +102,8 @@ export const ZConsoleAgentSchema = z.object({
 
 export const ZListConsoleAgentsRequestSchema = z.object({
   status: ZAgentStatusSchema.optional(),
-  search: z.string().max(200).optional(),
-  page: z.number().int().min(1).default(1),
+  search: text(MAX_NAME_LENGTH).optional(),
+  page: z.number().int().min(1).max(MAX_PAGE).default(1),
   pageSize: z.number().int().min(1).max(100).default(25).describe("Agents per page (pickers ask for 100)."),
 });
 export const ZListConsoleAgentsResponseSchema = z.object({

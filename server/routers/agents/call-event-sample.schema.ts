@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZAgentIdSchema } from "@/server/schemas/agent";
 import { ZCallEventPayloadSchema } from "@/server/schemas/call";
 import type { Meta } from "@/server/trpc/init";
 
@@ -18,7 +19,7 @@ export const callEventSampleMeta: Meta = {
   },
 };
 
-export const ZCallEventSampleRequestSchema = z.object({ agentId: z.string().min(1).describe("Agent ID, format `agent.<id>`.") });
+export const ZCallEventSampleRequestSchema = z.object({ agentId: ZAgentIdSchema });
 
 export const ZCallEventSampleResponseSchema = ZCallEventPayloadSchema.omit({
   attempt: true,

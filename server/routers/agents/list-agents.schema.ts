@@ -1,5 +1,8 @@
 import { z } from "zod";
+import { queryInteger } from "@/server/routers/conversations/query-params";
 import { ZAgentSummarySchema } from "@/server/schemas/agent";
+import { MAX_PAGE } from "@/server/schemas/limits";
+import { idText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
 
 export const listAgentsMeta: Meta = {
@@ -15,8 +18,8 @@ export const listAgentsMeta: Meta = {
 };
 
 export const ZListAgentsRequestSchema = z.object({
-  orgId: z.string().min(1).describe("Identity-provider organization ID; must match the organization of the API key."),
-  page: z.coerce.number().int().min(1).optional().describe("One-based page number (default 1)."),
+  orgId: idText().describe("Identity-provider organization ID; must match the organization of the API key."),
+  page: queryInteger({ min: 1, max: MAX_PAGE, description: "One-based page number (default 1)." }).optional(),
 });
 
 export const ZListAgentsResponseSchema = z.object({

@@ -1,4 +1,6 @@
 import { z } from "zod";
+import { MAX_API_KEY_NAME_LENGTH } from "@/server/schemas/limits";
+import { boundedText, idText } from "@/server/schemas/text";
 
 export const ZApiKeySchema = z.object({
   id: z.string(),
@@ -16,7 +18,7 @@ export const ZListApiKeysResponseSchema = z.object({
   demoKey: z.object({ id: z.string(), key: z.string() }).nullable(),
 });
 
-export const ZCreateApiKeyRequestSchema = z.object({ name: z.string().trim().min(1, "Give the key a name.").max(100) });
+export const ZCreateApiKeyRequestSchema = z.object({ name: boundedText(MAX_API_KEY_NAME_LENGTH).trim().min(1, "Give the key a name.") });
 export const ZCreateApiKeyResponseSchema = z.object({
   id: z.string(),
   name: z.string(),
@@ -25,5 +27,5 @@ export const ZCreateApiKeyResponseSchema = z.object({
   key: z.string().describe("The whole key: shown this once, never stored."),
 });
 
-export const ZRevokeApiKeyRequestSchema = z.object({ keyId: z.string().min(1) });
+export const ZRevokeApiKeyRequestSchema = z.object({ keyId: idText() });
 export const ZRevokeApiKeyResponseSchema = z.object({ id: z.string(), revoked: z.boolean() });

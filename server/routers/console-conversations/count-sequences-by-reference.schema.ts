@@ -1,10 +1,8 @@
 import { z } from "zod";
+import { ZSequenceReferenceSchema } from "@/server/schemas/sequence";
 
 /** The reference of POST /sequences/cancel (a custom input variable and the exact value it must equal). */
-export const ZCountSequencesByReferenceRequestSchema = z.object({
-  referenceKey: z.string().min(1).max(128),
-  referenceValue: z.string().min(1).max(10_000),
-});
+export const ZCountSequencesByReferenceRequestSchema = ZSequenceReferenceSchema;
 
 export const ZCountSequencesByReferenceResponseSchema = z.object({
   inProgress: z.number().int().describe("Sequences a cancel with this reference would cancel."),

@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ZStepSchema } from "@/server/schemas/agent";
-import { ZLifecycleStatusSchema, ZSequenceIdSchema } from "@/server/schemas/sequence";
+import { ZLifecycleStatusSchema, ZSequenceIdInputSchema } from "@/server/schemas/sequence";
 
-export const ZGetSequenceViewRequestSchema = z.object({ sequenceId: ZSequenceIdSchema.min(1) });
+export const ZGetSequenceViewRequestSchema = z.object({ sequenceId: ZSequenceIdInputSchema });
 
 const ZChainStatusSchema = z.enum(["active", "waiting"]).nullable();
 

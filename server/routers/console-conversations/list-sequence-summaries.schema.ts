@@ -1,10 +1,12 @@
 import { z } from "zod";
-import { ZLifecycleStatusSchema } from "@/server/schemas/sequence";
+import { MAX_SEARCH_LIMIT } from "@/server/schemas/limits";
+import { ZLifecycleStatusSchema, ZSequenceIdInputSchema } from "@/server/schemas/sequence";
 
-export const MAX_SUMMARIES_PER_REQUEST = 500;
+/** One search page. */
+export const MAX_SUMMARIES_PER_REQUEST = MAX_SEARCH_LIMIT;
 
 export const ZListSequenceSummariesRequestSchema = z.object({
-  sequenceIds: z.array(z.string().min(1)).max(MAX_SUMMARIES_PER_REQUEST).describe("Sequence IDs of one search page."),
+  sequenceIds: z.array(ZSequenceIdInputSchema).max(MAX_SUMMARIES_PER_REQUEST).describe("Sequence IDs of one search page."),
 });
 
 export const ZSequenceSummarySchema = z.object({

@@ -1,15 +1,16 @@
 import { z } from "zod";
 import { ZBulkRejectionSchema } from "@/server/routers/enrollment/enroll-many.schema";
 import { ZAgentIdSchema } from "@/server/schemas/agent";
-import { MAX_CONTACTS_PER_REQUEST, MAX_IDEMPOTENCY_KEY_LENGTH } from "@/server/services/enrollment/enroll-many";
+import { MAX_CONTACTS_PER_REQUEST, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_TIMEZONE_LENGTH, MAX_VARIABLE_NAME_LENGTH } from "@/server/schemas/limits";
+import { boundedText } from "@/server/schemas/text";
 import { ZImportContactSchema } from "./validate-import-rows.schema";
 
 export const ZSubmitImportBatchRequestSchema = z.object({
   agentId: ZAgentIdSchema,
-  idempotencyKey: z.string().min(1).max(MAX_IDEMPOTENCY_KEY_LENGTH).describe("Stable for a given file and batch."),
+  idempotencyKey: boundedText(MAX_IDEMPOTENCY_KEY_LENGTH).min(1).describe("Stable for a given file and batch."),
   contacts: z.array(ZImportContactSchema).min(1).max(MAX_CONTACTS_PER_REQUEST),
-  timezone: z.string().max(64).optional(),
-  groupByField: z.string().max(128).optional(),
+  timezone: boundedText(MAX_TIMEZONE_LENGTH).optional(),
+  groupByField: boundedText(MAX_VARIABLE_NAME_LENGTH).optional(),
   allowDuplicates: z.boolean().optional(),
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZCallMetadataSchema } from "@/server/schemas/call";
+import { ZSequenceIdInputSchema } from "@/server/schemas/sequence";
 import type { Meta } from "@/server/trpc/init";
 import { queryFlag } from "./query-params";
 
@@ -23,7 +24,7 @@ export const getConversationMetadataMeta: Meta = {
 };
 
 export const ZGetConversationMetadataRequestSchema = z.object({
-  sequenceId: z.string().min(1).describe("Sequence ID, format `call-sequence.<id>`."),
+  sequenceId: ZSequenceIdInputSchema,
   includeRecording: queryFlag("`true` (in any letter case) adds a signed recordingUrl where audio is available; any other value counts as false.").optional(),
 });
 

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { ZAgentIdSchema } from "@/server/schemas/agent";
-import { DEFAULT_SEARCH_LIMIT, MAX_SEARCH_LIMIT } from "@/server/services/conversations/search-conversations";
+import { MAX_OFFSET, MAX_SEARCH_LIMIT } from "@/server/schemas/limits";
+import { DEFAULT_SEARCH_LIMIT } from "@/server/services/conversations/search-conversations";
 import type { Meta } from "@/server/trpc/init";
 import { queryInteger, queryUtcDate } from "./query-params";
 
@@ -33,7 +34,7 @@ export const ZSearchConversationsRequestSchema = z.object({
     max: MAX_SEARCH_LIMIT,
     description: `Maximum sequence IDs to return, 1 to ${MAX_SEARCH_LIMIT} (default ${DEFAULT_SEARCH_LIMIT}).`,
   }).optional(),
-  offset: queryInteger({ min: 0, description: "Matching conversations to skip (default 0)." }).optional(),
+  offset: queryInteger({ min: 0, max: MAX_OFFSET, description: "Matching conversations to skip (default 0)." }).optional(),
 });
 
 export const ZSearchConversationsResponseSchema = z.object({

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { boundedText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
 
 export const getCreditUsageMeta: Meta = {
@@ -15,9 +16,9 @@ export const getCreditUsageMeta: Meta = {
 };
 
 export const ZGetCreditUsageRequestSchema = z.object({
-  month: z.string().optional().describe("Billing month, YYYY-MM; not in the future. Excludes startDate/endDate."),
-  startDate: z.string().optional().describe("YYYY-MM-DD, inclusive, UTC. Requires endDate."),
-  endDate: z.string().optional().describe("YYYY-MM-DD, inclusive, UTC. Requires startDate. Not in the future."),
+  month: boundedText(7).optional().describe("Billing month, YYYY-MM, from 1900-01; not in the future. Excludes startDate/endDate."),
+  startDate: boundedText(10).optional().describe("YYYY-MM-DD, inclusive, UTC, from 1900-01-01. Requires endDate."),
+  endDate: boundedText(10).optional().describe("YYYY-MM-DD, inclusive, UTC. Requires startDate. Not in the future."),
 });
 
 export const ZGetCreditUsageResponseSchema = z.object({

@@ -1,6 +1,18 @@
 import { z } from "zod";
 import { ZAgentIdSchema } from "@/server/schemas/agent";
+import {
+  MAX_DATETIME_LENGTH,
+  MAX_EMAIL_LENGTH,
+  MAX_NAME_LENGTH,
+  MAX_PHONE_NUMBER_LENGTH,
+  MAX_SCHEDULE_AHEAD_DAYS,
+  MAX_TIMEZONE_LENGTH,
+  MAX_VARIABLE_NAME_LENGTH,
+  MAX_VARIABLE_VALUE_LENGTH,
+  MAX_VARIABLES_PER_CONTACT,
+} from "@/server/schemas/limits";
 import { ZJsonBooleanSchema, ZSequenceSchema } from "@/server/schemas/sequence";
+import { boundedText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
 
 export const enrollOneMeta: Meta = {
@@ -32,29 +44,51 @@ export const enrollOneMeta: Meta = {
   successStatus: 201,
 };
 
+/**
+ * How custom input variables are documented. They are validated by the enrollment service (INVALID_INPUT_VARIABLE
+ * for a non-string value, an oversized or unsafe name or value, or more than MAX_VARIABLES_PER_CONTACT of them), so a
+ * bulk request rejects the one contact, not the batch; the OpenAPI document still shows their limits.
+ */
+export const customVariableDocs = {
+  value: { type: "string", maxLength: MAX_VARIABLE_VALUE_LENGTH },
+  object: {
+    type: "object",
+    maxProperties: MAX_VARIABLES_PER_CONTACT,
+    propertyNames: { minLength: 1, maxLength: MAX_VARIABLE_NAME_LENGTH },
+    additionalProperties: { type: "string", maxLength: MAX_VARIABLE_VALUE_LENGTH },
+  },
+  topLevelDescription: `Custom input variable (string, at most ${MAX_VARIABLE_VALUE_LENGTH.toLocaleString("en-US")} characters), keyed by its slug (at most ${MAX_VARIABLE_NAME_LENGTH} characters); at most ${MAX_VARIABLES_PER_CONTACT} per contact, top level and customVariables together.`,
+} as const;
+
 /** Fields of one contact, shared by single enrollment and the items of bulk enrollment (DESIGN §4). */
 export const contactFieldShape = {
-  name: z.string().describe("Contact's full name."),
-  phoneNumber: z.string().describe("E.164, e.g. `+14155550171` (formatted forms such as `+1 (415) 555-0171` are normalized)."),
-  phoneNumberExt: z.string().optional().describe("Extension, digits only."),
-  toEmailAddress: z.string().optional().describe("Contact email; required when the agent's sequence has EMAIL steps."),
-  timezone: z.string().optional().describe("IANA timezone. Default: inferred from the number's area code, then the agent's first timezone."),
-  scheduledAt: z
-    .string()
+  name: boundedText(MAX_NAME_LENGTH).describe("Contact's full name."),
+  phoneNumber: boundedText(MAX_PHONE_NUMBER_LENGTH).describe(
+    "E.164, e.g. `+14155550171` (formatted forms such as `+1 (415) 555-0171` are normalized).",
+  ),
+  phoneNumberExt: boundedText(MAX_PHONE_NUMBER_LENGTH).optional().describe("Extension, 1–10 digits."),
+  toEmailAddress: boundedText(MAX_EMAIL_LENGTH).optional().describe("Contact email; required when the agent's sequence has EMAIL steps."),
+  timezone: boundedText(MAX_TIMEZONE_LENGTH)
+    .optional()
+    .describe("IANA timezone. Default: inferred from the number's area code, then the agent's first timezone."),
+  scheduledAt: boundedText(MAX_DATETIME_LENGTH)
     .optional()
     .describe(
-      "Future ISO 8601 date-time for the first call. Without an offset it is read in the zone the scheduler uses (the contact's timezone). The agent's call window still applies unless `bypassCallWindows`.",
+      `Future ISO 8601 date-time for the first call, at most ${MAX_SCHEDULE_AHEAD_DAYS} days ahead, with a four-digit year and a UTC offset within ±14:00. Without an offset it is read in the zone the scheduler uses (the contact's timezone). The agent's call window still applies unless \`bypassCallWindows\`.`,
     ),
   bypassCallWindows: ZJsonBooleanSchema.optional().describe("Ignore the agent's call windows for this sequence."),
-  groupByField: z.string().optional().describe("Name of a custom variable: contacts of this agent sharing its value are chained."),
+  groupByField: boundedText(MAX_VARIABLE_NAME_LENGTH)
+    .optional()
+    .describe("Name of a custom variable: contacts of this agent sharing its value are chained."),
   customVariables: z
-    .record(z.string(), z.unknown().meta({ override: { type: "string" } }))
+    .record(z.string(), z.unknown())
+    .meta({ override: customVariableDocs.object })
     .optional()
     .describe("Custom input variables as an object of strings (alternative to top-level properties)."),
 };
 
 export const ZEnrollOneRequestSchema = z
   .object({ agentId: ZAgentIdSchema, ...contactFieldShape })
-  .catchall(z.unknown().meta({ override: { type: "string", description: "Custom input variable (string), keyed by its slug." } }));
+  .catchall(z.unknown().meta({ override: { ...customVariableDocs.value, description: customVariableDocs.topLevelDescription } }));
 
 export const ZEnrollOneResponseSchema = z.object({ sequence: ZSequenceSchema });

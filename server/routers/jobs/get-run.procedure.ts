@@ -1,18 +1,19 @@
 import { getRun } from "@/server/services/jobs/get-run";
-import { requireRole } from "@/server/trpc/init";
 import { ZGetRunRequestSchema, ZGetRunResponseSchema } from "./get-run.schema";
+import { jobsProcedure } from "./jobs-access";
 import { iso, serializeJobError, serializeRunSummary } from "./serialize";
 
-/** One background-job run with its steps, attempts and errors: signed-in admins only. */
-export const getRunProcedure = requireRole("admin", { sessionOnly: true })
+/** One background-job run with its steps, attempts and errors, redacted to the organization unless an operator asks for all. */
+export const getRunProcedure = jobsProcedure
   .input(ZGetRunRequestSchema)
   .output(ZGetRunResponseSchema)
   .query(async ({ ctx, input }) => {
-    const run = await getRun(ctx.db, { runId: input.runId, organizationId: ctx.auth.organizationId });
+    const run = await getRun(ctx.db, { runId: input.runId, organizationId: ctx.jobsOrganizationId });
     return {
       ...serializeRunSummary(run),
       event: run.event,
       output: run.output,
+      outputRedacted: run.outputRedacted,
       steps: run.steps.map((step) => ({
         ...step,
         wakeAt: iso(step.wakeAt),

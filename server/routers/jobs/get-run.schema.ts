@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { idText } from "@/server/schemas/text";
 import { ZJobErrorSchema, ZRunSummarySchema } from "./jobs.schema";
 
-export const ZGetRunRequestSchema = z.object({ runId: z.string().min(1) });
+export const ZGetRunRequestSchema = z.object({ runId: idText() });
 
 export const ZGetRunResponseSchema = ZRunSummarySchema.extend({
   event: z.unknown(),
   output: z.unknown(),
+  outputRedacted: z.boolean().describe("The run's output or error is hidden: not provably about this organization's data."),
   steps: z.array(
     z.object({
       stepId: z.string(),
@@ -18,6 +20,7 @@ export const ZGetRunResponseSchema = ZRunSummarySchema.extend({
       waitEvent: z.string().nullable(),
       waitExpression: z.string().nullable(),
       output: z.unknown(),
+      outputRedacted: z.boolean().describe("This step's output, error and wait expression are hidden: not provably about this organization's data."),
       error: ZJobErrorSchema.nullable(),
       createdAt: z.string().datetime(),
       completedAt: z.string().datetime().nullable(),

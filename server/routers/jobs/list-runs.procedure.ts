@@ -1,13 +1,14 @@
 import { listRuns } from "@/server/services/jobs/list-runs";
-import { requireRole } from "@/server/trpc/init";
+import { jobsProcedure } from "./jobs-access";
 import { ZListRunsRequestSchema, ZListRunsResponseSchema } from "./list-runs.schema";
 import { serializeRunSummary } from "./serialize";
 
-/** Background-job runs (not organization data): signed-in admins only, never through an API key. */
-export const listRunsProcedure = requireRole("admin", { sessionOnly: true })
+/** Background-job runs: an organization's admins see runs about its entities; operators may ask for all (jobs-access.ts). */
+export const listRunsProcedure = jobsProcedure
   .input(ZListRunsRequestSchema)
   .output(ZListRunsResponseSchema)
   .query(async ({ ctx, input }) => {
-    const { runs, nextCursor } = await listRuns(ctx.db, { ...input, organizationId: ctx.auth.organizationId });
+    const { scope: _scope, ...filters } = input;
+    const { runs, nextCursor } = await listRuns(ctx.db, { ...filters, organizationId: ctx.jobsOrganizationId });
     return { runs: runs.map(serializeRunSummary), nextCursor };
   });

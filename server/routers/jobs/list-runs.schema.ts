@@ -1,11 +1,13 @@
 import { z } from "zod";
+import { MAX_NAME_LENGTH } from "@/server/schemas/limits";
+import { boundedText, idText } from "@/server/schemas/text";
 import { runStatuses, ZRunSummarySchema } from "./jobs.schema";
 
 export const ZListRunsRequestSchema = z.object({
   status: z.enum(runStatuses).optional(),
-  functionId: z.string().optional(),
+  functionId: boundedText(MAX_NAME_LENGTH).optional(),
   limit: z.number().int().min(1).max(200).default(50),
-  cursor: z.string().optional().describe("`nextCursor` of the previous page."),
+  cursor: idText().optional().describe("`nextCursor` of the previous page."),
 });
 
 export const ZListRunsResponseSchema = z.object({

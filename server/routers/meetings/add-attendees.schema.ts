@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { MAX_ATTENDEES_PER_REQUEST } from "@/server/schemas/limits";
 import { ZMeetingAttendeesResponseSchema, ZMeetingEntityIdSchema, ZNewMeetingAttendeeSchema } from "@/server/schemas/meeting";
 import type { Meta } from "@/server/trpc/init";
 
@@ -27,7 +28,7 @@ export const ZAddAttendeesRequestSchema = z.object({
   attendees: z
     .array(ZNewMeetingAttendeeSchema)
     .min(1, { message: "at least 1 attendee is required" })
-    .max(30, { message: "at most 30 attendees per request" })
+    .max(MAX_ATTENDEES_PER_REQUEST, { message: `at most ${MAX_ATTENDEES_PER_REQUEST} attendees per request` })
     .describe("1 to 30 attendees."),
 });
 export const ZAddAttendeesResponseSchema = ZMeetingAttendeesResponseSchema;

@@ -1,5 +1,7 @@
 import { z } from "zod";
+import { MAX_DESCRIPTION_LENGTH } from "@/server/schemas/limits";
 import { ZMeetingEntityIdSchema } from "@/server/schemas/meeting";
+import { boundedText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
 
 export const cancelMeetingMeta: Meta = {
@@ -22,7 +24,7 @@ export const cancelMeetingMeta: Meta = {
 
 export const ZCancelMeetingRequestSchema = z.object({
   entityId: ZMeetingEntityIdSchema,
-  cancellationReason: z.string().max(1000).optional().describe("Passed to the provider (and the attendees' cancellation email)."),
+  cancellationReason: boundedText(MAX_DESCRIPTION_LENGTH).optional().describe("Passed to the provider (and the attendees' cancellation email)."),
   // A union, not z.boolean(): trpc-to-openapi switches coercion on for plain booleans, and Boolean("no") is true.
   cancelSubsequentBookings: z
     .union([z.literal(true), z.literal(false)], { error: "must be a boolean" })

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { queryFlag } from "@/server/routers/conversations/query-params";
+import { idText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
 import { ZRecordingEntrySchema } from "./recording-entry.schema";
 
@@ -21,7 +22,7 @@ export const getRecordingMeta: Meta = {
 };
 
 export const ZGetRecordingRequestSchema = z.object({
-  callId: z.string().min(1).describe("Call ID, format `call.<id>`."),
+  callId: idText().describe("Call ID, format `call.<id>`."),
   includeTranscript: queryFlag("`true` (in any letter case) adds the call's transcript when it has one; any other value counts as false.").optional(),
 });
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { MAX_SEQUENCES_PER_RECORDINGS_REQUEST } from "@/server/services/recordings/list-recordings";
+import { MAX_ID_LENGTH, MAX_SEQUENCE_IDS_PER_RECORDINGS_REQUEST } from "@/server/schemas/limits";
 import type { Meta } from "@/server/trpc/init";
 import { ZRecordingEntrySchema } from "./recording-entry.schema";
 
@@ -24,13 +24,13 @@ export const listRecordingsMeta: Meta = {
   },
 };
 
-const idsMessage = `send 1 to ${MAX_SEQUENCES_PER_RECORDINGS_REQUEST} sequence IDs`;
+const idsMessage = `send 1 to ${MAX_SEQUENCE_IDS_PER_RECORDINGS_REQUEST} sequence IDs`;
 
 export const ZListRecordingsRequestSchema = z.object({
   sequenceIds: z
-    .array(z.string().min(1, "must be non-empty strings"))
+    .array(z.string().min(1, "must be non-empty strings").max(MAX_ID_LENGTH, `must be at most ${MAX_ID_LENGTH} characters`))
     .min(1, idsMessage)
-    .max(MAX_SEQUENCES_PER_RECORDINGS_REQUEST, idsMessage)
+    .max(MAX_SEQUENCE_IDS_PER_RECORDINGS_REQUEST, idsMessage)
     .describe("1 to 100 sequence IDs as returned by the search endpoint (the limit counts the array as sent). Duplicates are collapsed."),
   // A pipe, not a bare z.boolean(): trpc-to-openapi would switch coercion on and turn "false" into true.
   includeTranscripts: z

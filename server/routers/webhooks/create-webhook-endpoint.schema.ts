@@ -1,9 +1,9 @@
 import { z } from "zod";
-import { ZRevealedSecretResponseSchema, ZWebhookAgentIdsSchema, ZWebhookUrlSchema } from "./webhook-entities.schema";
+import { ZRevealedSecretResponseSchema, ZWebhookAgentIdsSchema, ZWebhookDescriptionSchema, ZWebhookUrlSchema } from "./webhook-entities.schema";
 
 export const ZCreateWebhookEndpointRequestSchema = z.object({
   url: ZWebhookUrlSchema,
-  description: z.string().trim().max(200).optional(),
+  description: ZWebhookDescriptionSchema.optional(),
   agentIds: ZWebhookAgentIdsSchema.optional(),
 });
 export const ZCreateWebhookEndpointResponseSchema = ZRevealedSecretResponseSchema;

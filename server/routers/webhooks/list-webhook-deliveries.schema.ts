@@ -1,12 +1,13 @@
 import { z } from "zod";
+import { idText } from "@/server/schemas/text";
 import { ZWebhookDeliveryStatusSchema, ZWebhookDeliverySummarySchema } from "./webhook-entities.schema";
 
 export const ZListWebhookDeliveriesRequestSchema = z.object({
-  endpointId: z.string().min(1).optional(),
-  callId: z.string().min(1).optional(),
+  endpointId: idText().optional(),
+  callId: idText().optional(),
   status: ZWebhookDeliveryStatusSchema.optional(),
   limit: z.number().int().min(1).max(100).optional().describe("Page size (default 50)."),
-  cursor: z.string().min(1).optional().describe("`nextCursor` of the previous page."),
+  cursor: idText().optional().describe("`nextCursor` of the previous page."),
 });
 export const ZListWebhookDeliveriesResponseSchema = z.object({
   deliveries: z.array(ZWebhookDeliverySummarySchema).describe("Newest first."),

@@ -1,10 +1,10 @@
 import { z } from "zod";
-import { ZWebhookAgentIdsSchema, ZWebhookEndpointIdSchema, ZWebhookEndpointSchema, ZWebhookUrlSchema } from "./webhook-entities.schema";
+import { ZWebhookAgentIdsSchema, ZWebhookDescriptionSchema, ZWebhookEndpointIdSchema, ZWebhookEndpointSchema, ZWebhookUrlSchema } from "./webhook-entities.schema";
 
 export const ZUpdateWebhookEndpointRequestSchema = z.object({
   endpointId: ZWebhookEndpointIdSchema,
   url: ZWebhookUrlSchema.optional(),
-  description: z.string().trim().max(200).optional(),
+  description: ZWebhookDescriptionSchema.optional(),
   agentIds: ZWebhookAgentIdsSchema.optional(),
   enabled: z.boolean().optional().describe("true re-enables (also after a 410 Gone); missed calls are not resent (replay them)."),
 });

@@ -1,15 +1,18 @@
 import { z } from "zod";
+import { MAX_NAME_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_AGENT_FILTER } from "@/server/schemas/limits";
+import { boundedText, idText } from "@/server/schemas/text";
 
-export const ZWebhookEndpointIdSchema = z.string().min(1).describe("Webhook endpoint ID, format `webhook-endpoint.<id>`.");
-export const ZWebhookDeliveryIdSchema = z.string().min(1).describe("Webhook delivery ID, format `webhook-delivery.<id>`.");
+export const ZWebhookEndpointIdSchema = idText().describe("Webhook endpoint ID, format `webhook-endpoint.<id>`.");
+export const ZWebhookDeliveryIdSchema = idText().describe("Webhook delivery ID, format `webhook-delivery.<id>`.");
 export const ZWebhookDeliveryStatusSchema = z
   .enum(["pending", "succeeded", "failed", "cancelled"])
   .describe("`pending`: retries still to come; `failed`: retry schedule exhausted (replayable); `cancelled`: endpoint disabled or deleted.");
 
-export const ZWebhookUrlSchema = z.string().trim().min(1, "Enter the endpoint URL.").max(2048).describe("http(s) URL that receives the POSTs.");
+export const ZWebhookUrlSchema = boundedText(MAX_URL_LENGTH).trim().min(1, "Enter the endpoint URL.").describe("http(s) URL that receives the POSTs.");
+export const ZWebhookDescriptionSchema = boundedText(MAX_NAME_LENGTH).trim();
 export const ZWebhookAgentIdsSchema = z
-  .array(z.string().min(1))
-  .max(200)
+  .array(idText())
+  .max(MAX_WEBHOOK_AGENT_FILTER)
   .describe("Deliver only calls of these agents; empty = every agent of the organization.");
 
 /** An endpoint as every procedure returns it: never its secret. */

@@ -1,11 +1,13 @@
 import type { DbOrTx } from "@/db";
 import { AppError } from "@/server/errors";
+import { MAX_CONTACTS_PER_REQUEST } from "@/server/schemas/limits";
 import { findOptedOutNumbers } from "@/server/services/enrollment/checks";
 import { validateContact, type RejectionReason } from "@/server/services/enrollment/contact";
 import { DASHBOARD_SCHEDULED_BY, getSchedulableAgent } from "@/server/services/enrollment/schedulable-agent";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
 
-export const MAX_ROWS_PER_VALIDATION = 1000;
+/** One import batch. */
+const MAX_ROWS_PER_VALIDATION = MAX_CONTACTS_PER_REQUEST;
 
 export type ValidateImportRowsParams = {
   organizationId: string;

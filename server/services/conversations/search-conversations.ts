@@ -1,11 +1,11 @@
-import { and, asc, countDistinct, eq, gte, lt, min } from "drizzle-orm";
+import { and, asc, countDistinct, eq, gte, lt, min, sql } from "drizzle-orm";
+import { MAX_OFFSET, MAX_QUERY_YEAR, MAX_SEARCH_LIMIT, MIN_QUERY_YEAR } from "@/server/schemas/limits";
 import type { DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { assertAgentInOrganization } from "@/server/services/agents/find-agent";
 
 export const DEFAULT_SEARCH_LIMIT = 100;
-export const MAX_SEARCH_LIMIT = 500;
 
 export type SearchConversationsParams = {
   /** Verified organization of the caller. */
@@ -27,13 +27,15 @@ export type SearchConversationsResult = {
   offset: number;
 };
 
-const DAY_MS = 24 * 60 * 60 * 1000;
-
-/** `YYYY-MM-DD` → that UTC midnight; null unless it is a real calendar date written with zero padding. */
+/**
+ * `YYYY-MM-DD` → that UTC midnight; null unless it is a real calendar date written with zero padding, in the years
+ * MIN_QUERY_YEAR to MAX_QUERY_YEAR.
+ */
 export function parseUtcDay(value: string): Date | null {
   const match = /^(\d{4})-(\d{2})-(\d{2})$/.exec(value);
   if (!match) return null;
   const [year, month, day] = [Number(match[1]), Number(match[2]), Number(match[3])];
+  if (year < MIN_QUERY_YEAR || year > MAX_QUERY_YEAR) return null;
   const date = new Date(Date.UTC(year, month - 1, day));
   if (date.getUTCFullYear() !== year || date.getUTCMonth() !== month - 1 || date.getUTCDate() !== day) return null;
   return date;
@@ -54,9 +56,12 @@ export async function searchConversations(db: DbOrTx, params: SearchConversation
   if (!Number.isInteger(params.limit) || params.limit < 1 || params.limit > MAX_SEARCH_LIMIT) {
     throw new AppError("INVALID_REQUEST", `limit: must be an integer from 1 to ${MAX_SEARCH_LIMIT}.`);
   }
-  if (!Number.isInteger(params.offset) || params.offset < 0) throw new AppError("INVALID_REQUEST", "offset: must be an integer >= 0.");
+  if (!Number.isInteger(params.offset) || params.offset < 0 || params.offset > MAX_OFFSET) {
+    throw new AppError("INVALID_REQUEST", `offset: must be an integer from 0 to ${MAX_OFFSET}.`);
+  }
   // Half-open upper bound: everything up to and including 23:59:59.999999 of the end day, nothing of the next.
-  const until = new Date(endDay.getTime() + DAY_MS);
+  // Computed by PostgreSQL: the day after 9999-12-31 is beyond what a JS Date serializes as a 4-digit year.
+  const until = sql`(${params.end}::date + 1)::timestamp at time zone 'UTC'`;
 
   const inWindow = and(
     eq(calls.organizationId, params.organizationId),

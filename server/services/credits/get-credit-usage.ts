@@ -3,6 +3,7 @@ import { DateTime } from "luxon";
 import type { DbOrTx } from "@/db";
 import { agents, creditAllocations, creditTransactions, organizations } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import { MIN_QUERY_YEAR } from "@/server/schemas/limits";
 
 export type GetCreditUsageParams = {
   organizationId: string;
@@ -19,6 +20,7 @@ const MAX_RANGE_DAYS = 366;
 function parseDay(value: string, field: string): DateTime {
   const day = DATE_PATTERN.test(value) ? DateTime.fromISO(value, { zone: "utc" }) : null;
   if (!day || !day.isValid) throw new AppError("INVALID_REQUEST", `${field} must be a valid date in YYYY-MM-DD format.`);
+  if (day.year < MIN_QUERY_YEAR) throw new AppError("INVALID_REQUEST", `${field} must not be before ${MIN_QUERY_YEAR}-01-01.`);
   return day;
 }
 
@@ -47,6 +49,7 @@ export function resolveCreditPeriod(params: Omit<GetCreditUsageParams, "organiza
   const monthValue = month ?? today.toFormat("yyyy-MM");
   if (!MONTH_PATTERN.test(monthValue)) throw new AppError("INVALID_REQUEST", "month must match YYYY-MM.");
   const start = DateTime.fromISO(`${monthValue}-01`, { zone: "utc" });
+  if (start.year < MIN_QUERY_YEAR) throw new AppError("INVALID_REQUEST", `month must not be before ${MIN_QUERY_YEAR}-01.`);
   if (start > today.startOf("month")) throw new AppError("INVALID_REQUEST", "month cannot be in the future.");
   return { type: "month", month: monthValue, start, endExclusive: start.plus({ months: 1 }) };
 }

@@ -5,12 +5,11 @@ import { AppError } from "@/server/errors";
 import { newUuid } from "@/server/ids";
 import { sendSequenceEvents } from "@/server/services/sequences/sequence-events";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
+import { MAX_IDEMPOTENCY_KEY_LENGTH } from "@/server/schemas/limits";
 import { assertCreditsFor, findOptedOutNumbers } from "./checks";
-import { validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
+import { phoneNumberAsSent, validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
 import { getSchedulableAgent } from "./schedulable-agent";
 
-export const MAX_CONTACTS_PER_REQUEST = 1000;
-export const MAX_IDEMPOTENCY_KEY_LENGTH = 255;
 /** A replay within this window returns the first 202 body (DESIGN §4). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
 
@@ -129,10 +128,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
   }
 
   const optedOut = await findOptedOutNumbers(db, { organizationId, phoneNumbers: valid.map((contact) => contact.phoneNumber) });
-  const rawPhone = (index: number) => {
-    const value = body.contacts[index]!.phoneNumber;
-    return typeof value === "string" ? value.trim() : "";
-  };
+  const rawPhone = (index: number) => phoneNumberAsSent(body.contacts[index]!);
   const firstOccurrence = new Map<string, number>();
   valid = valid.filter((contact) => {
     if (optedOut.has(contact.phoneNumber)) {

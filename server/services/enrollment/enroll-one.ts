@@ -21,6 +21,7 @@ export type EnrollOneParams = {
 /** Single enrollment reports a field error as its own 400 code; a missing name or number is a schema error. */
 const errorCodeOfReason: Record<RejectionReason, AppErrorCode> = {
   MISSING_NAME: "INVALID_REQUEST",
+  INVALID_NAME: "INVALID_REQUEST",
   MISSING_PHONE_NUMBER: "INVALID_REQUEST",
   INVALID_PHONE_NUMBER: "INVALID_PHONE_NUMBER",
   DUPLICATE_PHONE_NUMBER: "INVALID_PHONE_NUMBER",

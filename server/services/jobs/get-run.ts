@@ -2,8 +2,8 @@ import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { inngestAttempts, inngestRuns, inngestSteps, type SerializedError, type StepStatus } from "@/db/schema/jobs";
 import { AppError } from "@/server/errors";
-import { runVisibleTo } from "./list-runs";
-import { summarizeRuns, type RunSummary } from "./list-runs";
+import { runVisibleTo, summarizeRuns, type RunSummary } from "./list-runs";
+import { redactRunForOrganization, type RedactedRunDetail } from "./org-scoped-output";
 
 export type RunStep = {
   stepId: string;
@@ -35,9 +35,12 @@ export type RunAttempt = {
 
 export type RunDetail = RunSummary & { event: unknown; output: unknown; steps: RunStep[]; attempts: RunAttempt[] };
 
-/** One run with its steps (in creation order) and every request made for it. Raises NOT_FOUND for an unknown id. */
-/** `organizationId: null` only for the operator CLI; procedures always pass the caller's organization. */
-export async function getRun(db: DbOrTx, params: { runId: string; organizationId: string | null }): Promise<RunDetail> {
+/**
+ * One run with its steps (in creation order) and every request made for it. Raises NOT_FOUND for an unknown id or a
+ * run the organization may not see. With an organization, outputs and errors not provably about its data are redacted
+ * (org-scoped-output.ts); `organizationId: null` (operators, `npm run jobs`) shows everything.
+ */
+export async function getRun(db: DbOrTx, params: { runId: string; organizationId: string | null }): Promise<RedactedRunDetail> {
   const visible = params.organizationId ? runVisibleTo(params.organizationId) : undefined;
   const [row] = await db.select().from(inngestRuns).where(and(eq(inngestRuns.id, params.runId), visible));
   if (!row) throw new AppError("NOT_FOUND", `Run ${params.runId} not found.`);
@@ -47,7 +50,7 @@ export async function getRun(db: DbOrTx, params: { runId: string; organizationId
     db.select().from(inngestAttempts).where(eq(inngestAttempts.runId, row.id)).orderBy(asc(inngestAttempts.id)),
   ]);
   const nameByHash = new Map(steps.map((step) => [step.hashedId, step.displayName]));
-  return {
+  const detail: RunDetail = {
     ...summary!,
     event: row.event,
     output: row.output ?? null,
@@ -78,4 +81,6 @@ export async function getRun(db: DbOrTx, params: { runId: string; organizationId
       durationMs: attempt.durationMs,
     })),
   };
+  if (params.organizationId) return redactRunForOrganization(db, detail, params.organizationId);
+  return { ...detail, outputRedacted: false, steps: detail.steps.map((step) => ({ ...step, outputRedacted: false })) };
 }

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { inngestFunctions, inngestJobs, inngestRuns, inngestSteps, type RunStatus, type SerializedError } from "@/db/schema/jobs";
+import { redactSummaryForOrganization } from "./org-scoped-output";
 
 export type RunSummary = {
   runId: string;
@@ -21,7 +22,7 @@ export type RunSummary = {
 };
 
 export type ListRunsParams = {
-  /** Only runs about this organization's entities, plus system runs (cron) that name none; null: every run (operator CLI). */
+  /** Only runs about this organization's entities; null: every run, system runs included (operators, `npm run jobs`). */
   organizationId: string | null;
   status?: RunStatus;
   functionId?: string;
@@ -30,23 +31,31 @@ export type ListRunsParams = {
   cursor?: string;
 };
 
+/** The event keys that name an organization's entity, and where those entities live. */
+const ENTITY_KEYS = [
+  ["sequenceId", "sequences"],
+  ["callId", "calls"],
+  ["batchId", "bulk_batches"],
+  ["deliveryId", "webhook_deliveries"],
+] as const;
+
 /**
- * Which runs an organization may see: a run's triggering event names the entity it works on (sequence, call, bulk
- * batch, webhook delivery); the run is visible when that entity belongs to the organization. Runs whose event names
- * none of them (cron sweeps) are system runs, visible to every organization's administrators.
+ * Which runs an organization may see: a run's triggering event (for an onFailure run, the event of the run that failed)
+ * names the entity it works on (sequence, call, bulk batch, webhook delivery); the run is visible only when it names at
+ * least one and every one it names belongs to the organization. Runs that name none (crons: the watchdog, retention,
+ * resume sweeps) are system runs: operators only.
  */
 export function runVisibleTo(organizationId: string): SQL {
-  const data = sql`${inngestRuns.event}->'data'`;
-  return sql`(
-    (${data}->>'sequenceId') in (select id from sequences where organization_id = ${organizationId})
-    or (${data}->>'callId') in (select id from calls where organization_id = ${organizationId})
-    or (${data}->>'batchId') in (select id from bulk_batches where organization_id = ${organizationId})
-    or (${data}->>'deliveryId') in (select id from webhook_deliveries where organization_id = ${organizationId})
-    or not coalesce(${data} ?| array['sequenceId', 'callId', 'batchId', 'deliveryId'], false)
-  )`;
+  const subject = sql`(case when ${inngestRuns.event}->>'name' = 'inngest/function.failed' then ${inngestRuns.event}->'data'->'event'->'data' else ${inngestRuns.event}->'data' end)`;
+  const names = ENTITY_KEYS.map(([key]) => sql.raw(`'${key}'`));
+  const each = ENTITY_KEYS.map(
+    ([key, table]) =>
+      sql`(not coalesce(${subject} ? ${sql.raw(`'${key}'`)}, false) or (${subject}->>${sql.raw(`'${key}'`)}) in (select id from ${sql.raw(table)} where organization_id = ${organizationId}))`,
+  );
+  return sql`(coalesce(${subject} ?| array[${sql.join(names, sql`, `)}], false) and ${sql.join(each, sql` and `)})`;
 }
 
-/** Background-job runs of the embedded runner that the organization may see, newest first (admin role only). */
+/** Background-job runs of the embedded runner that the organization may see (or all, for operators), newest first. */
 export async function listRuns(db: DbOrTx, params: ListRunsParams): Promise<{ runs: RunSummary[]; nextCursor: string | null }> {
   const filters: SQL[] = params.organizationId ? [runVisibleTo(params.organizationId)] : [];
   if (params.status) filters.push(eq(inngestRuns.status, params.status));
@@ -59,7 +68,8 @@ export async function listRuns(db: DbOrTx, params: ListRunsParams): Promise<{ ru
     .orderBy(desc(inngestRuns.id))
     .limit(params.limit + 1);
   const page = rows.slice(0, params.limit);
-  const runs = await summarizeRuns(db, page);
+  const summaries = await summarizeRuns(db, page);
+  const runs = params.organizationId ? summaries.map(redactSummaryForOrganization) : summaries;
   return { runs, nextCursor: rows.length > params.limit ? (page.at(-1)?.id ?? null) : null };
 }
 

@@ -54,7 +54,7 @@ export async function provisionOidcUser(db: DbOrTx, params: ProvisionOidcUserPar
       .select({ role: memberships.role })
       .from(memberships)
       .where(and(eq(memberships.organizationId, organization.id), eq(memberships.userId, user!.id)));
-    return { userId: user!.id, email, orgId: organization.orgId, role: membership!.role };
+    return { userId: user!.id, email, orgId: organization.orgId, role: membership!.role, sessionVersion: user!.sessionVersion };
   });
 }
 

@@ -1,4 +1,5 @@
 import { and, asc, count, eq, inArray, sql, type Column } from "drizzle-orm";
+import { MAX_SEQUENCE_IDS_PER_RECORDINGS_REQUEST } from "@/server/schemas/limits";
 import type { DbOrTx } from "@/db";
 import { calls, sequences } from "@/db/schema";
 import { AppError } from "@/server/errors";
@@ -7,7 +8,6 @@ import { buildRecordingEntries, recordingCallColumns, type RecordingCallRow, typ
 
 /** At most this many calls across the requested sequences (spec, Limits). */
 export const MAX_CALLS_PER_RECORDINGS_REQUEST = 500;
-export const MAX_SEQUENCES_PER_RECORDINGS_REQUEST = 100;
 
 /** `column = any($1::text[])`: one array parameter, where `in (...)` would bind (and plan) up to 100 parameters. */
 function isAnyOf(column: Column, values: string[]) {
@@ -36,8 +36,8 @@ export type ListRecordingsResult = {
  */
 export async function listRecordings(db: DbOrTx, params: ListRecordingsParams): Promise<ListRecordingsResult> {
   const { organizationId } = params;
-  if (params.sequenceIds.length === 0 || params.sequenceIds.length > MAX_SEQUENCES_PER_RECORDINGS_REQUEST) {
-    throw new AppError("INVALID_REQUEST", `sequenceIds: send 1 to ${MAX_SEQUENCES_PER_RECORDINGS_REQUEST} sequence IDs.`);
+  if (params.sequenceIds.length === 0 || params.sequenceIds.length > MAX_SEQUENCE_IDS_PER_RECORDINGS_REQUEST) {
+    throw new AppError("INVALID_REQUEST", `sequenceIds: send 1 to ${MAX_SEQUENCE_IDS_PER_RECORDINGS_REQUEST} sequence IDs.`);
   }
   const sequenceIds = [...new Set(params.sequenceIds)];
 

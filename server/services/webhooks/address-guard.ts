@@ -6,8 +6,8 @@ import { isEmbeddedMode } from "@/server/config/settings";
 /**
  * Which destination addresses webhook URLs may reach (the SSRF guard).
  * - production: public unicast addresses only. Loopback, private (RFC 1918, fc00::/7), link-local (incl. the
- *   169.254.169.254 cloud metadata address), CGNAT (100.64/10, incl. 100.100.100.200), multicast, reserved,
- *   and IPv6 forms that embed an IPv4 address (::ffff:0:0/96, 6to4, Teredo, NAT64) are refused.
+ *   169.254.169.254 cloud metadata address), CGNAT (100.64/10, incl. 100.100.100.200), multicast and reserved
+ *   addresses are refused, and so are IPv6 forms that embed an IPv4 address unless it is global (`classifyAddress`).
  * - embedded/dev: loopback is allowed as well, so receivers on this machine work.
  * - `allowPrivateNetworks` (WEBHOOK_ALLOW_PRIVATE_NETWORKS=1): also private/unique-local ranges, for self-hosters
  *   whose receivers live on an internal network. Link-local (metadata) and CGNAT stay refused in every mode.
@@ -26,10 +26,12 @@ export class BlockedAddressError extends Error {
   readonly address: string;
   readonly range: string;
   constructor(host: string, address: string, range: string) {
+    const kind = describeRange(range);
+    const article = /^[aeiou]/i.test(kind) ? "an" : "a";
     super(
       address === host
-        ? `Refused: ${address} is a ${describeRange(range)} address; webhooks may only reach public addresses.`
-        : `Refused: ${host} resolves to ${address}, a ${describeRange(range)} address; webhooks may only reach public addresses.`,
+        ? `Refused: ${address} is ${article} ${kind} address; webhooks may only reach public addresses.`
+        : `Refused: ${host} resolves to ${address}, ${article} ${kind} address; webhooks may only reach public addresses.`,
     );
     this.name = "BlockedAddressError";
     this.address = address;
@@ -45,17 +47,48 @@ function describeRange(range: string): string {
     linkLocal: "link-local / cloud-metadata",
     carrierGradeNat: "carrier-grade NAT",
     unspecified: "unspecified",
+    ipv4Compatible: "IPv4-compatible IPv6 (deprecated, embedding an IPv4 address)",
+    "6to4": "6to4 (IPv6 embedding an IPv4 address)",
+    teredo: "Teredo (IPv6 embedding IPv4 addresses)",
+    nat64LocalUse: "local-use NAT64 (IPv6 embedding an IPv4 address)",
+    rfc6145: "IPv4-translated IPv6 (embedding an IPv4 address)",
   };
+  if (range.startsWith("nat64:")) return `NAT64 (IPv6 embedding a ${describeRange(range.slice("nat64:".length))} IPv4 address)`;
   return names[range] ?? `reserved (${range})`;
 }
 
-/** The ipaddr.js range of an address, with IPv4-mapped IPv6 (::ffff:a.b.c.d) judged as the IPv4 address it carries. */
+const NAT64_WELL_KNOWN = ipaddr.parseCIDR("64:ff9b::/96");
+const NAT64_LOCAL_USE = ipaddr.parseCIDR("64:ff9b:1::/48");
+
+/** The IPv4 address in the last 32 bits of an IPv6 address. */
+function lastIPv4(address: ipaddr.IPv6): ipaddr.IPv4 {
+  const bytes = address.toByteArray();
+  return new ipaddr.IPv4(bytes.slice(12, 16));
+}
+
+/**
+ * The ipaddr.js range of an address (`unicast` = global, allowed). IPv6 forms that carry an IPv4 address:
+ * - IPv4-mapped `::ffff:a.b.c.d`: the socket connects to a.b.c.d itself, so it is judged as that IPv4 address.
+ * - NAT64 well-known prefix `64:ff9b::a.b.c.d` (RFC 6052): a translator connects to a.b.c.d, which must be global;
+ *   otherwise `nat64:<range>`, refused in every mode (the translator's loopback or private network is not ours).
+ * - IPv4-compatible `::a.b.c.d` (deprecated), 6to4 `2002::/16` (deprecated), Teredo `2001::/32`, local-use NAT64
+ *   `64:ff9b:1::/48` and IPv4-translated `::ffff:0:a.b.c.d`: refused whatever they embed — relays or
+ *   network-specific translators decide where they lead.
+ */
 export function classifyAddress(address: string): string {
-  let parsed = ipaddr.parse(address);
-  if (parsed.kind() === "ipv6" && (parsed as ipaddr.IPv6).isIPv4MappedAddress()) {
-    parsed = (parsed as ipaddr.IPv6).toIPv4Address();
+  const parsed = ipaddr.parse(address);
+  if (parsed.kind() === "ipv4") return parsed.range();
+  const v6 = parsed as ipaddr.IPv6;
+  if (v6.isIPv4MappedAddress()) return v6.toIPv4Address().range();
+  if (v6.match(NAT64_LOCAL_USE)) return "nat64LocalUse";
+  if (v6.match(NAT64_WELL_KNOWN)) {
+    const embedded = lastIPv4(v6).range();
+    return embedded === "unicast" ? "unicast" : `nat64:${embedded}`;
   }
-  return parsed.range();
+  const range = v6.range();
+  // ::/96 holds the IPv4-compatible form, besides :: (unspecified) and ::1 (loopback).
+  if (range === "unicast" && v6.parts.slice(0, 6).every((part) => part === 0)) return "ipv4Compatible";
+  return range;
 }
 
 /** Throws BlockedAddressError when the policy refuses this (resolved, literal) address. */

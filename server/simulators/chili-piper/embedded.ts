@@ -1,15 +1,33 @@
 import path from "node:path";
 import { dataDir } from "@/server/config/settings";
 import { chiliPiperSimulatorPort } from "@/server/providers/chili-piper/config";
-import { CONTROL_PREFIX, EDGE_PREFIX, startChiliPiperSimulator, type ChiliPiperSimulator } from "./server";
+import {
+  readSimulatorEndpoint,
+  removeSimulatorEndpoint,
+  setCurrentSimulatorEndpoint,
+  simulatorEndpointFile,
+  writeSimulatorEndpoint,
+  type SimulatorEndpoint,
+} from "./endpoint-file";
+import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, startChiliPiperSimulator, type ChiliPiperSimulator } from "./server";
 
-export type EmbeddedSimulatorHandle = { url: string; startedHere: boolean; stop: () => Promise<void> };
+export type EmbeddedSimulatorHandle = SimulatorEndpoint & {
+  /** True when this process serves it; false when another process of the same instance does. */
+  startedHere: boolean;
+  /** The state file (`$DATA_DIR/chili-piper-simulator.json`). */
+  stateFile: string;
+  stop: () => Promise<void>;
+};
 
 const cache = globalThis as unknown as { __chiliPiperSimulator?: Promise<EmbeddedSimulatorHandle | null> };
 
-async function isSimulatorAt(origin: string): Promise<boolean> {
+/** Whether the simulator of `endpoint` answers and accepts its control token (so it is that very simulator). */
+async function answers(endpoint: SimulatorEndpoint): Promise<boolean> {
   try {
-    const res = await fetch(`${origin}${CONTROL_PREFIX}/health`, { signal: AbortSignal.timeout(1_000) });
+    const res = await fetch(`${endpoint.origin}${CONTROL_PREFIX}/health`, {
+      headers: { [CONTROL_TOKEN_HEADER]: endpoint.controlToken },
+      signal: AbortSignal.timeout(1_000),
+    });
     const body = (await res.json()) as { simulator?: string };
     return res.ok && body.simulator === "chili-piper";
   } catch {
@@ -18,38 +36,67 @@ async function isSimulatorAt(origin: string): Promise<boolean> {
 }
 
 /**
- * Embedded mode: makes sure the Chili Piper simulator answers on `127.0.0.1:CHILI_PIPER_SIMULATOR_PORT` (the address
- * the adapter uses when `CHILI_PIPER_BASE_URL` is unset), starting it in this process unless another process of the
- * app (the server, or a seed run) already serves it. Its state persists in `$DATA_DIR/chili-piper-simulator.json`,
- * so booked meetings survive restarts. Does nothing when `CHILI_PIPER_BASE_URL` points at a real provider.
+ * Embedded mode: makes sure the Chili Piper simulator of this instance (this DATA_DIR) runs, once per process.
+ * Does nothing when `CHILI_PIPER_BASE_URL` points at a real provider (or a test's simulator).
  */
 export function ensureEmbeddedChiliPiperSimulator(): Promise<EmbeddedSimulatorHandle | null> {
   if (process.env.CHILI_PIPER_BASE_URL) return Promise.resolve(null);
-  cache.__chiliPiperSimulator ??= start().catch((error) => {
-    cache.__chiliPiperSimulator = undefined;
-    throw error;
-  });
+  cache.__chiliPiperSimulator ??= startEmbeddedChiliPiperSimulator({ dataDir: dataDir(), port: chiliPiperSimulatorPort() })
+    .then((handle) => {
+      setCurrentSimulatorEndpoint(handle);
+      const stop = async () => {
+        cache.__chiliPiperSimulator = undefined;
+        setCurrentSimulatorEndpoint(null);
+        await handle.stop();
+      };
+      return { ...handle, stop };
+    })
+    .catch((error) => {
+      cache.__chiliPiperSimulator = undefined;
+      throw error;
+    });
   return cache.__chiliPiperSimulator;
 }
 
-async function start(): Promise<EmbeddedSimulatorHandle> {
-  const port = chiliPiperSimulatorPort();
-  const origin = `http://127.0.0.1:${port}`;
-  const shared = { url: `${origin}${EDGE_PREFIX}`, startedHere: false, stop: async () => {} };
-  if (await isSimulatorAt(origin)) return shared;
+/**
+ * The simulator of the instance whose data lives in `dataDir`: the one recorded in
+ * `$DATA_DIR/chili-piper-simulator.endpoint.json` when it still answers with its control token (started by another
+ * process of this instance: the server, the seed CLI), else a new one started here — on `port`, or a free port when
+ * none is configured — and recorded there. Its state persists in `$DATA_DIR/chili-piper-simulator.json`, so booked
+ * meetings survive restarts. Another instance's simulator is never reused: it has its own DATA_DIR, file and token.
+ */
+export async function startEmbeddedChiliPiperSimulator(options: { dataDir: string; port?: number | null }): Promise<EmbeddedSimulatorHandle> {
+  const stateFile = path.join(options.dataDir, "chili-piper-simulator.json");
+  const recorded = readSimulatorEndpoint(options.dataDir);
+  if (recorded && (await answers(recorded))) return { ...recorded, startedHere: false, stateFile, stop: async () => {} };
+
   let simulator: ChiliPiperSimulator;
   try {
-    simulator = await startChiliPiperSimulator({ port, stateFile: path.join(dataDir(), "chili-piper-simulator.json"), unref: true });
+    simulator = await startChiliPiperSimulator({ port: options.port ?? 0, stateFile, unref: true });
   } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE" && (await isSimulatorAt(origin))) return shared;
+    if ((error as NodeJS.ErrnoException).code === "EADDRINUSE") {
+      throw new Error(
+        `CHILI_PIPER_SIMULATOR_PORT ${options.port} is in use by another process (another instance's simulator?). ` +
+          `Unset it to let each instance pick a free port.`,
+      );
+    }
     throw error;
   }
+  const endpoint: SimulatorEndpoint = { url: simulator.url, origin: simulator.origin, controlToken: simulator.controlToken, pid: process.pid };
+  writeSimulatorEndpoint(options.dataDir, endpoint);
   return {
-    url: simulator.url,
+    ...endpoint,
     startedHere: true,
+    stateFile,
     stop: async () => {
-      cache.__chiliPiperSimulator = undefined;
+      removeSimulatorEndpoint(options.dataDir, endpoint);
       await simulator.stop();
     },
   };
+}
+
+/** The log line of embedded mode: which simulator this instance uses, where its state and endpoint are. */
+export function describeEmbeddedSimulator(handle: EmbeddedSimulatorHandle, directory: string = dataDir()): string {
+  const how = handle.startedHere ? "listening on" : `using (served by pid ${handle.pid})`;
+  return `${how} ${handle.url}; state ${handle.stateFile}; endpoint and control token in ${simulatorEndpointFile(directory)}`;
 }

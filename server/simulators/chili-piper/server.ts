@@ -1,3 +1,4 @@
+import { randomBytes, timingSafeEqual } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, writeFileSync } from "node:fs";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
@@ -7,8 +8,14 @@ import { SimError, SimulatorState, type SimMeeting, type SimSnapshot } from "./s
 
 /** The Edge API lives under this prefix (production: https://fire.chilipiper.com/api/fire-edge). */
 export const EDGE_PREFIX = "/api/fire-edge";
-/** Test and demo controls; not part of the Edge API, never authenticated, loopback only. */
+/** Test and demo controls; not part of the Edge API; loopback only, and only with the simulator's control token. */
 export const CONTROL_PREFIX = "/__simulator";
+/**
+ * The header every control request carries: the simulator's per-process control token. Without it, anything on this
+ * machine that can be made to send a request — a webhook endpoint on loopback in embedded mode — could flip the
+ * simulator's switches or mint API keys.
+ */
+export const CONTROL_TOKEN_HEADER = "x-simulator-token";
 
 export type FailureMode = "status" | "timeout" | "reset";
 export type FailNextOptions = {
@@ -32,6 +39,8 @@ export type StartChiliPiperSimulatorOptions = {
   stateFile?: string;
   /** Do not keep the process alive for the simulator alone (a seed script may exit while it runs). */
   unref?: boolean;
+  /** Required in CONTROL_TOKEN_HEADER on `/__simulator/*`; default: 32 random bytes, hex. */
+  controlToken?: string;
 };
 
 export type RequestLogEntry = { method: string; path: string; status: number };
@@ -44,6 +53,8 @@ export type ChiliPiperSimulator = {
   port: number;
   /** The default tenant's full-access key. */
   defaultApiKey: string;
+  /** What `/__simulator/*` requests must send in CONTROL_TOKEN_HEADER. */
+  controlToken: string;
   state: SimulatorState;
   /** Method, path and status of the Edge requests served, the last 5,000 (never headers: keys stay out of it). */
   requests: RequestLogEntry[];
@@ -350,11 +361,22 @@ export async function startChiliPiperSimulator(options: StartChiliPiperSimulator
   const sockets = new Set<Socket>();
   const hanging = new Set<ServerResponse>();
 
+  const controlToken = options.controlToken ?? randomBytes(32).toString("hex");
+  const expectedToken = Buffer.from(controlToken);
+  const hasControlToken = (req: IncomingMessage) => {
+    const sent = Buffer.from(String(req.headers[CONTROL_TOKEN_HEADER] ?? ""));
+    return sent.length === expectedToken.length && timingSafeEqual(sent, expectedToken);
+  };
+
   const server = createServer(async (req, res) => {
     const url = new URL(req.url ?? "/", "http://simulator");
     const method = (req.method ?? "GET").toUpperCase();
     try {
       if (url.pathname.startsWith(CONTROL_PREFIX)) {
+        // Refused before the body is read: nothing changes.
+        if (!hasControlToken(req)) {
+          throw new SimError(401, "Unauthorized", `Simulator controls need the simulator's control token in ${CONTROL_TOKEN_HEADER}.`);
+        }
         await handleControl(url.pathname.slice(CONTROL_PREFIX.length), method, await readBody(req), res);
         return;
       }
@@ -423,6 +445,7 @@ export async function startChiliPiperSimulator(options: StartChiliPiperSimulator
 
   const api: Omit<ChiliPiperSimulator, "url" | "origin" | "port" | "stop"> = {
     defaultApiKey: SIM_DEFAULT_API_KEY,
+    controlToken,
     state,
     requests,
     createApiKey: (permissions) => state.createApiKey(permissions),

@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { memberships } from "@/db/schema";
 import { appCodeOfError } from "@/server/errors";
 import { createContext } from "@/server/trpc/context";
 import { createCaller } from "@/server/trpc/root";
@@ -57,16 +58,18 @@ describe("role checks at the procedure level", () => {
     expect(await codeOf(keyCaller.apiKeys.list())).toBe("FORBIDDEN");
     expect(await codeOf(keyCaller.apiKeys.create({ name: "minted by a key" }))).toBe("FORBIDDEN");
     expect(await codeOf(keyCaller.members.list())).toBe("FORBIDDEN");
+    expect(await codeOf(keyCaller.invitations.create({ email: "key@test.example", role: "admin" }))).toBe("FORBIDDEN");
     expect(await codeOf(keyCaller.agentAdmin.create(AGENT_CONFIG))).toBe("FORBIDDEN");
   });
 
-  it("members: everyone reads, only admins add, change roles and remove", async () => {
+  it("members: everyone reads, only admins invite, change roles and remove", async () => {
     const { as, people } = await createOrgWithRoles(db);
     for (const role of ["admin", "support", "member"] as const) {
       expect((await as(role).members.list()).members).toHaveLength(3);
     }
     for (const role of ["support", "member"] as const) {
-      expect(await codeOf(as(role).members.add({ email: `x-${role}@test.example`, role: "admin" })), role).toBe("FORBIDDEN");
+      expect(await codeOf(as(role).invitations.create({ email: `x-${role}@test.example`, role: "admin" })), role).toBe("FORBIDDEN");
+      expect(await codeOf(as(role).invitations.list()), role).toBe("FORBIDDEN");
       expect(await codeOf(as(role).members.changeRole({ userId: people[role].userId, role: "admin" })), role).toBe("FORBIDDEN");
       expect(await codeOf(as(role).members.remove({ userId: people.admin.userId })), role).toBe("FORBIDDEN");
     }
@@ -99,9 +102,10 @@ describe("role checks at the procedure level", () => {
   });
 
   it("a removed member loses access on the next call; a demoted admin loses admin rights at once", async () => {
-    const { as, people } = await createOrgWithRoles(db);
-    const second = await as("admin").members.add({ email: `second-admin-${Date.now()}@test.example`, role: "admin" });
-    const secondCaller = sessionCaller(db, { userId: second.userId, email: second.email }, (await as("admin").organizations.current()).orgId);
+    const { as, people, organization } = await createOrgWithRoles(db);
+    const second = await createUser(db);
+    await db.insert(memberships).values({ organizationId: organization.id, userId: second.userId, role: "admin" });
+    const secondCaller = sessionCaller(db, second, organization.orgId);
     expect((await secondCaller.apiKeys.list()).apiKeys.length).toBeGreaterThan(0);
     await as("admin").members.changeRole({ userId: second.userId, role: "member" });
     expect(await codeOf(secondCaller.apiKeys.list())).toBe("FORBIDDEN");

@@ -1,4 +1,6 @@
+import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { webhookEndpoints } from "@/db/schema";
 import {
   assertHostAllowed,
   defaultAddressPolicy,
@@ -74,6 +76,61 @@ describe("SSRF guard when an endpoint is saved (production mode)", () => {
         code: "INVALID_REQUEST",
       });
     }
+  });
+});
+
+/** IPv6 forms that carry an IPv4 address (issue 13, item 8): refused in every mode, loopback allowance or not. */
+const embeddedIPv4Forms: Array<[string, RegExp]> = [
+  ["http://[::a9fe:a9fe]/latest/meta-data/", /IPv4-compatible/],
+  ["http://[::10.0.0.1]/hook", /IPv4-compatible/],
+  ["http://[::127.0.0.1]:3000/hook", /IPv4-compatible/],
+  ["http://[::8.8.8.8]/hook", /IPv4-compatible/],
+  ["http://[::ffff:a9fe:a9fe]/latest/meta-data/", /link-local/],
+  ["http://[::ffff:0:7f00:1]/hook", /IPv4-translated/],
+  ["http://[2002:a9fe:a9fe::1]/hook", /6to4/],
+  ["http://[2002:7f00:1::1]/hook", /6to4/],
+  ["http://[64:ff9b::a9fe:a9fe]/hook", /NAT64 \(IPv6 embedding a link-local/],
+  ["http://[64:ff9b::127.0.0.1]/hook", /NAT64 \(IPv6 embedding a loopback/],
+  ["http://[64:ff9b::10.1.2.3]/hook", /NAT64 \(IPv6 embedding a private-network/],
+  ["http://[64:ff9b:1::a00:1]/hook", /local-use NAT64/],
+  ["http://[2001:0:4136:e378:8000:63bf:3fff:fdd2]/hook", /Teredo/],
+];
+
+describe("SSRF guard: IPv6 forms that embed an IPv4 address", () => {
+  it.each(embeddedIPv4Forms)("refuses %s in production and in embedded mode", async (url, reason) => {
+    const { organizationId } = await createAnalyzedCall(db);
+    for (const policy of [PRODUCTION_ADDRESS_POLICY, LOOPBACK_ADDRESS_POLICY, { allowLoopback: true, allowPrivateNetworks: true }]) {
+      const attempt = createWebhookEndpoint(db, { organizationId, url, policy });
+      await expect(attempt).rejects.toMatchObject({ code: "INVALID_REQUEST" });
+      await expect(attempt).rejects.toThrow(reason);
+    }
+  });
+
+  it("judges IPv4-mapped addresses as the IPv4 address, and allows NAT64 only to a global IPv4 address", async () => {
+    const { organizationId } = await createAnalyzedCall(db);
+    await expect(createWebhookEndpoint(db, { organizationId, url: "http://[::ffff:10.0.0.1]/hook", policy: PRODUCTION_ADDRESS_POLICY })).rejects.toThrow(/private-network/);
+    const privateNetworks = { allowLoopback: true, allowPrivateNetworks: true };
+    await expect(createWebhookEndpoint(db, { organizationId, url: "http://[::ffff:10.0.0.1]/hook", policy: privateNetworks })).resolves.toBeTruthy();
+    // ::ffff:127.0.0.1 is this machine's loopback: allowed where loopback is (embedded mode), like 127.0.0.1.
+    await expect(createWebhookEndpoint(db, { organizationId, url: "http://[::ffff:127.0.0.1]:9/hook", policy: LOOPBACK_ADDRESS_POLICY })).resolves.toBeTruthy();
+    await expect(createWebhookEndpoint(db, { organizationId, url: "http://[::ffff:127.0.0.1]:9/hook", policy: PRODUCTION_ADDRESS_POLICY })).rejects.toThrow(/loopback/);
+    for (const url of ["http://[::ffff:93.184.215.14]/hook", "http://[64:ff9b::93.184.215.14]/hook"]) {
+      await expect(createWebhookEndpoint(db, { organizationId, url, policy: PRODUCTION_ADDRESS_POLICY })).resolves.toBeTruthy();
+    }
+    // A host whose DNS answer is one of these forms is judged the same way.
+    const lookup = async () => [{ address: "::a9fe:a9fe", family: 6 }];
+    await expect(assertHostAllowed("sneaky.example.com", LOOPBACK_ADDRESS_POLICY, lookup)).rejects.toThrow(/sneaky\.example\.com resolves to ::a9fe:a9fe, an IPv4-compatible/);
+  });
+
+  it("refuses them again at delivery time, recording the refusal and sending nothing", async () => {
+    const fixture = await createAnalyzedCall(db);
+    // Saved before this guard existed (the URL written directly): delivery judges the address again.
+    const { endpoint } = await createLoopbackEndpoint(db, fixture.organizationId, "http://127.0.0.1:9/hook");
+    await db.update(webhookEndpoints).set({ url: "http://[::a9fe:a9fe]:9/hook" }).where(eq(webhookEndpoints.id, endpoint.endpointId));
+    const { deliveryIds } = await createCallDeliveries(db, { callId: fixture.call.id });
+    const result = await attemptWebhookDelivery(db, { deliveryId: deliveryIds[0]!, trigger: "automatic", automaticAttempt: 1, policy: LOOPBACK_ADDRESS_POLICY });
+    expect(result).toMatchObject({ outcome: "retry", statusCode: null });
+    expect(result.error).toMatch(/^Refused: .*IPv4-compatible/);
   });
 });
 

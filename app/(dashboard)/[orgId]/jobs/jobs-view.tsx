@@ -4,14 +4,27 @@ import { useInfiniteQuery, useQuery } from "@tanstack/react-query";
 import { Fragment, useState } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
 import { LocalTime } from "../../../_components/local-time";
+import { useOrg } from "../../../_components/org-context";
 import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
 
 type Status = "queued" | "running" | "completed" | "failed" | "cancelled";
+type Scope = "organization" | "all";
 const BADGE: Record<Status, string> = { queued: "badge-muted", running: "badge-warn", completed: "badge-ok", failed: "badge-danger", cancelled: "badge-muted" };
 
-function RunDetail({ runId }: { runId: string }) {
+function OutputCell({ output, redacted }: { output: unknown; redacted: boolean }) {
+  if (redacted) return <span className="hint">hidden (not provably about this organization)</span>;
+  if (output === null || output === undefined) return <>—</>;
+  return (
+    <details>
+      <summary>Show</summary>
+      <pre style={{ whiteSpace: "pre-wrap", maxWidth: 480 }}>{JSON.stringify(output, null, 2)}</pre>
+    </details>
+  );
+}
+
+function RunDetail({ runId, scope }: { runId: string; scope: Scope }) {
   const trpc = useTRPC();
-  const run = useQuery(trpc.jobs.getRun.queryOptions({ runId }));
+  const run = useQuery(trpc.jobs.getRun.queryOptions({ runId, scope }));
   if (run.isPending) return <Loading rows={2} />;
   if (run.isError) return <ErrorState error={run.error} retry={() => void run.refetch()} />;
   return (
@@ -27,6 +40,8 @@ function RunDetail({ runId }: { runId: string }) {
           )}
         </div>
       )}
+      <h3>Output</h3>
+      <OutputCell output={run.data.output} redacted={run.data.outputRedacted} />
       <h3>Steps</h3>
       {run.data.steps.length === 0 ? (
         <p className="hint">No steps yet.</p>
@@ -42,6 +57,7 @@ function RunDetail({ runId }: { runId: string }) {
                   Failed attempts
                 </th>
                 <th scope="col">Wakes / waits</th>
+                <th scope="col">Output</th>
                 <th scope="col">Error</th>
               </tr>
             </thead>
@@ -55,6 +71,9 @@ function RunDetail({ runId }: { runId: string }) {
                   <td>
                     {step.wakeAt && <LocalTime iso={step.wakeAt} />}
                     {step.waitEvent && <div className="hint">event {step.waitEvent}</div>}
+                  </td>
+                  <td>
+                    <OutputCell output={step.output} redacted={step.outputRedacted} />
                   </td>
                   <td>{step.error ? `${step.error.name}: ${step.error.message}` : "—"}</td>
                 </tr>
@@ -103,21 +122,30 @@ function RunDetail({ runId }: { runId: string }) {
   );
 }
 
-export function JobsView() {
+export function JobsView({ operator }: { operator: boolean }) {
   const trpc = useTRPC();
+  const org = useOrg();
   const [status, setStatus] = useState<Status | "">("");
+  const [scope, setScope] = useState<Scope>("organization");
   const [open, setOpen] = useState<string | null>(null);
   const runs = useInfiniteQuery(
-    trpc.jobs.listRuns.infiniteQueryOptions({ status: status || undefined, limit: 50 }, { getNextPageParam: (page) => page.nextCursor ?? undefined }),
+    trpc.jobs.listRuns.infiniteQueryOptions(
+      { status: status || undefined, limit: 50, scope },
+      { getNextPageParam: (page) => page.nextCursor ?? undefined },
+    ),
   );
-  const failed = useQuery(trpc.jobs.listRuns.queryOptions({ status: "failed", limit: 1 }));
+  const failed = useQuery(trpc.jobs.listRuns.queryOptions({ status: "failed", limit: 1, scope }));
   const rows = runs.data?.pages.flatMap((page) => page.runs) ?? [];
 
   return (
     <>
       <PageHeader
         title="Jobs"
-        description="Background runs (bulk scheduling, sequence runner, analysis, webhooks, meeting reconciliation) with their attempts, errors and next wake time."
+        description={
+          scope === "all"
+            ? "Every background run of this server, system runs (watchdog, retention, resume sweeps) included, unredacted: operators only."
+            : `Background runs about ${org.name}'s sequences, calls, bulk imports and webhook deliveries, with their attempts, errors and next wake time.`
+        }
         actions={
           <button type="button" className="btn btn-small" onClick={() => void runs.refetch()} disabled={runs.isFetching}>
             {runs.isFetching ? "Refreshing…" : "Refresh"}
@@ -132,16 +160,27 @@ export function JobsView() {
           </button>
         </div>
       )}
-      <div className="field" style={{ maxWidth: 240 }}>
-        <label htmlFor="run-status">Status</label>
-        <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value as Status | "")}>
-          <option value="">All</option>
-          <option value="failed">Failed</option>
-          <option value="running">Running</option>
-          <option value="queued">Queued</option>
-          <option value="completed">Completed</option>
-          <option value="cancelled">Cancelled</option>
-        </select>
+      <div className="row">
+        {operator && (
+          <div className="field" style={{ maxWidth: 240 }}>
+            <label htmlFor="run-scope">Scope</label>
+            <select id="run-scope" value={scope} onChange={(e) => setScope(e.target.value as Scope)}>
+              <option value="organization">This organization</option>
+              <option value="all">All organizations (operator)</option>
+            </select>
+          </div>
+        )}
+        <div className="field" style={{ maxWidth: 240 }}>
+          <label htmlFor="run-status">Status</label>
+          <select id="run-status" value={status} onChange={(e) => setStatus(e.target.value as Status | "")}>
+            <option value="">All</option>
+            <option value="failed">Failed</option>
+            <option value="running">Running</option>
+            <option value="queued">Queued</option>
+            <option value="completed">Completed</option>
+            <option value="cancelled">Cancelled</option>
+          </select>
+        </div>
       </div>
       {runs.isPending ? (
         <Loading />
@@ -197,7 +236,7 @@ export function JobsView() {
                     {open === run.runId && (
                       <tr>
                         <td colSpan={8}>
-                          <RunDetail runId={run.runId} />
+                          <RunDetail runId={run.runId} scope={scope} />
                         </td>
                       </tr>
                     )}

@@ -1,5 +1,6 @@
 import type { Metadata } from "next";
 import { getConsoleMembership } from "@/server/auth/next-auth";
+import { isOperatorEmail } from "@/server/config/settings";
 import { Forbidden } from "../../../_components/states";
 import { JobsView } from "./jobs-view";
 
@@ -9,6 +10,7 @@ type Props = { params: Promise<{ orgId: string }> };
 
 export default async function JobsPage({ params }: Props) {
   const { membership } = await getConsoleMembership(decodeURIComponent((await params).orgId));
-  if (membership?.role !== "admin") return <Forbidden what="The background jobs view" />;
-  return <JobsView />;
+  const operator = isOperatorEmail(membership?.email);
+  if (membership?.role !== "admin" && !operator) return <Forbidden what="The background jobs view" />;
+  return <JobsView operator={operator} />;
 }

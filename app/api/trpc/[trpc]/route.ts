@@ -1,6 +1,6 @@
 import { fetchRequestHandler } from "@trpc/server/adapters/fetch";
 import { getDb } from "@/db";
-import { getSessionActor } from "@/server/auth/next-auth";
+import { readSessionActor, sessionSourceOf } from "@/server/auth/next-auth";
 import { createContext } from "@/server/trpc/context";
 import { appRouter } from "@/server/trpc/root";
 
@@ -27,7 +27,12 @@ function handler(req: Request) {
     endpoint: "/api/trpc",
     req,
     router: appRouter,
-    createContext: () => createContext({ db: getDb(), headers: req.headers, getSession: getSessionActor, source: "dashboard" }),
+    createContext: () => {
+      // Read (and its session version checked) once per HTTP request, however many procedures the batch holds.
+      let session: ReturnType<typeof readSessionActor> | undefined;
+      const getSession = () => (session ??= readSessionActor(sessionSourceOf(req)));
+      return createContext({ db: getDb(), headers: req.headers, getSession, source: "dashboard" });
+    },
   });
 }
 

@@ -1,0 +1,101 @@
+import type { Metadata } from "next";
+import Link from "next/link";
+import { getDb } from "@/db";
+import { getSessionActor, signInMethods } from "@/server/auth/next-auth";
+import { lookupInvitation, type InvitationStatus } from "@/server/services/members/accept-invitation";
+import { TRPCReactProvider } from "@/server/trpc/client/react";
+import { ZInvitationTokenSchema } from "@/server/routers/invitations/invitations.schema";
+import { SignOutButton } from "../../_components/sign-out-button";
+import { AcceptAsSignedIn, CreateAccountAndAccept } from "./accept-invitation";
+
+export const dynamic = "force-dynamic";
+// The token is in the path: never send it on as a Referer.
+export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer" };
+
+type Props = { params: Promise<{ token: string }> };
+
+const UNUSABLE: Record<Exclude<InvitationStatus, "pending">, { title: string; text: string }> = {
+  expired: { title: "This invitation has expired", text: "Invitation links work for 7 days. Ask an admin of the organization to resend it." },
+  accepted: { title: "This invitation was already used", text: "Each invitation link works once. Sign in to reach the organization." },
+  revoked: { title: "This invitation was revoked", text: "An admin of the organization cancelled it. Ask them for a new one if you need access." },
+};
+
+function Card({ title, children }: { title: string; children: React.ReactNode }) {
+  return (
+    <main className="auth-page">
+      <div className="auth-card">
+        <h1>{title}</h1>
+        {children}
+      </div>
+    </main>
+  );
+}
+
+/**
+ * `/invite/<token>`: opening the link changes nothing (mail scanners prefetch links). The invitee then either signs in
+ * as the invited address and accepts, or — when no account exists for it and password sign-in is on — chooses a
+ * password, which creates the account and accepts in one step.
+ */
+export default async function InvitationPage({ params }: Props) {
+  const token = (await params).token;
+  const invitation = ZInvitationTokenSchema.safeParse(token).success ? await lookupInvitation(getDb(), { token, now: new Date() }) : null;
+  if (!invitation) {
+    return (
+      <Card title="Invitation not found">
+        <p>This invitation link is not valid. Check that you copied all of it, or ask for a new one.</p>
+        <Link href="/sign-in">Sign in</Link>
+      </Card>
+    );
+  }
+  if (invitation.status !== "pending") {
+    const { title, text } = UNUSABLE[invitation.status];
+    return (
+      <Card title={title}>
+        <p>
+          {text} (Organization: <strong>{invitation.organizationName}</strong>.)
+        </p>
+        <Link href="/sign-in">Sign in</Link>
+      </Card>
+    );
+  }
+  const actor = await getSessionActor();
+  const methods = signInMethods();
+  const intro = (
+    <p>
+      You are invited to join <strong>{invitation.organizationName}</strong> as <strong>{invitation.role}</strong>. The invitation is for{" "}
+      <strong>{invitation.email}</strong>.
+    </p>
+  );
+  const callbackUrl = `/invite/${encodeURIComponent(token)}`;
+
+  if (actor && actor.email.toLowerCase() !== invitation.email) {
+    return (
+      <Card title="Join an organization">
+        {intro}
+        <div className="alert alert-warn" role="alert">
+          You are signed in as {actor.email}. Sign out, then open this link again and sign in as {invitation.email}.
+        </div>
+        <SignOutButton callbackUrl={callbackUrl} />
+      </Card>
+    );
+  }
+  return (
+    <Card title="Join an organization">
+      {intro}
+      <TRPCReactProvider orgId={null}>
+        {actor ? (
+          <AcceptAsSignedIn token={token} />
+        ) : invitation.account.exists || !methods.credentials ? (
+          <>
+            <p>{invitation.account.exists ? "You already have an account: sign in to accept." : "Sign in with single sign-on to accept."}</p>
+            <Link className="btn btn-primary" href={`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`}>
+              Sign in to accept
+            </Link>
+          </>
+        ) : (
+          <CreateAccountAndAccept token={token} email={invitation.email} oidcName={methods.oidc?.name ?? null} signInUrl={`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`} />
+        )}
+      </TRPCReactProvider>
+    </Card>
+  );
+}

@@ -1,0 +1,61 @@
+import nodemailer, { type Transporter } from "nodemailer";
+import { mailSettings } from "@/server/config/settings";
+import type { MemberRole } from "@/server/trpc/context";
+
+export type InvitationMessage = {
+  to: string;
+  organizationName: string;
+  role: MemberRole;
+  invitedBy: string | null;
+  url: string;
+  expiresAt: Date;
+};
+
+/**
+ * "email": sent through SMTP (the inviting admin never sees the link); "email-failed": SMTP refused it (the invitation
+ * stays pending, Resend issues a new link); "link": no SMTP configured, so the link is printed in the server log and
+ * returned once to the inviting admin.
+ */
+export type InvitationDelivery = { delivery: "email" | "email-failed"; inviteUrl: null } | { delivery: "link"; inviteUrl: string };
+
+const holder = globalThis as unknown as { __invitationMailer?: { url: string; transporter: Transporter } };
+
+function mailer(smtpUrl: string): Transporter {
+  if (holder.__invitationMailer?.url !== smtpUrl) {
+    holder.__invitationMailer = { url: smtpUrl, transporter: nodemailer.createTransport(smtpUrl) };
+  }
+  return holder.__invitationMailer.transporter;
+}
+
+export function invitationText(message: InvitationMessage): string {
+  return [
+    `${message.invitedBy ?? "An admin"} invited you to join ${message.organizationName} as ${message.role} on the Outbound AI Calling console.`,
+    "",
+    `Accept the invitation: ${message.url}`,
+    "",
+    `The link works once and expires on ${message.expiresAt.toUTCString()}. If you did not expect it, ignore this email.`,
+  ].join("\n");
+}
+
+/** Hands the invitation link to the invitee (called after the invitation is committed). */
+export async function deliverInvitation(message: InvitationMessage, channel: "email" | "link"): Promise<InvitationDelivery> {
+  const settings = mailSettings();
+  if (channel === "link" || !settings) {
+    console.info(`[invitations] link for ${message.to} to join ${message.organizationName} as ${message.role} (valid until ${message.expiresAt.toISOString()}): ${message.url}`);
+    return { delivery: "link", inviteUrl: message.url };
+  }
+  try {
+    await mailer(settings.smtpUrl).sendMail({
+      from: settings.from,
+      to: message.to,
+      subject: `You are invited to join ${message.organizationName}`,
+      text: invitationText(message),
+    });
+    console.info(`[invitations] emailed an invitation to ${message.to} for ${message.organizationName}`);
+    return { delivery: "email", inviteUrl: null };
+  } catch (error) {
+    // The link is never logged here: with SMTP configured, only the invitee may see it.
+    console.error(`[invitations] could not email the invitation to ${message.to}: ${error instanceof Error ? error.message : String(error)}`);
+    return { delivery: "email-failed", inviteUrl: null };
+  }
+}
