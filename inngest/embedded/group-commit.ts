@@ -1,3 +1,5 @@
+import { retryOnConflict } from "./state";
+
 /**
  * Group commit for the runner's hottest writes (checkpoints, run completions): while one statement is in flight,
  * the items that arrive wait and then go together in the next one, so under load the runner makes fewer, larger
@@ -27,7 +29,7 @@ export class GroupCommit<Item, Result> {
         const batch = this.queue;
         this.queue = [];
         try {
-          const results = await this.write(batch.map((entry) => entry.item));
+          const results = await retryOnConflict(() => this.write(batch.map((entry) => entry.item)));
           batch.forEach((entry, index) => entry.resolve(results[index]!));
         } catch (error) {
           for (const entry of batch) entry.reject(error);

@@ -64,16 +64,21 @@ function isRetryableTransactionError(error: unknown): boolean {
   return code === "40P01" || code === "40001";
 }
 
-/** One transaction, retried on deadlock / serialization failure. */
-export async function transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+/** Runs `work` again (up to 5 times, after a short random pause) when Postgres aborted it for a deadlock or a serialization failure. */
+export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.transaction(work);
+      return await work();
     } catch (error) {
       if (attempt >= 5 || !isRetryableTransactionError(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
     }
   }
+}
+
+/** One transaction, retried on deadlock / serialization failure. */
+export async function transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return retryOnConflict(() => db.transaction(work));
 }
 
 /** A Postgres text[] literal. */
