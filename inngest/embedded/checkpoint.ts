@@ -3,7 +3,7 @@ import type { Job, OutgoingOp, RunnerContext } from "./context";
 import { engineContext } from "./context";
 import { GroupCommit } from "./group-commit";
 import { stepInfo } from "./ops/shared";
-import { ASYNC_COMMIT, finishRun, lockRun, rows, textArray, transaction } from "./state";
+import { ASYNC_COMMIT, finishRun, lockRun, rows, transaction } from "./state";
 
 /**
  * Checkpointing (the SDK's default in v4): in a discovery request the SDK runs a step, reports its result to the
@@ -11,7 +11,7 @@ import { ASYNC_COMMIT, finishRun, lockRun, rows, textArray, transaction } from "
  * step in the same request. Inngest Cloud does the same, so the functions behave alike in both.
  *
  * A checkpoint is applied only while the request's job is still leased to this runner and the run has not ended:
- * the steps are memoized, appended to the run's stack and their attempts recorded, and the lease is renewed.
+ * the steps are memoized, appended to the run's stack and their attempts recorded.
  * "stale" (answered 409) makes the SDK stop the request at once.
  */
 export type CheckpointOutcome = "applied" | "stale";
@@ -38,8 +38,8 @@ export class CheckpointWriter {
 
 /**
  * One statement for the checkpoints of several requests. For each job still leased to this runner whose run has
- * not ended (runs locked in id order): memoize the steps, append them to the run's stack, record their attempts and
- * renew the lease. Returns the ids of the jobs whose checkpoints were applied.
+ * not ended: memoize the steps, append them to the run's stack and record their attempts. Returns the ids of the
+ * jobs whose checkpoints were applied.
  */
 async function applyCheckpoints(runner: RunnerContext, batch: readonly Checkpoint[]): Promise<Set<number>> {
   const now = runner.now();
@@ -66,40 +66,42 @@ async function applyCheckpoints(runner: RunnerContext, batch: readonly Checkpoin
   const applied = await rows<{ id: string | number }>(
     runner.db,
     sql`
-    with run as (
-      select id from inngest_runs
-      where id = any(${textArray([...new Set(batch.map(({ job }) => job.runId))])}::text[]) and status in ('queued', 'running') and ${ASYNC_COMMIT}
-      order by id
-      for update
+    with jobs as (
+      select * from jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) as x(job_id bigint, lease_token text, run_id text)
     ), lease as (
-      update inngest_jobs j set lease_expires_at = ${new Date(now.getTime() + runner.leaseMs).toISOString()}::timestamptz
-      from jsonb_to_recordset(${JSON.stringify(jobs)}::jsonb) as x(job_id bigint, lease_token text, run_id text)
-      where j.id = x.job_id and j.lease_token = x.lease_token and x.run_id in (select id from run)
-      returning j.id
+      -- A key-share lock, not an update: it keeps a claim or a release off the job until this statement commits,
+      -- without writing a new row version per step (the heartbeat renews the lease).
+      select j.id, j.run_id from inngest_jobs j join jobs x on j.id = x.job_id and j.lease_token = x.lease_token
+      where ${ASYNC_COMMIT}
+      order by j.id
+      for key share of j
     ), input as (
       select * from jsonb_to_recordset(${JSON.stringify(steps)}::jsonb) as x(job_id bigint, run_id text, attempt int, "order" int,
         hashed_id text, step_id text, display_name text, data jsonb, duration_ms int, started_at timestamptz)
       where job_id in (select id from lease)
+    ), stacked as (
+      update inngest_runs r set
+        stack = r.stack || coalesce((
+          select jsonb_agg(i.hashed_id order by i."order") from input i
+          where i.run_id = r.id and not r.stack @> jsonb_build_array(i.hashed_id)
+        ), '[]'::jsonb),
+        status = 'running', started_at = coalesce(r.started_at, ${at}::timestamptz), updated_at = ${at}::timestamptz
+      where r.id in (select run_id from lease) and r.status in ('queued', 'running')
+      returning r.id
     ), step as (
       insert into inngest_steps (run_id, hashed_id, step_id, display_name, op, status, data, completed_at, created_at)
       select run_id, hashed_id, step_id, display_name, 'StepRun', 'completed', coalesce(data, 'null'::jsonb), ${at}::timestamptz, ${at}::timestamptz
-      from input
+      from input where run_id in (select id from stacked)
       on conflict (run_id, hashed_id) do update
         set status = excluded.status, data = excluded.data, completed_at = excluded.completed_at, wake_at = null
         where inngest_steps.status not in ('completed', 'failed')
       returning run_id, hashed_id
-    ), written as (
-      select i.* from input i join step s on s.run_id = i.run_id and s.hashed_id = i.hashed_id
-    ), stacked as (
-      update inngest_runs r set stack = r.stack || w.ids, status = 'running', started_at = coalesce(r.started_at, ${at}::timestamptz),
-        updated_at = ${at}::timestamptz
-      from (select run_id, jsonb_agg(hashed_id order by "order") as ids from written group by run_id) w
-      where r.id = w.run_id
     ), attempts as (
       insert into inngest_attempts (run_id, step_id, attempt, outcome, http_status, runner_id, started_at, duration_ms)
-      select run_id, hashed_id, attempt, 'step-completed', null, ${runner.id}, started_at, duration_ms from written
+      select i.run_id, i.hashed_id, i.attempt, 'step-completed', null, ${runner.id}, i.started_at, i.duration_ms
+      from input i join step s on s.run_id = i.run_id and s.hashed_id = i.hashed_id
     )
-    select id from lease`,
+    select l.id from lease l where l.run_id in (select id from stacked)`,
   );
   return new Set(applied.map((row) => Number(row.id)));
 }
