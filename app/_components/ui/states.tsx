@@ -19,7 +19,7 @@ const WIDTHS = ["w-[90%]", "w-[75%]", "w-[60%]", "w-[45%]", "w-[30%]"];
 
 export function Loading({ label = "Loading…", rows = 3, className }: { label?: string; rows?: number; className?: string }) {
   return (
-    <div className={cn("flex flex-col gap-2.5 py-4", className)} role="status" aria-live="polite">
+    <div className={cn("flex flex-col gap-2.5 py-4", className)} role="status" aria-live="polite" data-testid="loading">
       <span className="sr-only">{label}</span>
       {Array.from({ length: rows }, (_, i) => (
         <Skeleton key={i} className={WIDTHS[Math.min(i, WIDTHS.length - 1)]} />

@@ -107,6 +107,7 @@ export function JobsView({ operator }: { operator: boolean }) {
         getRowId={(run) => run.runId}
         caption="Background jobs, newest first"
         testId="runs"
+        rowTestId={() => "run-row"}
         isLoading={runs.isPending}
         error={runs.error}
         onRetry={() => void runs.refetch()}
