@@ -16,6 +16,7 @@ import { consoleConversationsRouter } from "../routers/console-conversations/rou
 import { consoleImportRouter } from "../routers/console-import/router";
 import { jobsRouter } from "../routers/jobs/router";
 import { customersRouter } from "../routers/customers/router";
+import { callsRouter } from "../routers/calls/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -37,6 +38,7 @@ export const appRouter = router({
   consoleImport: consoleImportRouter,
   jobs: jobsRouter,
   customers: customersRouter,
+  calls: callsRouter,
 });
 
 export type AppRouter = typeof appRouter;
