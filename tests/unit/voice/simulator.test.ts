@@ -118,8 +118,7 @@ describe("simulated voice engine", () => {
   it("reports the transcript line by line while the call is live, and ends early when hung up", async () => {
     const events: VoiceProviderEvent[] = [];
     let hungUp: Promise<boolean> | null = null;
-    let engine: ReturnType<typeof createSimulatedVoiceEngine>;
-    engine = createSimulatedVoiceEngine({
+    const engine = createSimulatedVoiceEngine({
       pace: "realtime",
       msPerSimulatedSecond: 20,
       maxConversationMs: 2000,
