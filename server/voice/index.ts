@@ -7,7 +7,7 @@ import { createFetchTransport } from "@/server/voice/transport";
 import { createTwilioRealtimeEngine, type TwilioRealtimeEngine } from "@/server/voice/twilio-realtime/engine";
 import { readTwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import type { VoiceEngine } from "@/server/voice/types";
-import { voiceEngineKind } from "@/server/voice/voice-settings";
+import { simulatorPace, voiceEngineKind } from "@/server/voice/voice-settings";
 
 const registry = globalThis as unknown as { __voiceEngine?: VoiceEngine };
 
@@ -33,7 +33,7 @@ export function getVoiceEngine(): VoiceEngine {
             // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
             announceCallEnded: async (callId) => void (await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }))),
           })
-        : createSimulatedVoiceEngine({ transport: createFetchTransport({ url: simulatorEventsUrl() }) });
+        : createSimulatedVoiceEngine({ transport: createFetchTransport({ url: simulatorEventsUrl() }), ...simulatorPace() });
   }
   return registry.__voiceEngine;
 }

@@ -75,7 +75,6 @@ export function CustomerSearch() {
           autoComplete="off"
           value={input}
           aria-controls={shown ? panelId : undefined}
-          aria-expanded={shown}
           onChange={(event) => {
             setInput(event.target.value);
             setOpen(true);

@@ -74,7 +74,9 @@ export function FailingEndpointsAlert() {
       <ul className="mt-1 flex flex-col gap-1">
         {failing.map((entry) => (
           <li key={entry.endpointId} className="break-all">
-            <Link href={path(`/webhooks/${encodeURIComponent(entry.endpointId)}`)}>{entry.url}</Link>: failing since <LocalTime iso={entry.failingSince} />,{" "}
+            <Link href={path(`/webhooks/${encodeURIComponent(entry.endpointId)}`)} className="font-semibold underline">
+              {entry.url}
+            </Link>: failing since <LocalTime iso={entry.failingSince} />,{" "}
             {plural(entry.consecutiveFailures, "failed attempt")} in a row
             {entry.nextRetryAt ? (
               <>
