@@ -81,7 +81,7 @@ test("expired, revoked and unknown links say so; a revoked invitation disappears
   const link = await invite(page, primaryOrg().orgId, email, "member");
   const pending = page.getByRole("region", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email });
   await pending.getByRole("button", { name: "Revoke" }).click();
-  await page.getByRole("dialog", { name: `Revoke the invitation to ${email}?` }).getByRole("button", { name: "Revoke invitation" }).click();
+  await page.getByRole("alertdialog", { name: `Revoke the invitation to ${email}?` }).getByRole("button", { name: "Revoke invitation" }).click();
   await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
 
   const invitee = await inviteeBrowser(browser);
