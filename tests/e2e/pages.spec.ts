@@ -94,6 +94,10 @@ test.describe("every page at 1280 and 390 px", () => {
     await page.getByTestId("delivery-row").first().getByRole("button", { name: "Attempts" }).click();
     await expect(page.getByTestId("attempts")).toBeVisible();
     await checkPage(page, snap, "webhook-endpoint", "Webhook endpoint");
+    // Gone again, so no call result of the other specs is delivered to a closed port.
+    await page.getByRole("button", { name: "Delete endpoint" }).click();
+    await page.getByRole("alertdialog").getByRole("button", { name: "Delete", exact: true }).click();
+    await expect(page.getByRole("heading", { level: 1, name: "Webhooks" })).toBeVisible();
   });
 
   test("jobs with a run expanded", async ({ page, snap }) => {
@@ -120,13 +124,19 @@ test.describe("every page at 1280 and 390 px", () => {
     await expect(page.getByRole("dialog", { name: "Menu" })).toHaveCount(0);
   });
 
-  test("signed-out pages: sign-in, an unknown invitation link, API reference", async ({ page, snap }) => {
+  test("signed-out pages: sign-in, an unknown invitation link, an unknown address, API reference", async ({ page, snap, allowConsoleErrors }) => {
+    allowConsoleErrors(/status of 404/);
     await page.goto("/sign-in");
     await checkPage(page, snap, "sign-in", /Sign in/);
     await page.goto("/invite/this-is-not-an-invitation-token-0123456789");
     await settle(page, /.+/);
     await snap("page-invite-unknown");
     await expectNoSeriousA11yViolations(page, "unknown invitation");
+    const missing = await page.goto("/invite/no/such/page");
+    expect(missing?.status()).toBe(404);
+    await settle(page, "Page not found");
+    await snap("page-not-found");
+    await expectNoSeriousA11yViolations(page, "not found");
     await page.goto("/docs");
     await page.waitForLoadState("networkidle").catch(() => {});
     await snap("page-api-docs");
