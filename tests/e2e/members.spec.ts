@@ -30,7 +30,7 @@ test("an admin invites with a role (no password shown), resends, changes the rol
   const members = page.getByRole("table").filter({ has: page.getByText("Member since") });
   await expect(members.getByRole("row").filter({ hasText: email })).toHaveCount(0);
   const pending = page.getByRole("region", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email });
-  await expect(pending).toContainText("support");
+  await expect(pending).toContainText("Support");
   await snap("members");
 
   // Resend: a new link; the first one stops working.
