@@ -1,6 +1,5 @@
 import { agentsRouter } from "../routers/agents/router";
 import { creditsRouter } from "../routers/credits/router";
-import { agentAdminRouter } from "../routers/agent-admin/router";
 import { apiKeysRouter } from "../routers/api-keys/router";
 import { membersRouter } from "../routers/members/router";
 import { invitationsRouter } from "../routers/invitations/router";
@@ -23,7 +22,6 @@ export const appRouter = router({
   recordings: recordingsRouter,
   agents: agentsRouter,
   credits: creditsRouter,
-  agentAdmin: agentAdminRouter,
   apiKeys: apiKeysRouter,
   members: membersRouter,
   invitations: invitationsRouter,

@@ -56,24 +56,24 @@ const contact = { name: "Ada", phoneNumber: "+12015550101", customVariables: { c
 describe("console procedures: bounds and NUL characters are 400 INVALID_REQUEST naming the field", () => {
   it("agent editor: text with NUL, a prompt over 20,000 characters, a step delay over a year", async () => {
     const { admin } = await setup();
-    expect(await failure(admin.agentAdmin.create(config({ name: "Bad\u0000name" })))).toEqual({
+    expect(await failure(admin.agents.create(config({ name: "Bad\u0000name" })))).toEqual({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("name: must not contain NUL characters"),
     });
-    expect(await failure(admin.agentAdmin.create(config({ outcomes: [{ name: "Booked\ud800", description: "", enabled: true }] })))).toEqual({
+    expect(await failure(admin.agents.create(config({ outcomes: [{ name: "Booked\ud800", description: "", enabled: true }] })))).toEqual({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("outcomes.0.name: must not contain"),
     });
-    expect(await failure(admin.agentAdmin.create(config({ prompt: "p".repeat(MAX_PROMPT_LENGTH + 1) })))).toMatchObject({
+    expect(await failure(admin.agents.create(config({ prompt: "p".repeat(MAX_PROMPT_LENGTH + 1) })))).toMatchObject({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("prompt"),
     });
     // Any safe integer used to be stored (9e15 seconds: no date can hold the call it schedules).
-    expect(await failure(admin.agentAdmin.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS + 1 }] })))).toMatchObject({
+    expect(await failure(admin.agents.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS + 1 }] })))).toMatchObject({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("steps.1.delaySeconds"),
     });
-    const { agentId } = await admin.agentAdmin.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS }] }));
+    const { agentId } = await admin.agents.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS }] }));
     expect(agentId).toMatch(/^agent\./);
   });
 

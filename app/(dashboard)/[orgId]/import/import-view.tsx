@@ -63,7 +63,7 @@ export function ImportView() {
   const path = useOrgPath();
   const trpc = useTRPC();
   const [agentId, setAgentId] = useState("");
-  const agent = useQuery({ ...trpc.agentAdmin.get.queryOptions({ agentId }), enabled: Boolean(agentId) && can.admin });
+  const agent = useQuery({ ...trpc.agents.getConfig.queryOptions({ agentId }), enabled: Boolean(agentId) && can.admin });
   const [file, setFile] = useState<LoadedFile | null>(null);
   const [parsing, setParsing] = useState<{ rowsRead: number } | null>(null);
   const [parseError, setParseError] = useState<string | null>(null);

@@ -1,6 +1,6 @@
-import { updateAgentConfig } from "@/server/services/agent-admin/update-agent-config";
+import { updateAgentConfig } from "@/server/services/agents/update-agent-config";
 import { requireRole } from "@/server/trpc/init";
-import { ZUpdateAgentRequestSchema, ZUpdateAgentResponseSchema } from "./agent-admin.schema";
+import { ZUpdateAgentRequestSchema, ZUpdateAgentResponseSchema } from "./agent-config.schema";
 
 export const updateAgentProcedure = requireRole("admin", { sessionOnly: true })
   .input(ZUpdateAgentRequestSchema)

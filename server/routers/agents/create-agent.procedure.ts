@@ -1,6 +1,6 @@
-import { createAgentFromConsole } from "@/server/services/agent-admin/create-agent-from-console";
+import { createAgentFromConsole } from "@/server/services/agents/create-agent-from-console";
 import { requireRole } from "@/server/trpc/init";
-import { ZCreateAgentRequestSchema, ZCreateAgentResponseSchema } from "./agent-admin.schema";
+import { ZCreateAgentRequestSchema, ZCreateAgentResponseSchema } from "./agent-config.schema";
 
 export const createAgentProcedure = requireRole("admin", { sessionOnly: true })
   .input(ZCreateAgentRequestSchema)

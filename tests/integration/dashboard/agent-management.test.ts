@@ -44,8 +44,8 @@ async function codeOf(promise: Promise<unknown>) {
 describe("agent management through the console procedures, seen through /api/v1", () => {
   it("creates an agent whose definitions the API lists at once, normalized", async () => {
     const { as, apiKey } = await createOrgWithRoles(db);
-    const { agentId } = await as("admin").agentAdmin.create(config());
-    const view = await as("member").agentAdmin.get({ agentId });
+    const { agentId } = await as("admin").agents.create(config());
+    const view = await as("member").agents.getConfig({ agentId });
     expect(view.timezones).toEqual(["America/New_York"]);
     expect(view.phoneNumbers).toEqual(["+12025550123"]);
     expect(view.promptVersionId).toMatch(/^prompt-ver\.[0-9a-z]{26}$/);
@@ -61,14 +61,14 @@ describe("agent management through the console procedures, seen through /api/v1"
 
   it("update: soft-deletes removed variables (the API hides them, the slug can be reused), disables outcomes, versions the prompt", async () => {
     const { as, apiKey } = await createOrgWithRoles(db);
-    const { agentId } = await as("admin").agentAdmin.create(config());
-    const before = await as("admin").agentAdmin.get({ agentId });
+    const { agentId } = await as("admin").agents.create(config());
+    const before = await as("admin").agents.getConfig({ agentId });
 
-    const noPromptChange = await as("admin").agentAdmin.update({ ...config({ name: "Renamed" }), agentId, outcomes: before.outcomes.map(({ id, name, description, enabled }) => ({ id, name, description, enabled })) });
+    const noPromptChange = await as("admin").agents.update({ ...config({ name: "Renamed" }), agentId, outcomes: before.outcomes.map(({ id, name, description, enabled }) => ({ id, name, description, enabled })) });
     expect(noPromptChange).toMatchObject({ promptChanged: false, promptVersionId: before.promptVersionId });
     expect((await api(`/agents?orgId=${(await as("admin").organizations.current()).orgId}`, { key: apiKey })).body.agents[0].name).toBe("Renamed");
 
-    const result = await as("admin").agentAdmin.update({
+    const result = await as("admin").agents.update({
       ...config({ prompt: "Second prompt" }),
       agentId,
       inputVariables: [{ slug: "company_name", displayName: "Company (new)", description: "", required: false }],
@@ -77,7 +77,7 @@ describe("agent management through the console procedures, seen through /api/v1"
     });
     expect(result.promptChanged).toBe(true);
     expect(result.promptVersionId).not.toBe(before.promptVersionId);
-    const after = await as("admin").agentAdmin.get({ agentId });
+    const after = await as("admin").agents.getConfig({ agentId });
     expect(after.promptVersions.map((v) => v.promptVersionId)).toEqual([result.promptVersionId, before.promptVersionId]);
     expect(after.prompt).toBe("Second prompt");
     expect(after.inputVariables).toHaveLength(1);
@@ -103,54 +103,54 @@ describe("agent management through the console procedures, seen through /api/v1"
       [{ bookingConfig: { mode: "crm", provider: "chili-piper", routerId: "r" } }, "bookingConfig.distributionId"],
     ];
     for (const [overrides, field] of cases) {
-      const error = await as("admin").agentAdmin.create(config(overrides)).catch((e: unknown) => e as Error);
+      const error = await as("admin").agents.create(config(overrides)).catch((e: unknown) => e as Error);
       expect(appCodeOfError(error), field).toBe("INVALID_REQUEST");
       expect((error as Error).message, field).toContain(field);
     }
-    expect((await as("admin").agentAdmin.list({ page: 1 })).pagination.totalItems).toBe(0);
+    expect((await as("admin").agents.listForConsole({ page: 1 })).pagination.totalItems).toBe(0);
   });
 
   it("voice-call settings: defaults on create, saved on update, kept when left out, bounded", async () => {
     const { as } = await createOrgWithRoles(db);
-    const { agentId } = await as("admin").agentAdmin.create(config());
-    expect(await as("member").agentAdmin.get({ agentId })).toMatchObject({ voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" });
-    await as("admin").agentAdmin.update({ ...config(), agentId, voicemailMessage: "  Please call us back.  ", ringTimeoutSeconds: 20, maxCallSeconds: 300, voice: "cedar" });
-    expect(await as("member").agentAdmin.get({ agentId })).toMatchObject({ voicemailMessage: "Please call us back.", ringTimeoutSeconds: 20, maxCallSeconds: 300, voice: "cedar" });
-    await as("admin").agentAdmin.update({ ...config({ prompt: "Second prompt" }), agentId });
-    expect(await as("member").agentAdmin.get({ agentId })).toMatchObject({ voicemailMessage: "Please call us back.", ringTimeoutSeconds: 20, voice: "cedar" });
-    await as("admin").agentAdmin.update({ ...config(), agentId, voicemailMessage: "" });
-    expect((await as("member").agentAdmin.get({ agentId })).voicemailMessage).toBeNull();
+    const { agentId } = await as("admin").agents.create(config());
+    expect(await as("member").agents.getConfig({ agentId })).toMatchObject({ voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" });
+    await as("admin").agents.update({ ...config(), agentId, voicemailMessage: "  Please call us back.  ", ringTimeoutSeconds: 20, maxCallSeconds: 300, voice: "cedar" });
+    expect(await as("member").agents.getConfig({ agentId })).toMatchObject({ voicemailMessage: "Please call us back.", ringTimeoutSeconds: 20, maxCallSeconds: 300, voice: "cedar" });
+    await as("admin").agents.update({ ...config({ prompt: "Second prompt" }), agentId });
+    expect(await as("member").agents.getConfig({ agentId })).toMatchObject({ voicemailMessage: "Please call us back.", ringTimeoutSeconds: 20, voice: "cedar" });
+    await as("admin").agents.update({ ...config(), agentId, voicemailMessage: "" });
+    expect((await as("member").agents.getConfig({ agentId })).voicemailMessage).toBeNull();
     for (const bad of [{ ringTimeoutSeconds: 4 }, { ringTimeoutSeconds: 121 }, { maxCallSeconds: 3601 }, { maxCallSeconds: 1.5 }, { voice: "robot" }, { voicemailMessage: "x".repeat(1001) }]) {
-      expect(await codeOf(as("admin").agentAdmin.update({ ...config(), agentId, ...bad } as never)), JSON.stringify(bad).slice(0, 40)).toBe("INVALID_REQUEST");
+      expect(await codeOf(as("admin").agents.update({ ...config(), agentId, ...bad } as never)), JSON.stringify(bad).slice(0, 40)).toBe("INVALID_REQUEST");
     }
-    expect((await as("member").agentAdmin.get({ agentId })).ringTimeoutSeconds).toBe(20);
+    expect((await as("member").agents.getConfig({ agentId })).ringTimeoutSeconds).toBe(20);
   });
 
   it("never touches another organization's agent or another agent's definitions", async () => {
     const mine = await createOrgWithRoles(db);
     const other = await createOrgWithRoles(db);
     const foreign = await createTestAgent(db, other.organization.id, { inputVariables: [{ slug: "secret" }] });
-    expect(await codeOf(mine.as("admin").agentAdmin.get({ agentId: foreign.id }))).toBe("AGENT_NOT_FOUND");
-    expect(await codeOf(mine.as("admin").agentAdmin.update({ ...config(), agentId: foreign.id }))).toBe("AGENT_NOT_FOUND");
-    const foreignVariableId = (await other.as("admin").agentAdmin.get({ agentId: foreign.id })).inputVariables[0]!.id;
-    const { agentId } = await mine.as("admin").agentAdmin.create(config());
-    const error = await mine.as("admin").agentAdmin
+    expect(await codeOf(mine.as("admin").agents.getConfig({ agentId: foreign.id }))).toBe("AGENT_NOT_FOUND");
+    expect(await codeOf(mine.as("admin").agents.update({ ...config(), agentId: foreign.id }))).toBe("AGENT_NOT_FOUND");
+    const foreignVariableId = (await other.as("admin").agents.getConfig({ agentId: foreign.id })).inputVariables[0]!.id;
+    const { agentId } = await mine.as("admin").agents.create(config());
+    const error = await mine.as("admin").agents
       .update({ ...config(), agentId, inputVariables: [{ id: foreignVariableId, slug: "stolen", displayName: "", description: "", required: false }] })
       .catch((e: unknown) => e as Error);
     expect(appCodeOfError(error)).toBe("INVALID_REQUEST");
-    expect((await other.as("admin").agentAdmin.get({ agentId: foreign.id })).inputVariables[0]!.slug).toBe("secret");
+    expect((await other.as("admin").agents.getConfig({ agentId: foreign.id })).inputVariables[0]!.slug).toBe("secret");
   });
 
   it("lists with status filter and search (name substring or exact id), paged", async () => {
     const { as, organization } = await createOrgWithRoles(db);
     const paused = await createTestAgent(db, organization.id, { name: "Paused 100% agent", status: "PAUSED" });
     await createTestAgent(db, organization.id, { name: "Active agent" });
-    const byStatus = await as("member").agentAdmin.list({ page: 1, status: "PAUSED" });
+    const byStatus = await as("member").agents.listForConsole({ page: 1, status: "PAUSED" });
     expect(byStatus.agents.map((a) => a.agentId)).toEqual([paused.id]);
-    expect((await as("member").agentAdmin.list({ page: 1, search: "100%" })).agents.map((a) => a.agentId)).toEqual([paused.id]);
-    expect((await as("member").agentAdmin.list({ page: 1, search: "%" })).agents.map((a) => a.agentId)).toEqual([paused.id]);
-    expect((await as("member").agentAdmin.list({ page: 1, search: paused.id })).agents).toHaveLength(1);
-    expect((await as("member").agentAdmin.list({ page: 1, search: "AGENT" })).pagination.totalItems).toBe(2);
+    expect((await as("member").agents.listForConsole({ page: 1, search: "100%" })).agents.map((a) => a.agentId)).toEqual([paused.id]);
+    expect((await as("member").agents.listForConsole({ page: 1, search: "%" })).agents.map((a) => a.agentId)).toEqual([paused.id]);
+    expect((await as("member").agents.listForConsole({ page: 1, search: paused.id })).agents).toHaveLength(1);
+    expect((await as("member").agents.listForConsole({ page: 1, search: "AGENT" })).pagination.totalItems).toBe(2);
   });
 });
 

@@ -1,6 +1,6 @@
-import { getAgentConfig } from "@/server/services/agent-admin/get-agent-config";
+import { getAgentConfig } from "@/server/services/agents/get-agent-config";
 import { requireRole } from "@/server/trpc/init";
-import { ZConsoleAgentSchema, ZGetAgentConfigRequestSchema } from "./agent-admin.schema";
+import { ZConsoleAgentSchema, ZGetAgentConfigRequestSchema } from "./agent-config.schema";
 
 export const getAgentConfigProcedure = requireRole("member", { sessionOnly: true })
   .input(ZGetAgentConfigRequestSchema)

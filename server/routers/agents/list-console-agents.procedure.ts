@@ -1,6 +1,6 @@
-import { listConsoleAgents } from "@/server/services/agent-admin/list-console-agents";
+import { listConsoleAgents } from "@/server/services/agents/list-console-agents";
 import { requireRole } from "@/server/trpc/init";
-import { ZListConsoleAgentsRequestSchema, ZListConsoleAgentsResponseSchema } from "./agent-admin.schema";
+import { ZListConsoleAgentsRequestSchema, ZListConsoleAgentsResponseSchema } from "./agent-config.schema";
 
 export const listConsoleAgentsProcedure = requireRole("member", { sessionOnly: true })
   .input(ZListConsoleAgentsRequestSchema)
