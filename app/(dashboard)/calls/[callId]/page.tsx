@@ -3,7 +3,7 @@ import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getDb } from "@/db";
 import { getSessionActor } from "@/server/auth/next-auth";
-import { findCallOrganizationForMember } from "@/server/services/console-conversations/find-call-organization";
+import { findCallOrganizationForMember } from "@/server/services/calls/find-call-organization";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Call" };

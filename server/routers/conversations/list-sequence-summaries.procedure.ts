@@ -1,4 +1,4 @@
-import { listSequenceSummaries } from "@/server/services/console-conversations/list-sequence-summaries";
+import { listSequenceSummaries } from "@/server/services/conversations/list-sequence-summaries";
 import { requireRole } from "@/server/trpc/init";
 import { ZListSequenceSummariesRequestSchema, ZListSequenceSummariesResponseSchema } from "./list-sequence-summaries.schema";
 

@@ -1,4 +1,4 @@
-import { countSequencesByReference } from "@/server/services/console-conversations/count-sequences-by-reference";
+import { countSequencesByReference } from "@/server/services/sequences/count-sequences-by-reference";
 import { requireRole } from "@/server/trpc/init";
 import { ZCountSequencesByReferenceRequestSchema, ZCountSequencesByReferenceResponseSchema } from "./count-sequences-by-reference.schema";
 

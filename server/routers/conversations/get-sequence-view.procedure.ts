@@ -1,4 +1,4 @@
-import { getSequenceView } from "@/server/services/console-conversations/get-sequence-view";
+import { getSequenceView } from "@/server/services/conversations/get-sequence-view";
 import { requireRole } from "@/server/trpc/init";
 import { ZGetSequenceViewRequestSchema, ZGetSequenceViewResponseSchema } from "./get-sequence-view.schema";
 

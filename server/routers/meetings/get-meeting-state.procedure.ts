@@ -1,4 +1,4 @@
-import { getMeetingState } from "@/server/services/console-conversations/get-meeting-state";
+import { getMeetingState } from "@/server/services/meetings/get-meeting-state";
 import { requireRole } from "@/server/trpc/init";
 import { ZGetMeetingStateRequestSchema, ZGetMeetingStateResponseSchema } from "./get-meeting-state.schema";
 
