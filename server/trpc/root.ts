@@ -11,7 +11,6 @@ import { conversationsRouter } from "../routers/conversations/router";
 import { recordingsRouter } from "../routers/recordings/router";
 import { webhooksRouter } from "../routers/webhooks/router";
 import { meetingsRouter } from "../routers/meetings/router";
-import { consoleImportRouter } from "../routers/console-import/router";
 import { jobsRouter } from "../routers/jobs/router";
 import { createCallerFactory, router } from "./init";
 
@@ -29,7 +28,6 @@ export const appRouter = router({
   enrollment: enrollmentRouter,
   sequences: sequencesRouter,
   webhooks: webhooksRouter,
-  consoleImport: consoleImportRouter,
   jobs: jobsRouter,
 });
 

@@ -94,7 +94,7 @@ describe("console procedures: bounds and NUL characters are 400 INVALID_REQUEST 
 describe("CSV import: a bad row is reported alone, not the request", () => {
   it("validates rows with NUL characters, unpaired surrogates and oversized values as rejected rows", async () => {
     const { agent, admin } = await setup();
-    const { rows } = await admin.consoleImport.validateRows({
+    const { rows } = await admin.enrollment.validateImportRows({
       agentId: agent.id,
       rows: [
         contact,
@@ -108,14 +108,14 @@ describe("CSV import: a bad row is reported alone, not the request", () => {
 
   it("submits a batch whose NUL contact is rejected and whose other contacts are accepted", async () => {
     const { agent, admin } = await setup();
-    const result = await admin.consoleImport.submitBatch({
+    const result = await admin.enrollment.submitImportBatch({
       agentId: agent.id,
       idempotencyKey: "file-1:0",
       contacts: [contact, { ...contact, phoneNumber: "+12015550109", toEmailAddress: "a\u0000@b.example" }],
     });
     expect(result).toMatchObject({ total: 2, accepted: 1, rejected: [{ index: 1, reason: "MISSING_EMAIL" }] });
     // The batch's own fields are still guarded.
-    expect(await failure(admin.consoleImport.submitBatch({ agentId: agent.id, idempotencyKey: "file-1:\u0000", contacts: [contact] }))).toMatchObject({
+    expect(await failure(admin.enrollment.submitImportBatch({ agentId: agent.id, idempotencyKey: "file-1:\u0000", contacts: [contact] }))).toMatchObject({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("idempotencyKey"),
     });

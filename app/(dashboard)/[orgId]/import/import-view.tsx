@@ -77,12 +77,12 @@ export function ImportView() {
   const [run, setRun] = useState<ImportRun | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const validateRows = useMutation(trpc.consoleImport.validateRows.mutationOptions());
-  const submitBatch = useMutation(trpc.consoleImport.submitBatch.mutationOptions());
+  const validateRows = useMutation(trpc.enrollment.validateImportRows.mutationOptions());
+  const submitBatch = useMutation(trpc.enrollment.submitImportBatch.mutationOptions());
   const batchIds = (run?.outcomes ?? []).flatMap((o) => (o.batchId ? [o.batchId] : []));
   const acceptedTotal = (run?.outcomes ?? []).reduce((sum, o) => sum + o.accepted, 0);
   const progress = useQuery({
-    ...trpc.consoleImport.progress.queryOptions({ batchIds }),
+    ...trpc.enrollment.importProgress.queryOptions({ batchIds }),
     enabled: batchIds.length > 0,
     refetchInterval: (query) => {
       const batches = query.state.data?.batches ?? [];

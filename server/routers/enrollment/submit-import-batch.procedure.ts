@@ -1,4 +1,4 @@
-import { submitImportBatch } from "@/server/services/console-import/submit-import-batch";
+import { submitImportBatch } from "@/server/services/enrollment/submit-import-batch";
 import { requireRole } from "@/server/trpc/init";
 import { ZSubmitImportBatchRequestSchema, ZSubmitImportBatchResponseSchema } from "./submit-import-batch.schema";
 

@@ -1,4 +1,4 @@
-import { getImportProgress } from "@/server/services/console-import/get-import-progress";
+import { getImportProgress } from "@/server/services/enrollment/get-import-progress";
 import { requireRole } from "@/server/trpc/init";
 import { ZGetImportProgressRequestSchema, ZGetImportProgressResponseSchema } from "./get-import-progress.schema";
 

@@ -1,4 +1,4 @@
-import { validateImportRows } from "@/server/services/console-import/validate-import-rows";
+import { validateImportRows } from "@/server/services/enrollment/validate-import-rows";
 import { requireRole } from "@/server/trpc/init";
 import { ZValidateImportRowsRequestSchema, ZValidateImportRowsResponseSchema } from "./validate-import-rows.schema";
 

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { ZBulkRejectionSchema } from "@/server/routers/enrollment/enroll-many.schema";
+import { ZBulkRejectionSchema } from "./enroll-many.schema";
 import { ZAgentIdSchema } from "@/server/schemas/agent";
 import { MAX_CONTACTS_PER_REQUEST, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_TIMEZONE_LENGTH, MAX_VARIABLE_NAME_LENGTH } from "@/server/schemas/limits";
 import { boundedText } from "@/server/schemas/text";
