@@ -1,7 +1,7 @@
-import { and, asc, desc, eq, isNull } from "drizzle-orm";
+import { desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
-import { getAgentOrThrow } from "@/server/services/agents/find-agent";
+import { findExtractedVariableDefinitions, findInputVariableDefinitions, findOutcomeDefinitions, getAgentOrThrow } from "@/db/queries/agents";
+import { promptVersions } from "@/db/schema";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 
 export type GetAgentConfigParams = { organizationId: string; agentId: string };
@@ -12,21 +12,9 @@ const PROMPT_HISTORY_LIMIT = 50;
 export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams) {
   const agent = await getAgentOrThrow(db, params);
   const [inputs, extracted, outcomes, versions] = await Promise.all([
-    db
-      .select()
-      .from(inputVariableDefinitions)
-      .where(and(eq(inputVariableDefinitions.agentId, agent.id), isNull(inputVariableDefinitions.deletedAt)))
-      .orderBy(asc(inputVariableDefinitions.position), asc(inputVariableDefinitions.createdAt)),
-    db
-      .select()
-      .from(extractedVariableDefinitions)
-      .where(and(eq(extractedVariableDefinitions.agentId, agent.id), isNull(extractedVariableDefinitions.deletedAt)))
-      .orderBy(asc(extractedVariableDefinitions.position), asc(extractedVariableDefinitions.createdAt)),
-    db
-      .select()
-      .from(outcomeDefinitions)
-      .where(eq(outcomeDefinitions.agentId, agent.id))
-      .orderBy(asc(outcomeDefinitions.position), asc(outcomeDefinitions.createdAt)),
+    findInputVariableDefinitions(db, { agentId: agent.id }),
+    findExtractedVariableDefinitions(db, { agentId: agent.id, customerDefinedOnly: false }),
+    findOutcomeDefinitions(db, { agentId: agent.id, enabledCustomerDefinedOnly: false }),
     db
       .select()
       .from(promptVersions)

@@ -1,9 +1,9 @@
-import { and, eq, inArray, isNull } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
+import { findExtractedVariableDefinitions, findInputVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
 import { agents, extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { getAgentOrThrow } from "@/server/services/agents/find-agent";
 import { normalizeAgentConfig, resolveBookingConfig, type AgentConfig } from "./agent-config";
 
 export type UpdateAgentConfigParams = {
@@ -93,10 +93,7 @@ export function voiceSettingsOf(config: AgentConfig) {
 }
 
 async function saveInputVariables(tx: Tx, agentId: string, variables: AgentConfig["inputVariables"], now: Date) {
-  const live = await tx
-    .select({ id: inputVariableDefinitions.id })
-    .from(inputVariableDefinitions)
-    .where(and(eq(inputVariableDefinitions.agentId, agentId), isNull(inputVariableDefinitions.deletedAt)));
+  const live = await findInputVariableDefinitions(tx, { agentId });
   const liveIds = new Set(live.map((row) => row.id));
   assertKnownIds(variables.map((v) => v.id), liveIds, "inputVariables");
   const kept = new Set(variables.map((v) => v.id).filter((id): id is string => !!id));
@@ -114,16 +111,7 @@ async function saveInputVariables(tx: Tx, agentId: string, variables: AgentConfi
 
 async function saveExtractedVariables(tx: Tx, agentId: string, variables: AgentConfig["extractedVariables"], now: Date) {
   // System defaults are not the customer's: they are neither listed by the API nor editable here.
-  const live = await tx
-    .select({ id: extractedVariableDefinitions.id })
-    .from(extractedVariableDefinitions)
-    .where(
-      and(
-        eq(extractedVariableDefinitions.agentId, agentId),
-        isNull(extractedVariableDefinitions.deletedAt),
-        eq(extractedVariableDefinitions.systemDefault, false),
-      ),
-    );
+  const live = await findExtractedVariableDefinitions(tx, { agentId, customerDefinedOnly: true });
   const liveIds = new Set(live.map((row) => row.id));
   assertKnownIds(variables.map((v) => v.id), liveIds, "extractedVariables");
   const kept = new Set(variables.map((v) => v.id).filter((id): id is string => !!id));
