@@ -1,9 +1,12 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, calls, sequences, type AgentStep, type ChainStatus, type LifecycleStatus } from "@/db/schema";
-import { AppError } from "@/server/errors";
+import { findAgent } from "@/db/queries/agents";
+import { findCallsOfSequences } from "@/db/queries/calls";
+import { getSequenceOrThrow, type Sequence } from "@/db/queries/sequences";
+import { sequences, type AgentStep, type ChainStatus, type LifecycleStatus } from "@/db/schema";
 import { callStatusOf } from "@/server/services/calls/call-metadata";
 import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
+import { toApiSequence } from "@/server/services/sequences/sequence-shape";
 
 export type GetSequenceViewParams = { organizationId: string; sequenceId: string };
 
@@ -97,32 +100,13 @@ function stepState(lastResult: string | null, lifecycleStatus: LifecycleStatus):
  * organization: SEQUENCE_NOT_FOUND for an unknown sequence and for one of another organization alike.
  */
 export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams): Promise<SequenceView> {
-  const [row] = await db
-    .select({ sequence: sequences, agentName: agents.name })
-    .from(sequences)
-    .innerJoin(agents, eq(agents.id, sequences.agentId))
-    .where(and(eq(sequences.id, params.sequenceId), eq(sequences.organizationId, params.organizationId)))
-    .limit(1);
-  if (!row) throw new AppError("SEQUENCE_NOT_FOUND", `Sequence ${params.sequenceId} was not found.`);
-  const sequence = row.sequence;
-
-  const callRows = await db
-    .select({
-      id: calls.id,
-      stepNumber: calls.stepNumber,
-      attempt: calls.attempt,
-      scheduledAt: calls.scheduledAt,
-      endedAt: calls.endedAt,
-      resultType: calls.resultType,
-      duration: calls.duration,
-      recordingKey: calls.recordingKey,
-      recordingDeletedAt: calls.recordingDeletedAt,
-      hasTranscript: sql<boolean>`coalesce(length(btrim(${calls.transcript})), 0) > 0`,
-      bookingUid: sql<string | null>`${calls.crmSchedulingDetails} ->> 'bookingUid'`,
-    })
-    .from(calls)
-    .where(and(eq(calls.sequenceId, sequence.id), eq(calls.organizationId, params.organizationId)))
-    .orderBy(asc(calls.stepNumber), asc(calls.attempt));
+  const { organizationId } = params;
+  const sequence = await getSequenceOrThrow(db, params);
+  const [agent, callRows, chain] = await Promise.all([
+    findAgent(db, { organizationId, agentId: sequence.agentId }),
+    findCallsOfSequences(db, { organizationId, sequenceIds: [sequence.id] }),
+    findChain(db, { organizationId, sequence }),
+  ]);
 
   const viewCalls: SequenceViewCall[] = callRows.map((call) => ({
     callId: call.id,
@@ -135,7 +119,7 @@ export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams)
     duration: call.duration,
     hasRecording: signableRecordingKey(call) !== null,
     hasTranscript: call.hasTranscript,
-    hasMeeting: Boolean(call.bookingUid),
+    hasMeeting: call.hasMeeting,
   }));
 
   const steps: SequenceViewStep[] = sequence.steps.map((step, index) => {
@@ -151,9 +135,32 @@ export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams)
     };
   });
 
-  let chain: SequenceView["chain"] = null;
-  if (sequence.groupKey) {
-    const members = await db
+  return {
+    sequence: {
+      ...toApiSequence(sequence, callRows[0]?.scheduledAt ?? null),
+      agentName: agent?.name ?? "",
+      requestedScheduledAt: sequence.scheduledAt ? sequence.scheduledAt.toISOString() : null,
+      batchId: sequence.batchId,
+      updatedAt: sequence.updatedAt.toISOString(),
+      endedAt: sequence.endedAt ? sequence.endedAt.toISOString() : null,
+    },
+    steps,
+    calls: viewCalls,
+    chain,
+  };
+}
+
+/** Contact chaining (groupByField): the sequence's group in chain order, and how many of it still wait; null when not chained. */
+async function findChain(db: DbOrTx, params: { organizationId: string; sequence: Sequence }): Promise<SequenceView["chain"]> {
+  const { sequence } = params;
+  if (!sequence.groupKey) return null;
+  const sameChain = and(
+    eq(sequences.organizationId, params.organizationId),
+    eq(sequences.agentId, sequence.agentId),
+    eq(sequences.groupKey, sequence.groupKey),
+  );
+  const [members, [counts]] = await Promise.all([
+    db
       .select({
         sequenceId: sequences.id,
         name: sequences.name,
@@ -163,60 +170,22 @@ export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams)
         lifecycleStatus: sequences.lifecycleStatus,
       })
       .from(sequences)
-      .where(
-        and(
-          eq(sequences.organizationId, params.organizationId),
-          eq(sequences.agentId, sequence.agentId),
-          eq(sequences.groupKey, sequence.groupKey),
-        ),
-      )
+      .where(sameChain)
       .orderBy(asc(sequences.chainPosition), asc(sequences.createdAt))
-      .limit(MAX_CHAIN_MEMBERS_LISTED + 1);
-    const [counts] = await db
+      .limit(MAX_CHAIN_MEMBERS_LISTED + 1),
+    db
       .select({ waiting: sql<number>`count(*)::int` })
       .from(sequences)
-      .where(
-        and(
-          eq(sequences.organizationId, params.organizationId),
-          eq(sequences.agentId, sequence.agentId),
-          eq(sequences.groupKey, sequence.groupKey),
-          eq(sequences.chainStatus, "waiting"),
-          eq(sequences.lifecycleStatus, "in progress"),
-        ),
-      );
-    const separator = sequence.groupKey.indexOf("=");
-    chain = {
-      groupByField: sequence.groupByField ?? (separator > 0 ? sequence.groupKey.slice(0, separator) : null),
-      groupValue: separator >= 0 ? sequence.groupKey.slice(separator + 1) : sequence.groupKey,
-      position: sequence.chainPosition,
-      chainStatus: sequence.chainStatus,
-      waitingCount: counts?.waiting ?? 0,
-      members: members.slice(0, MAX_CHAIN_MEMBERS_LISTED),
-      truncated: members.length > MAX_CHAIN_MEMBERS_LISTED,
-    };
-  }
-
+      .where(and(sameChain, eq(sequences.chainStatus, "waiting"), eq(sequences.lifecycleStatus, "in progress"))),
+  ]);
+  const separator = sequence.groupKey.indexOf("=");
   return {
-    sequence: {
-      sequenceId: sequence.id,
-      agentId: sequence.agentId,
-      agentName: row.agentName,
-      name: sequence.name,
-      phoneNumber: sequence.phoneNumber,
-      phoneNumberExt: sequence.phoneNumberExt,
-      toEmailAddress: sequence.toEmailAddress ?? "",
-      timezone: sequence.timezone,
-      requestedScheduledAt: sequence.scheduledAt ? sequence.scheduledAt.toISOString() : null,
-      scheduledBy: sequence.scheduledBy,
-      lifecycleStatus: sequence.lifecycleStatus,
-      customInputVariables: sequence.customInputVariables,
-      batchId: sequence.batchId,
-      createdAt: sequence.createdAt.toISOString(),
-      updatedAt: sequence.updatedAt.toISOString(),
-      endedAt: sequence.endedAt ? sequence.endedAt.toISOString() : null,
-    },
-    steps,
-    calls: viewCalls,
-    chain,
+    groupByField: sequence.groupByField ?? (separator > 0 ? sequence.groupKey.slice(0, separator) : null),
+    groupValue: separator >= 0 ? sequence.groupKey.slice(separator + 1) : sequence.groupKey,
+    position: sequence.chainPosition,
+    chainStatus: sequence.chainStatus,
+    waitingCount: counts?.waiting ?? 0,
+    members: members.slice(0, MAX_CHAIN_MEMBERS_LISTED),
+    truncated: members.length > MAX_CHAIN_MEMBERS_LISTED,
   };
 }

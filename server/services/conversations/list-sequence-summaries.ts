@@ -1,6 +1,7 @@
-import { and, asc, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, calls, sequences, type LifecycleStatus } from "@/db/schema";
+import { findCallsOfSequences, type CallOfSequence } from "@/db/queries/calls";
+import { agents, sequences, type LifecycleStatus } from "@/db/schema";
 import { callStatusOf } from "@/server/services/calls/call-metadata";
 import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
 
@@ -53,24 +54,9 @@ export async function listSequenceSummaries(db: DbOrTx, params: ListSequenceSumm
       .from(sequences)
       .innerJoin(agents, eq(agents.id, sequences.agentId))
       .where(and(eq(sequences.organizationId, params.organizationId), inArray(sequences.id, ids))),
-    db
-      .select({
-        id: calls.id,
-        sequenceId: calls.sequenceId,
-        stepNumber: calls.stepNumber,
-        attempt: calls.attempt,
-        scheduledAt: calls.scheduledAt,
-        resultType: calls.resultType,
-        recordingKey: calls.recordingKey,
-        recordingDeletedAt: calls.recordingDeletedAt,
-        // Transcripts can be long: only whether there is one.
-        hasTranscript: sql<boolean>`coalesce(length(btrim(${calls.transcript})), 0) > 0`,
-      })
-      .from(calls)
-      .where(and(eq(calls.organizationId, params.organizationId), inArray(calls.sequenceId, ids)))
-      .orderBy(asc(calls.sequenceId), asc(calls.stepNumber), asc(calls.attempt)),
+    findCallsOfSequences(db, { organizationId: params.organizationId, sequenceIds: ids }),
   ]);
-  const callsBySequence = new Map<string, typeof callRows>();
+  const callsBySequence = new Map<string, CallOfSequence[]>();
   for (const call of callRows) {
     const list = callsBySequence.get(call.sequenceId) ?? [];
     list.push(call);

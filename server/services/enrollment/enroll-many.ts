@@ -4,10 +4,9 @@ import { bulkBatches, organizations } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { newUuid } from "@/server/ids";
 import { sendSequenceEvents } from "@/server/services/sequences/sequence-events";
-import { canonicalTimezone } from "@/server/services/phone/timezones";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "@/server/schemas/limits";
 import { assertCreditsFor, findOptedOutNumbers } from "./checks";
-import { phoneNumberAsSent, validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
+import { contactRulesFor, parseDefaultTimezone, phoneNumberAsSent, validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
 import { getSchedulableAgent } from "./schedulable-agent";
 
 /** A replay within this window returns the first 202 body (DESIGN §4). */
@@ -94,11 +93,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
   }
 
   const agent = await getSchedulableAgent(db, params);
-  let defaultTimezone: string | null = null;
-  if (body.timezone !== undefined && body.timezone.trim() !== "") {
-    defaultTimezone = canonicalTimezone(body.timezone);
-    if (!defaultTimezone) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(body.timezone)} is not an IANA timezone name.`);
-  }
+  const defaultTimezone = parseDefaultTimezone(body.timezone);
   let titleCaseFields: ReadonlySet<string> = new Set();
   if (body.titleCaseFields?.length) {
     // Title-casing is applied only for organizations on the normalization allowlist; others are scheduled as sent.
@@ -109,16 +104,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
     if (org?.allowlisted) titleCaseFields = new Set(body.titleCaseFields);
   }
 
-  const rules = {
-    steps: agent.steps,
-    requiredVariables: agent.requiredVariables,
-    emailRequired: agent.emailRequired,
-    agentTimezone: agent.agentTimezone,
-    defaultTimezone,
-    groupByField: body.groupByField?.trim() || null,
-    titleCaseFields,
-    now,
-  };
+  const rules = contactRulesFor(agent, { defaultTimezone, groupByField: body.groupByField, titleCaseFields, now });
   const rejected: ContactRejection[] = [];
   let valid: EnrollmentContact[] = [];
   for (let index = 0; index < body.contacts.length; index += 1) {

@@ -1,10 +1,9 @@
 import type { DbOrTx } from "@/db";
 import { AppError } from "@/server/errors";
 import { MAX_CONTACTS_PER_REQUEST } from "@/server/schemas/limits";
-import { findOptedOutNumbers } from "@/server/services/enrollment/checks";
-import { validateContact, type RejectionReason } from "@/server/services/enrollment/contact";
-import { DASHBOARD_SCHEDULED_BY, getSchedulableAgent } from "@/server/services/enrollment/schedulable-agent";
-import { canonicalTimezone } from "@/server/services/phone/timezones";
+import { findOptedOutNumbers } from "./checks";
+import { contactRulesFor, parseDefaultTimezone, validateContact, type RejectionReason } from "./contact";
+import { DASHBOARD_SCHEDULED_BY, getSchedulableAgent } from "./schedulable-agent";
 
 /** One import batch. */
 const MAX_ROWS_PER_VALIDATION = MAX_CONTACTS_PER_REQUEST;
@@ -41,21 +40,7 @@ export async function validateImportRows(db: DbOrTx, params: ValidateImportRowsP
     throw new AppError("INVALID_REQUEST", `rows: at most ${MAX_ROWS_PER_VALIDATION} rows per validation request`);
   }
   const agent = await getSchedulableAgent(db, { ...params, scheduledBy: DASHBOARD_SCHEDULED_BY });
-  let defaultTimezone: string | null = null;
-  if (params.timezone !== undefined && params.timezone.trim() !== "") {
-    defaultTimezone = canonicalTimezone(params.timezone);
-    if (!defaultTimezone) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(params.timezone)} is not an IANA timezone name.`);
-  }
-  const rules = {
-    steps: agent.steps,
-    requiredVariables: agent.requiredVariables,
-    emailRequired: agent.emailRequired,
-    agentTimezone: agent.agentTimezone,
-    defaultTimezone,
-    groupByField: params.groupByField?.trim() || null,
-    titleCaseFields: new Set<string>(),
-    now: params.now,
-  };
+  const rules = contactRulesFor(agent, { defaultTimezone: parseDefaultTimezone(params.timezone), groupByField: params.groupByField, now: params.now });
   const results: ImportRowCheck[] = [];
   for (let index = 0; index < params.rows.length; index += 1) {
     const result = await validateContact(params.rows[index]!, index, rules);

@@ -1,6 +1,5 @@
-import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { calls } from "@/db/schema";
+import { findCall } from "@/db/queries/calls";
 import { AppError } from "@/server/errors";
 import type { ChiliPiperClient, ProviderAttendee } from "@/server/providers/chili-piper/client";
 import { openProviderClient } from "@/server/services/calendar/provider-connection";
@@ -26,11 +25,7 @@ export async function openMeeting(
   db: DbOrTx,
   params: { organizationId: string; entityId: string; baseUrl?: string },
 ): Promise<OpenedMeeting> {
-  const [call] = await db
-    .select({ id: calls.id, crmSchedulingDetails: calls.crmSchedulingDetails })
-    .from(calls)
-    .where(and(eq(calls.id, params.entityId), eq(calls.organizationId, params.organizationId)))
-    .limit(1);
+  const call = await findCall(db, { organizationId: params.organizationId, callId: params.entityId });
   const bookingUid = call?.crmSchedulingDetails?.bookingUid;
   if (!call || !bookingUid) {
     throw new AppError("MEETING_NOT_FOUND", `No meeting was booked during conversation ${params.entityId}.`);
