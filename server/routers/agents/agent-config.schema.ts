@@ -1,123 +1,10 @@
 import { z } from "zod";
-import { extractedVariableTypes } from "@/db/schema";
-import { ZAgentIdSchema, ZAgentStatusSchema, ZStepInputSchema, ZStepSchema } from "@/server/schemas/agent";
-import {
-  MAX_AGENT_DEFINITIONS,
-  MAX_AGENT_PHONE_NUMBERS,
-  MAX_AGENT_STEPS,
-  MAX_AGENT_TIMEZONES,
-  MAX_CONFIG_VALUE_LENGTH,
-  MAX_DATETIME_LENGTH,
-  MAX_DESCRIPTION_LENGTH,
-  MAX_DROPDOWN_OPTIONS,
-  MAX_NAME_LENGTH,
-  MAX_PAGE,
-  MAX_PHONE_NUMBER_LENGTH,
-  MAX_PROMPT_LENGTH,
-  MAX_SLUG_LENGTH,
-  MAX_TIMEZONE_LENGTH,
-} from "@/server/schemas/limits";
-import { boundedText as text, idText } from "@/server/schemas/text";
-import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+import { ZAgentIdSchema, ZAgentStatusSchema } from "@/server/schemas/agent";
+import { ZAgentConfigSchema, ZConsoleAgentSummarySchema, ZPageInfoSchema } from "@/server/schemas/agent-config";
+import { MAX_NAME_LENGTH, MAX_PAGE } from "@/server/schemas/limits";
+import { boundedText as text } from "@/server/schemas/text";
 
-export const ZBookingConfigSchema = z.object({
-  mode: z.enum(["link", "crm", "concierge"]),
-  provider: z.literal("chili-piper"),
-  schedulingLinkId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
-  routerId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
-  distributionId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
-  workspaceId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
-  bookerId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
-  conciergeRouterId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
-});
-
-/** Settings of the real voice engine (Twilio + OpenAI Realtime); left out on update = unchanged. */
-const ZAgentVoiceSettingsFields = {
-  voicemailMessage: z
-    .string()
-    .max(VOICEMAIL_MESSAGE_MAX_LENGTH)
-    .nullable()
-    .optional()
-    .describe("Spoken after the beep when a call reaches voicemail; empty or null leaves no message."),
-  ringTimeoutSeconds: z.number().int().min(RING_TIMEOUT_SECONDS.min).max(RING_TIMEOUT_SECONDS.max).optional().describe("Seconds the phone rings before the call counts as not answered."),
-  maxCallSeconds: z.number().int().min(MAX_CALL_SECONDS.min).max(MAX_CALL_SECONDS.max).optional().describe("The longest a connected call may last, in seconds."),
-  voice: z.enum(REALTIME_VOICES).optional().describe("The speech-to-speech voice of the agent."),
-};
-
-export const ZAgentConfigSchema = z.object({
-  name: text(MAX_NAME_LENGTH).trim().min(1, "Name is required."),
-  status: ZAgentStatusSchema,
-  timezones: z.array(text(MAX_TIMEZONE_LENGTH)).min(1, "Add at least one timezone.").max(MAX_AGENT_TIMEZONES),
-  phoneNumbers: z.array(text(MAX_PHONE_NUMBER_LENGTH)).max(MAX_AGENT_PHONE_NUMBERS),
-  steps: z.array(ZStepInputSchema).min(1, "Add at least one step.").max(MAX_AGENT_STEPS),
-  prompt: text(MAX_PROMPT_LENGTH).trim().min(1, "The prompt is required."),
-  bookingConfig: ZBookingConfigSchema.nullable(),
-  inputVariables: z
-    .array(
-      z.object({
-        id: idText().optional(),
-        slug: text(MAX_SLUG_LENGTH),
-        displayName: text(MAX_NAME_LENGTH),
-        description: text(MAX_DESCRIPTION_LENGTH),
-        required: z.boolean(),
-      }),
-    )
-    .max(MAX_AGENT_DEFINITIONS),
-  extractedVariables: z
-    .array(
-      z.object({
-        id: idText().optional(),
-        slug: text(MAX_SLUG_LENGTH),
-        displayName: text(MAX_NAME_LENGTH),
-        description: text(MAX_DESCRIPTION_LENGTH),
-        type: z.enum(extractedVariableTypes),
-        dropdownOptions: z.array(text(MAX_NAME_LENGTH)).max(MAX_DROPDOWN_OPTIONS).nullable().optional(),
-        datetimeFormat: text(MAX_DATETIME_LENGTH).nullable().optional(),
-        formatDatetimeInUtc: z.boolean().nullable().optional(),
-      }),
-    )
-    .max(MAX_AGENT_DEFINITIONS),
-  outcomes: z
-    .array(
-      z.object({ id: idText().optional(), name: text(MAX_NAME_LENGTH), description: text(MAX_DESCRIPTION_LENGTH), enabled: z.boolean() }),
-    )
-    .max(MAX_AGENT_DEFINITIONS),
-  ...ZAgentVoiceSettingsFields,
-});
-
-export const ZConsoleAgentSchema = z.object({
-  agentId: z.string(),
-  name: z.string(),
-  status: ZAgentStatusSchema,
-  timezones: z.array(z.string()),
-  phoneNumbers: z.array(z.string()),
-  steps: z.array(ZStepSchema),
-  bookingConfig: ZBookingConfigSchema.nullable(),
-  createdAt: z.string(),
-  updatedAt: z.string(),
-  prompt: z.string(),
-  promptVersionId: z.string().nullable(),
-  promptVersions: z.array(z.object({ promptVersionId: z.string(), createdAt: z.string(), current: z.boolean(), preview: z.string() })),
-  inputVariables: z.array(z.object({ id: z.string(), slug: z.string(), displayName: z.string(), description: z.string(), required: z.boolean() })),
-  extractedVariables: z.array(
-    z.object({
-      id: z.string(),
-      slug: z.string(),
-      displayName: z.string(),
-      description: z.string(),
-      type: z.enum(extractedVariableTypes),
-      dropdownOptions: z.array(z.string()).nullable(),
-      datetimeFormat: z.string().nullable(),
-      formatDatetimeInUtc: z.boolean().nullable(),
-      systemDefault: z.boolean(),
-    }),
-  ),
-  outcomes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), enabled: z.boolean(), customerDefined: z.boolean() })),
-  voicemailMessage: z.string().nullable(),
-  ringTimeoutSeconds: z.number().int(),
-  maxCallSeconds: z.number().int(),
-  voice: z.enum(REALTIME_VOICES),
-});
+/* The console's agent management (dashboard only). The agent document and its views are in server/schemas/agent-config.ts. */
 
 export const ZListConsoleAgentsRequestSchema = z.object({
   status: ZAgentStatusSchema.optional(),
@@ -125,19 +12,7 @@ export const ZListConsoleAgentsRequestSchema = z.object({
   page: z.number().int().min(1).max(MAX_PAGE).default(1),
   pageSize: z.number().int().min(1).max(100).default(25).describe("Agents per page (pickers ask for 100)."),
 });
-export const ZListConsoleAgentsResponseSchema = z.object({
-  agents: z.array(
-    z.object({
-      agentId: z.string(),
-      name: z.string(),
-      status: ZAgentStatusSchema,
-      timezone: z.string().nullable(),
-      stepCount: z.number().int(),
-      updatedAt: z.string(),
-    }),
-  ),
-  pagination: z.object({ page: z.number().int(), pageSize: z.number().int(), totalItems: z.number().int(), totalPages: z.number().int() }),
-});
+export const ZListConsoleAgentsResponseSchema = z.object({ agents: z.array(ZConsoleAgentSummarySchema), pagination: ZPageInfoSchema });
 
 export const ZGetAgentConfigRequestSchema = z.object({ agentId: ZAgentIdSchema });
 

@@ -1,6 +1,7 @@
 import { getAgentConfig } from "@/server/services/agents/get-agent-config";
 import { requireRole } from "@/server/trpc/init";
-import { ZConsoleAgentSchema, ZGetAgentConfigRequestSchema } from "./agent-config.schema";
+import { ZConsoleAgentSchema } from "@/server/schemas/agent-config";
+import { ZGetAgentConfigRequestSchema } from "./agent-config.schema";
 
 export const getAgentConfigProcedure = requireRole("member", { sessionOnly: true })
   .input(ZGetAgentConfigRequestSchema)

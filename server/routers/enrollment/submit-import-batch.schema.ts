@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { ZBulkRejectionSchema } from "./enroll-many.schema";
 import { ZAgentIdSchema } from "@/server/schemas/agent";
+import { ZImportBatchResultSchema } from "@/server/schemas/enrollment";
 import { MAX_CONTACTS_PER_REQUEST, MAX_IDEMPOTENCY_KEY_LENGTH, MAX_TIMEZONE_LENGTH, MAX_VARIABLE_NAME_LENGTH } from "@/server/schemas/limits";
 import { boundedText } from "@/server/schemas/text";
 import { ZImportContactSchema } from "./validate-import-rows.schema";
@@ -14,10 +14,4 @@ export const ZSubmitImportBatchRequestSchema = z.object({
   allowDuplicates: z.boolean().optional(),
 });
 
-export const ZSubmitImportBatchResponseSchema = z.object({
-  batchId: z.string().nullable(),
-  total: z.number().int(),
-  accepted: z.number().int(),
-  rejected: z.array(ZBulkRejectionSchema),
-  replayed: z.boolean(),
-});
+export const ZSubmitImportBatchResponseSchema = ZImportBatchResultSchema;

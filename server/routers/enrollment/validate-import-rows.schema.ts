@@ -1,8 +1,8 @@
 import { z } from "zod";
 import { ZAgentIdSchema } from "@/server/schemas/agent";
+import { ZImportRowCheckSchema } from "@/server/schemas/enrollment";
 import { MAX_CONTACTS_PER_REQUEST, MAX_TIMEZONE_LENGTH, MAX_VARIABLE_NAME_LENGTH } from "@/server/schemas/limits";
 import { boundedText } from "@/server/schemas/text";
-import { rejectionReasons } from "@/server/services/enrollment/contact";
 
 /** Validated field by field by the enrollment service's per-contact rules (the limits of bulk enrollment). */
 export const ZImportContactSchema = z.record(z.string(), z.unknown()).describe("One contact shaped like an item of a bulk enrollment request.");
@@ -14,11 +14,4 @@ export const ZValidateImportRowsRequestSchema = z.object({
   groupByField: boundedText(MAX_VARIABLE_NAME_LENGTH).optional(),
 });
 
-export const ZValidateImportRowsResponseSchema = z.object({
-  rows: z.array(
-    z.discriminatedUnion("ok", [
-      z.object({ index: z.number().int(), ok: z.literal(true), dialKey: z.string(), phoneNumber: z.string(), timezone: z.string() }),
-      z.object({ index: z.number().int(), ok: z.literal(false), reason: z.enum(rejectionReasons), error: z.string() }),
-    ]),
-  ),
-});
+export const ZValidateImportRowsResponseSchema = z.object({ rows: z.array(ZImportRowCheckSchema) });

@@ -1,33 +1,43 @@
 import type { DbOrTx } from "@/db";
-import type { AgentStep, BookingConfig, ExtractedVariableType } from "@/db/schema";
+import type { BookingConfig, ExtractedVariableType } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import type { TAgentConfig } from "@/server/schemas/agent-config";
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
-import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 
-/** Everything an admin edits on an agent in the console, as one document. Ids mark existing definitions. */
-export type AgentConfig = {
-  name: string;
-  status: "ACTIVE" | "PAUSED" | "ARCHIVED";
-  timezones: string[];
-  phoneNumbers: string[];
-  steps: AgentStep[];
-  prompt: string;
-  bookingConfig: BookingConfig | null;
-  inputVariables: Array<{ id?: string; slug: string; displayName: string; description: string; required: boolean }>;
-  extractedVariables: Array<{
-    id?: string;
-    slug: string;
-    displayName: string;
-    description: string;
-    type: ExtractedVariableType;
-    dropdownOptions?: string[] | null;
-    datetimeFormat?: string | null;
-    formatDatetimeInUtc?: boolean | null;
-  }>;
-  outcomes: Array<{ id?: string; name: string; description: string; enabled: boolean }>;
-} & Partial<AgentVoiceSettings>;
+/** The agents row's own fields from the document: create and update write the same ones. */
+export function agentFieldsOf(config: TAgentConfig) {
+  return {
+    name: config.name,
+    status: config.status,
+    timezones: config.timezones,
+    phoneNumbers: config.phoneNumbers,
+    steps: config.steps,
+    bookingConfig: config.bookingConfig,
+  };
+}
+
+/** An extracted variable's definition fields, settings a type does not use stored and shown as null. */
+export function extractedVariableFieldsOf(variable: {
+  slug: string;
+  displayName: string;
+  description: string;
+  type: ExtractedVariableType;
+  dropdownOptions?: string[] | null;
+  datetimeFormat?: string | null;
+  formatDatetimeInUtc?: boolean | null;
+}) {
+  return {
+    slug: variable.slug,
+    displayName: variable.displayName,
+    description: variable.description,
+    type: variable.type,
+    dropdownOptions: variable.dropdownOptions ?? null,
+    datetimeFormat: variable.datetimeFormat ?? null,
+    formatDatetimeInUtc: variable.formatDatetimeInUtc ?? null,
+  };
+}
 
 const SLUG = /^[a-z][a-z0-9_]{0,63}$/;
 /** Luxon/Unicode date tokens we accept in a DATE/TIME format: letters must be known tokens, anything else literal. */
@@ -47,7 +57,7 @@ function invalid(message: string): never {
  * The rules the API relies on when it schedules with this agent (valid IANA zones, E.164 pool, windows inside a day,
  * unique slugs, typed extraction settings, complete booking mode). Returns the normalized configuration.
  */
-export function normalizeAgentConfig(config: AgentConfig): AgentConfig {
+export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
   const name = config.name.trim();
   if (!name) invalid("name: is required");
 

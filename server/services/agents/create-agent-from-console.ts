@@ -1,22 +1,18 @@
+import type { TAgentConfig } from "@/server/schemas/agent-config";
 import type { DbOrTx } from "@/db";
 import { createAgent } from "@/server/services/agents/create-agent";
-import { normalizeAgentConfig, resolveBookingConfig, type AgentConfig } from "./agent-config";
+import { agentFieldsOf, normalizeAgentConfig, resolveBookingConfig } from "./agent-config";
 import { voiceSettingsOf } from "./update-agent-config";
 
-export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId: string | null; config: AgentConfig };
+export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId: string | null; config: TAgentConfig };
 
 /** Validates the console's configuration and creates the agent with its first prompt version (one transaction). */
-export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFromConsoleParams) {
+export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFromConsoleParams): Promise<{ agentId: string }> {
   const config = normalizeAgentConfig(params.config);
   config.bookingConfig = await resolveBookingConfig(db, { organizationId: params.organizationId, requested: config.bookingConfig, stored: null });
   const agent = await createAgent(db, {
     organizationId: params.organizationId,
-    name: config.name,
-    status: config.status,
-    timezones: config.timezones,
-    phoneNumbers: config.phoneNumbers,
-    steps: config.steps,
-    bookingConfig: config.bookingConfig,
+    ...agentFieldsOf(config),
     prompt: config.prompt,
     inputVariables: config.inputVariables,
     extractedVariables: config.extractedVariables.map((v) => ({

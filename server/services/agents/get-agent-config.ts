@@ -2,14 +2,16 @@ import { desc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { findExtractedVariableDefinitions, findInputVariableDefinitions, findOutcomeDefinitions, getAgentOrThrow } from "@/db/queries/agents";
 import { promptVersions } from "@/db/schema";
+import type { TConsoleAgent } from "@/server/schemas/agent-config";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
+import { extractedVariableFieldsOf } from "./agent-config";
 
 export type GetAgentConfigParams = { organizationId: string; agentId: string };
 
 const PROMPT_HISTORY_LIMIT = 50;
 
 /** The whole editable configuration of one agent of the organization (404 AGENT_NOT_FOUND otherwise). */
-export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams) {
+export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): Promise<TConsoleAgent> {
   const agent = await getAgentOrThrow(db, params);
   const [inputs, extracted, outcomes, versions] = await Promise.all([
     findInputVariableDefinitions(db, { agentId: agent.id }),
@@ -48,17 +50,7 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams) {
       description: v.description,
       required: v.required,
     })),
-    extractedVariables: extracted.map((v) => ({
-      id: v.id,
-      slug: v.slug,
-      displayName: v.displayName,
-      description: v.description,
-      type: v.type,
-      dropdownOptions: v.dropdownOptions ?? null,
-      datetimeFormat: v.datetimeFormat ?? null,
-      formatDatetimeInUtc: v.formatDatetimeInUtc ?? null,
-      systemDefault: v.systemDefault,
-    })),
+    extractedVariables: extracted.map((v) => ({ id: v.id, ...extractedVariableFieldsOf(v), systemDefault: v.systemDefault })),
     outcomes: outcomes.map((o) => ({
       id: o.id,
       name: o.name,
@@ -72,5 +64,3 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams) {
     voice: agent.voice as AgentVoiceSettings["voice"],
   };
 }
-
-export type AgentConfigView = Awaited<ReturnType<typeof getAgentConfig>>;

@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents } from "@/db/schema";
+import type { TConsoleAgentSummary, TPageInfo } from "@/server/schemas/agent-config";
 
 export const CONSOLE_AGENTS_PAGE_SIZE = 25;
 
@@ -17,7 +18,10 @@ function escapeLike(value: string): string {
   return value.replace(/[\\%_]/g, (c) => `\\${c}`);
 }
 
-export async function listConsoleAgents(db: DbOrTx, params: ListConsoleAgentsParams) {
+export async function listConsoleAgents(
+  db: DbOrTx,
+  params: ListConsoleAgentsParams,
+): Promise<{ agents: TConsoleAgentSummary[]; pagination: TPageInfo }> {
   const filters: SQL[] = [eq(agents.organizationId, params.organizationId)];
   if (params.status) filters.push(eq(agents.status, params.status));
   const search = params.search?.trim();

@@ -1,16 +1,17 @@
 import { and, eq, inArray } from "drizzle-orm";
+import type { TAgentConfig } from "@/server/schemas/agent-config";
 import type { DbOrTx, Tx } from "@/db";
 import { findExtractedVariableDefinitions, findInputVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
 import { agents, extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import { normalizeAgentConfig, resolveBookingConfig, type AgentConfig } from "./agent-config";
+import { agentFieldsOf, extractedVariableFieldsOf, normalizeAgentConfig, resolveBookingConfig } from "./agent-config";
 
 export type UpdateAgentConfigParams = {
   organizationId: string;
   agentId: string;
   actorUserId: string | null;
-  config: AgentConfig;
+  config: TAgentConfig;
   now: Date;
 };
 
@@ -63,12 +64,7 @@ export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigPar
     await tx
       .update(agents)
       .set({
-        name: config.name,
-        status: config.status,
-        timezones: config.timezones,
-        phoneNumbers: config.phoneNumbers,
-        steps: config.steps,
-        bookingConfig: config.bookingConfig,
+        ...agentFieldsOf(config),
         currentPromptVersionId: promptVersionId,
         ...voiceSettingsOf(config),
         updatedAt: params.now,
@@ -83,7 +79,7 @@ export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigPar
 }
 
 /** The voice-engine settings the document carries (left-out ones keep their stored values). */
-export function voiceSettingsOf(config: AgentConfig) {
+export function voiceSettingsOf(config: TAgentConfig) {
   return {
     ...(config.voicemailMessage !== undefined ? { voicemailMessage: config.voicemailMessage } : {}),
     ...(config.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: config.ringTimeoutSeconds } : {}),
@@ -92,7 +88,7 @@ export function voiceSettingsOf(config: AgentConfig) {
   };
 }
 
-async function saveInputVariables(tx: Tx, agentId: string, variables: AgentConfig["inputVariables"], now: Date) {
+async function saveInputVariables(tx: Tx, agentId: string, variables: TAgentConfig["inputVariables"], now: Date) {
   const live = await findInputVariableDefinitions(tx, { agentId });
   const liveIds = new Set(live.map((row) => row.id));
   assertKnownIds(variables.map((v) => v.id), liveIds, "inputVariables");
@@ -109,7 +105,7 @@ async function saveInputVariables(tx: Tx, agentId: string, variables: AgentConfi
   }
 }
 
-async function saveExtractedVariables(tx: Tx, agentId: string, variables: AgentConfig["extractedVariables"], now: Date) {
+async function saveExtractedVariables(tx: Tx, agentId: string, variables: TAgentConfig["extractedVariables"], now: Date) {
   // System defaults are not the customer's: they are neither listed by the API nor editable here.
   const live = await findExtractedVariableDefinitions(tx, { agentId, customerDefinedOnly: true });
   const liveIds = new Set(live.map((row) => row.id));
@@ -120,22 +116,13 @@ async function saveExtractedVariables(tx: Tx, agentId: string, variables: AgentC
     await tx.update(extractedVariableDefinitions).set({ deletedAt: now }).where(inArray(extractedVariableDefinitions.id, removed));
   }
   for (const [position, v] of variables.entries()) {
-    const values = {
-      slug: v.slug,
-      displayName: v.displayName,
-      description: v.description,
-      type: v.type,
-      dropdownOptions: v.dropdownOptions ?? null,
-      datetimeFormat: v.datetimeFormat ?? null,
-      formatDatetimeInUtc: v.formatDatetimeInUtc ?? null,
-      position,
-    };
+    const values = { ...extractedVariableFieldsOf(v), position };
     if (v.id) await tx.update(extractedVariableDefinitions).set(values).where(eq(extractedVariableDefinitions.id, v.id));
     else await tx.insert(extractedVariableDefinitions).values({ id: newId("var"), agentId, systemDefault: false, ...values });
   }
 }
 
-async function saveOutcomes(tx: Tx, agentId: string, outcomes: AgentConfig["outcomes"]) {
+async function saveOutcomes(tx: Tx, agentId: string, outcomes: TAgentConfig["outcomes"]) {
   const existing = await tx
     .select({ id: outcomeDefinitions.id })
     .from(outcomeDefinitions)

@@ -3,90 +3,23 @@ import type { DbOrTx } from "@/db";
 import { findAgent } from "@/db/queries/agents";
 import { findCallsOfSequences } from "@/db/queries/calls";
 import { getSequenceOrThrow, type Sequence } from "@/db/queries/sequences";
-import { sequences, type AgentStep, type ChainStatus, type LifecycleStatus } from "@/db/schema";
+import { sequences, type LifecycleStatus } from "@/db/schema";
+import type { TSequenceView, TStepState } from "@/server/schemas/sequence";
 import { callStatusOf } from "@/server/services/calls/call-metadata";
 import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
 import { toApiSequence } from "@/server/services/sequences/sequence-shape";
 
 export type GetSequenceViewParams = { organizationId: string; sequenceId: string };
 
-/** What happened to one step of the sequence, as far as its calls tell. */
-export type StepState = "done" | "in progress" | "scheduled" | "cancelled" | "to come" | "not run";
-
-export type SequenceViewStep = AgentStep & {
-  stepNumber: number;
-  state: StepState;
-  /** The latest call of the step, if any. */
-  callId: string | null;
-  resultType: string | null;
-  /** When the latest call of the step was (or is) scheduled. */
-  scheduledAt: string | null;
-};
-
-export type SequenceViewCall = {
-  callId: string;
-  stepNumber: number;
-  attempt: number;
-  scheduledAt: string;
-  endedAt: string | null;
-  resultType: string;
-  callStatus: string;
-  duration: number;
-  hasRecording: boolean;
-  hasTranscript: boolean;
-  hasMeeting: boolean;
-};
-
-export type ChainMember = {
-  sequenceId: string;
-  name: string;
-  phoneNumber: string;
-  position: number | null;
-  chainStatus: ChainStatus | null;
-  lifecycleStatus: LifecycleStatus;
-};
-
-export type SequenceView = {
-  sequence: {
-    sequenceId: string;
-    agentId: string;
-    agentName: string;
-    name: string;
-    phoneNumber: string;
-    phoneNumberExt: string;
-    toEmailAddress: string;
-    timezone: string;
-    requestedScheduledAt: string | null;
-    scheduledBy: string;
-    lifecycleStatus: LifecycleStatus;
-    customInputVariables: Record<string, string>;
-    batchId: string | null;
-    createdAt: string;
-    updatedAt: string;
-    endedAt: string | null;
-  };
-  steps: SequenceViewStep[];
-  calls: SequenceViewCall[];
-  /** Contact chaining (groupByField): the group's members in chain order; null for a sequence that is not chained. */
-  chain: {
-    groupByField: string | null;
-    groupValue: string;
-    position: number | null;
-    chainStatus: ChainStatus | null;
-    /** In-progress members still waiting for their turn (the ones after this sequence and any before it). */
-    waitingCount: number;
-    members: ChainMember[];
-    /** True when the group has more members than listed. */
-    truncated: boolean;
-  } | null;
-};
+type SequenceViewStep = TSequenceView["steps"][number];
+type SequenceViewCall = TSequenceView["calls"][number];
 
 export const MAX_CHAIN_MEMBERS_LISTED = 50;
 
 const RUNNING: ReadonlySet<string> = new Set(["Calling", "Processing Analysis"]);
 const PENDING: ReadonlySet<string> = new Set(["Scheduled", "Rescheduled"]);
 
-function stepState(lastResult: string | null, lifecycleStatus: LifecycleStatus): StepState {
+function stepState(lastResult: string | null, lifecycleStatus: LifecycleStatus): TStepState {
   if (lastResult === null) return lifecycleStatus === "in progress" ? "to come" : "not run";
   if (RUNNING.has(lastResult)) return "in progress";
   if (PENDING.has(lastResult)) return "scheduled";
@@ -99,7 +32,7 @@ function stepState(lastResult: string | null, lifecycleStatus: LifecycleStatus):
  * became of it (done / in progress / scheduled / to come), its calls, and the chain it waits in. Scoped to the
  * organization: SEQUENCE_NOT_FOUND for an unknown sequence and for one of another organization alike.
  */
-export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams): Promise<SequenceView> {
+export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams): Promise<TSequenceView> {
   const { organizationId } = params;
   const sequence = await getSequenceOrThrow(db, params);
   const [agent, callRows, chain] = await Promise.all([
@@ -151,7 +84,7 @@ export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams)
 }
 
 /** Contact chaining (groupByField): the sequence's group in chain order, and how many of it still wait; null when not chained. */
-async function findChain(db: DbOrTx, params: { organizationId: string; sequence: Sequence }): Promise<SequenceView["chain"]> {
+async function findChain(db: DbOrTx, params: { organizationId: string; sequence: Sequence }): Promise<TSequenceView["chain"]> {
   const { sequence } = params;
   if (!sequence.groupKey) return null;
   const sameChain = and(

@@ -1,7 +1,8 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { findCallsOfSequences, type CallOfSequence } from "@/db/queries/calls";
-import { agents, sequences, type LifecycleStatus } from "@/db/schema";
+import { agents, sequences } from "@/db/schema";
+import type { TSequenceSummary } from "@/server/schemas/sequence";
 import { callStatusOf } from "@/server/services/calls/call-metadata";
 import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
 
@@ -11,33 +12,12 @@ export type ListSequenceSummariesParams = {
   sequenceIds: string[];
 };
 
-export type SequenceSummary = {
-  sequenceId: string;
-  agentId: string;
-  agentName: string;
-  name: string;
-  phoneNumber: string;
-  timezone: string;
-  lifecycleStatus: LifecycleStatus;
-  callCount: number;
-  firstScheduledAt: string | null;
-  lastCall: {
-    callId: string;
-    stepNumber: number;
-    resultType: string;
-    callStatus: string;
-    scheduledAt: string;
-    hasRecording: boolean;
-    hasTranscript: boolean;
-  } | null;
-};
-
 /**
  * One row per sequence of a search page (the console hydrates the IDs of GET /conversations/search with it instead of
  * fetching every call's full metadata). Returned in the order of `sequenceIds`; IDs that are unknown or belong to
  * another organization are left out.
  */
-export async function listSequenceSummaries(db: DbOrTx, params: ListSequenceSummariesParams): Promise<{ sequences: SequenceSummary[] }> {
+export async function listSequenceSummaries(db: DbOrTx, params: ListSequenceSummariesParams): Promise<{ sequences: TSequenceSummary[] }> {
   const ids = [...new Set(params.sequenceIds)];
   if (ids.length === 0) return { sequences: [] };
   const [sequenceRows, callRows] = await Promise.all([
@@ -63,7 +43,7 @@ export async function listSequenceSummaries(db: DbOrTx, params: ListSequenceSumm
     callsBySequence.set(call.sequenceId, list);
   }
   const byId = new Map(sequenceRows.map((row) => [row.id, row]));
-  const summaries: SequenceSummary[] = [];
+  const summaries: TSequenceSummary[] = [];
   for (const id of ids) {
     const row = byId.get(id);
     if (!row) continue;

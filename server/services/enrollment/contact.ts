@@ -14,26 +14,11 @@ import {
   MAX_VARIABLES_PER_CONTACT,
 } from "@/server/schemas/limits";
 import { AppError } from "@/server/errors";
+import type { RejectionReason } from "@/server/schemas/enrollment";
 import { isSafeText, toSafeText, UNSAFE_TEXT_MESSAGE } from "@/server/schemas/text";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone, inferTimezone } from "@/server/services/phone/timezones";
 import { stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
-
-/** Per-contact rejection reasons (DESIGN §4, plus INVALID_NAME: a name that is too long or not text). */
-export const rejectionReasons = [
-  "MISSING_NAME",
-  "INVALID_NAME",
-  "MISSING_PHONE_NUMBER",
-  "INVALID_PHONE_NUMBER",
-  "DUPLICATE_PHONE_NUMBER",
-  "INVALID_TIMEZONE",
-  "INVALID_SCHEDULED_AT",
-  "MISSING_EMAIL",
-  "MISSING_INPUT_VARIABLE",
-  "INVALID_INPUT_VARIABLE",
-  "OPTED_OUT",
-] as const;
-export type RejectionReason = (typeof rejectionReasons)[number];
 
 /** Body fields with a meaning of their own; every other top-level property is a custom input variable. */
 export const CONTACT_FIELDS = new Set([

@@ -1,11 +1,12 @@
 import type { Db } from "@/db";
 import { getSequenceOrThrow } from "@/db/queries/sequences";
 import { AppError, type AppErrorCode } from "@/server/errors";
+import type { RejectionReason } from "@/server/schemas/enrollment";
 import type { TSequence } from "@/server/schemas/sequence";
 import { sendSequenceEvents, startedEvents } from "@/server/services/sequences/sequence-events";
 import { toApiSequence } from "@/server/services/sequences/sequence-shape";
 import { assertCreditsFor, findOptedOutNumbers } from "./checks";
-import { contactRulesFor, validateContact, type RejectionReason } from "./contact";
+import { contactRulesFor, validateContact } from "./contact";
 import { createSequences } from "./create-sequences";
 import { getSchedulableAgent } from "./schedulable-agent";
 

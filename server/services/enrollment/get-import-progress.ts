@@ -1,17 +1,10 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { bulkBatches, sequences, type BulkBatchStatus } from "@/db/schema";
-
-export type ImportBatchProgress = {
-  batchId: string;
-  status: BulkBatchStatus;
-  accepted: number;
-  /** Sequences that exist for the batch now (created asynchronously after the 202). */
-  created: number;
-};
+import { bulkBatches, sequences } from "@/db/schema";
+import type { TImportBatchProgress } from "@/server/schemas/enrollment";
 
 /** How far the background creation of an import's sequences has come, per bulk batch of the organization. */
-export async function getImportProgress(db: DbOrTx, params: { organizationId: string; batchIds: string[] }): Promise<{ batches: ImportBatchProgress[] }> {
+export async function getImportProgress(db: DbOrTx, params: { organizationId: string; batchIds: string[] }): Promise<{ batches: TImportBatchProgress[] }> {
   const ids = [...new Set(params.batchIds)];
   if (ids.length === 0) return { batches: [] };
   const [batchRows, counts] = await Promise.all([

@@ -2,6 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { Db } from "@/db";
 import { bulkBatches } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import type { TImportBatchResult } from "@/server/schemas/enrollment";
 import type { ContactRejection } from "@/server/services/enrollment/contact";
 import { enrollMany } from "@/server/services/enrollment/enroll-many";
 import { DASHBOARD_SCHEDULED_BY } from "@/server/services/enrollment/schedulable-agent";
@@ -18,23 +19,13 @@ export type SubmitImportBatchParams = {
   now: Date;
 };
 
-export type SubmitImportBatchResult = {
-  /** Null when no contact of the batch passed validation (nothing was recorded). */
-  batchId: string | null;
-  total: number;
-  accepted: number;
-  rejected: ContactRejection[];
-  /** True when the key had been used before: the first answer is returned and nothing new is scheduled. */
-  replayed: boolean;
-};
-
 /**
  * One batch of a CSV import, through the bulk enrollment service (the same rules, idempotency and credit checks as
  * POST /agents/{agentId}/schedule/sequences, with `scheduledBy` "dashboard"). A batch in which nothing is valid is an
  * answer here, not an error: the import goes on with its other batches and reports the rows. Other whole-batch errors
  * (AGENT_MISCONFIGURED, INSUFFICIENT_CREDITS, …) are raised as the bulk service raises them.
  */
-export async function submitImportBatch(db: Db, params: SubmitImportBatchParams): Promise<SubmitImportBatchResult> {
+export async function submitImportBatch(db: Db, params: SubmitImportBatchParams): Promise<TImportBatchResult> {
   try {
     const result = await enrollMany(db, {
       organizationId: params.organizationId,

@@ -2,9 +2,9 @@ import type { DbOrTx } from "@/db";
 import { findCall } from "@/db/queries/calls";
 import { AppError } from "@/server/errors";
 import type { ChiliPiperClient, ProviderAttendee } from "@/server/providers/chili-piper/client";
+import type { TMeetingAttendee } from "@/server/schemas/meeting";
 import { openProviderClient } from "@/server/services/calendar/provider-connection";
 
-export type MeetingAttendee = { email: string; name?: string; timeZone?: string; phoneNumber?: string };
 
 export type OpenedMeeting = {
   entityId: string;
@@ -38,8 +38,8 @@ export async function openMeeting(
 }
 
 /** The spec's attendee: email always; name, timeZone, phoneNumber only when the provider has them. */
-export function toMeetingAttendee(attendee: ProviderAttendee): MeetingAttendee {
-  const out: MeetingAttendee = { email: attendee.email };
+export function toMeetingAttendee(attendee: ProviderAttendee): TMeetingAttendee {
+  const out: TMeetingAttendee = { email: attendee.email };
   if (attendee.name) out.name = attendee.name;
   if (attendee.timeZone) out.timeZone = attendee.timeZone;
   if (attendee.phoneNumber) out.phoneNumber = attendee.phoneNumber;
