@@ -44,7 +44,8 @@ async function start(): Promise<EmbeddedServices> {
     console.info(`[inngest-embedded] runner ${runner.id} started with ${runner.functions().size} function(s)`);
   }
   const stop = async () => {
-    await runner?.stop();
+    // Requests in flight stop at their next step; those still running after 10 s are handed to another instance.
+    await runner?.stop({ timeoutMs: 10_000 });
     await calendar?.stop();
   };
   process.once("SIGTERM", () => void stop());
