@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentStep } from "@/db/schema";
-import { findCallOrganizationForMember } from "@/server/services/calls/find-call-organization";
+import { createContext } from "@/server/trpc/context";
+import { createCaller } from "@/server/trpc/root";
 import { useTestDb } from "../../helpers/db";
 import { createTestCall, createTestSequence } from "../../factories";
 import { createConversation, createOrgWithAgent, useRecordingsSandbox } from "../conversations/fixtures";
@@ -153,8 +154,11 @@ describe("call links (callUrl) in the console", () => {
     const other = await createOrgWithAgent(db, "Other");
     const outsider = await consoleUser(db, other.organization.id, "admin");
 
-    expect(await findCallOrganizationForMember(db, { callId, userId: member.userId })).toEqual({ orgId: organization.orgId });
-    expect(await findCallOrganizationForMember(db, { callId, userId: outsider.userId })).toBeNull();
-    expect(await findCallOrganizationForMember(db, { callId: "call.unknown", userId: member.userId })).toBeNull();
+    // The call link page asks through the server caller, as the signed-in person (conversations.callOrganization).
+    expect(await member.caller.conversations.callOrganization({ callId })).toEqual({ orgId: organization.orgId });
+    expect(await outsider.caller.conversations.callOrganization({ callId })).toBeNull();
+    expect(await member.caller.conversations.callOrganization({ callId: "call.unknown" })).toBeNull();
+    const signedOut = createCaller(createContext({ db, source: "dashboard" }));
+    await expect(signedOut.conversations.callOrganization({ callId })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 });
