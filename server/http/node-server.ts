@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
 import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/config/settings";
-import { ERROR_TABLE, type AppErrorCode } from "@/server/errors";
+import { ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type AppErrorCode } from "@/server/errors";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine } from "@/server/voice";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
@@ -220,7 +220,7 @@ async function serveFetch(req: IncomingMessage, res: ServerResponse, maxBodyByte
       res.setHeader("content-type", "application/json");
       closeIfBodyUnread(req, res);
     }
-    res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: "An unexpected error occurred. Retry with backoff." }));
+    res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: INTERNAL_ERROR_MESSAGE }));
   }
 }
 
