@@ -1,13 +1,16 @@
 "use client";
 
-import * as Sheet from "@radix-ui/react-dialog";
-import { Menu, X } from "lucide-react";
-import { useState, type ReactNode } from "react";
+import { Menu } from "lucide-react";
+import dynamic from "next/dynamic";
+import { useRef, useState, type ReactNode } from "react";
 import { useOrg } from "./org-context";
 import { SidebarContent } from "./shell/sidebar";
 import { Button } from "./ui/button";
-import { overlayClass } from "./ui/dialog";
 import { Toaster } from "./ui/toast";
+
+const loadMobileMenu = () => import("./shell/mobile-menu");
+// The phone menu's sheet (Radix Dialog) is fetched when it is first opened, not with every page.
+const MobileMenu = dynamic(loadMobileMenu, { ssr: false });
 
 /**
  * The console's frame: the sidebar (a sheet behind "Menu" on phones), a header with room for the global search box
@@ -16,6 +19,8 @@ import { Toaster } from "./ui/toast";
 export function DashboardShell({ children, search }: { children: ReactNode; search?: ReactNode }) {
   const org = useOrg();
   const [menuOpen, setMenuOpen] = useState(false);
+  const [menuUsed, setMenuUsed] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   return (
     <>
@@ -39,29 +44,31 @@ export function DashboardShell({ children, search }: { children: ReactNode; sear
                 : "sticky top-0 z-40 flex h-14 items-center gap-3 bg-sidebar px-3 text-white md:hidden"
             }
           >
-            <Sheet.Root open={menuOpen} onOpenChange={setMenuOpen}>
-              <Sheet.Trigger asChild>
-                <Button size="sm" className="border-gray-500 bg-transparent text-current hover:bg-sidebar-accent hover:text-white md:hidden">
-                  <Menu aria-hidden="true" />
-                  Menu
-                </Button>
-              </Sheet.Trigger>
-              <Sheet.Portal>
-                <Sheet.Overlay className={overlayClass} />
-                <Sheet.Content className="fixed inset-y-0 left-0 z-50 w-[min(20rem,85vw)] overflow-y-auto bg-sidebar shadow-xl" aria-describedby={undefined}>
-                  <Sheet.Title className="sr-only">Menu</Sheet.Title>
-                  <Sheet.Close asChild>
-                    <Button size="sm" className="absolute top-3 right-3 border-gray-500 bg-transparent text-white hover:bg-sidebar-accent hover:text-white">
-                      <X aria-hidden="true" />
-                      Close menu
-                    </Button>
-                  </Sheet.Close>
-                  <div className="pt-10">
-                    <SidebarContent onNavigate={() => setMenuOpen(false)} />
-                  </div>
-                </Sheet.Content>
-              </Sheet.Portal>
-            </Sheet.Root>
+            <Button
+              ref={menuButton}
+              size="sm"
+              className="border-gray-500 bg-transparent text-current hover:bg-sidebar-accent hover:text-white md:hidden"
+              aria-haspopup="dialog"
+              aria-expanded={menuOpen}
+              onPointerEnter={() => void loadMobileMenu()}
+              onClick={() => {
+                setMenuUsed(true);
+                setMenuOpen(true);
+              }}
+            >
+              <Menu aria-hidden="true" />
+              Menu
+            </Button>
+            {menuUsed && (
+              <MobileMenu
+                open={menuOpen}
+                onOpenChange={setMenuOpen}
+                onCloseAutoFocus={(event) => {
+                  event.preventDefault();
+                  menuButton.current?.focus();
+                }}
+              />
+            )}
             <span className="min-w-0 truncate font-semibold md:hidden">{org.name}</span>
             {/* The global search box ("find a customer") goes here, on every page. */}
             {search && <div className="ml-auto min-w-0 flex-1 md:ml-0 md:max-w-xl">{search}</div>}

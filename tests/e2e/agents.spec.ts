@@ -69,7 +69,7 @@ test("an admin creates an agent with a required input variable and a DATE/TIME e
   await page.getByRole("group", { name: "Outcome 1" }).getByLabel("Enabled").uncheck();
   await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("You are a friendly scheduler. Version two.");
   await page.getByRole("button", { name: "Save changes" }).click();
-  await expect(page.getByText(/Saved\. The prompt is now version prompt-ver\./)).toBeVisible();
+  await expect(page.getByText(/Saved\. The prompt is now a new version/)).toBeVisible();
   await page.getByText(/Prompt versions \(2\)/).click();
   await expect(page.getByTestId("prompt-versions").getByRole("listitem")).toHaveCount(2);
 

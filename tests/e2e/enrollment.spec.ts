@@ -18,7 +18,10 @@ test("an admin enrolls one contact with the API's validation messages, cancels b
   await form.getByLabel("Company name (required)").fill("Analytical Engines");
   await form.getByLabel("CRM reference").fill(reference);
   await form.getByRole("button", { name: "Enroll contact" }).click();
-  await expect(page.getByTestId("enroll-result")).toContainText(/sequence call-sequence\.[0-9a-z]{26}/);
+  await expect(page.getByTestId("enroll-result")).toContainText("Enrolled. First call");
+  // The sequence's ID is behind the technical details, with a link to the sequence.
+  await expect(page.getByTestId("enroll-result")).toContainText(/call-sequence\.[0-9a-z]{26}/);
+  await expect(page.getByTestId("enroll-result").getByRole("link", { name: /Open the sequence/ })).toBeVisible();
   await snap("agent-enroll");
 
   await openOrgPage(page, "/agents");

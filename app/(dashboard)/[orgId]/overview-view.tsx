@@ -18,12 +18,12 @@ export function OverviewView() {
   const can = useCan();
   const path = useOrgPath();
   const usage = useQuery(trpc.credits.usage.queryOptions({}));
-  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1 }));
+  const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1 }));
 
   return (
     <div className="flex flex-col gap-4">
       <PageHeader title={org.name} description={`You are ${org.role === "admin" ? "an admin" : `a ${org.role}`} of this organization.`} />
-      {org.features.webhooks && <FailingEndpointsAlert />}
+      <FailingEndpointsAlert />
       <Section title="Credits this month" actions={<Link href={path("/credits")}>Usage by agent and day →</Link>}>
         {usage.isPending ? (
           <Loading />

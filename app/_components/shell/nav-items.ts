@@ -13,8 +13,8 @@ export function navItems(org: ConsoleOrg, path: (sub?: string) => string): NavIt
     { href: path("/live-calls"), label: "Live calls", show: true },
     { href: path("/import"), label: "Import contacts", show: admin },
     { href: path("/credits"), label: "Credits", show: true },
-    { href: path("/webhooks"), label: "Webhooks", show: org.features.webhooks },
-    { href: path("/jobs"), label: "Jobs", show: org.features.jobs && (admin || org.operator) },
+    { href: path("/webhooks"), label: "Webhooks", show: true },
+    { href: path("/jobs"), label: "Jobs", show: admin || org.operator },
     { href: path("/api-keys"), label: "API keys", show: admin },
     { href: path("/members"), label: "Members", show: true },
   ];

@@ -1,37 +1,35 @@
 "use client";
 
-import { Checkbox as CheckboxPrimitive, CheckboxIndicator } from "@radix-ui/react-checkbox";
-import { Check } from "lucide-react";
 import { useId, type ComponentProps, type ReactNode } from "react";
 import { cn } from "./cn";
 import { useFieldControl } from "./field";
 
-export function Checkbox({ className, ...props }: ComponentProps<typeof CheckboxPrimitive>) {
+type CheckboxProps = Omit<ComponentProps<"input">, "type" | "checked" | "onChange"> & {
+  checked?: boolean;
+  onCheckedChange?: (checked: boolean) => void;
+};
+
+/**
+ * A checkbox: the native `<input type="checkbox">` in the theme's colour (`accent-color`). Unlike the select, menu or
+ * dialog, HTML's checkbox already has everything (keyboard, forms, `:checked`, screen readers), so no Radix code is
+ * shipped for it; the props follow Radix's (`checked`, `onCheckedChange`) so the kit reads the same everywhere.
+ */
+export function Checkbox({ className, onCheckedChange, ...props }: CheckboxProps) {
   const field = useFieldControl(props);
   return (
-    <CheckboxPrimitive
+    <input
+      type="checkbox"
       data-slot="checkbox"
-      className={cn(
-        "peer inline-flex size-4.5 shrink-0 items-center justify-center rounded border border-input bg-card text-primary-foreground disabled:cursor-not-allowed disabled:opacity-60 data-[state=checked]:border-primary data-[state=checked]:bg-primary",
-        className,
-      )}
+      className={cn("size-4.5 shrink-0 cursor-pointer accent-primary disabled:cursor-not-allowed disabled:opacity-60", className)}
+      onChange={(event) => onCheckedChange?.(event.target.checked)}
       {...props}
       {...field}
-    >
-      <CheckboxIndicator>
-        <Check className="size-3.5" strokeWidth={3} aria-hidden="true" />
-      </CheckboxIndicator>
-    </CheckboxPrimitive>
+    />
   );
 }
 
 /** A checkbox with its label beside it (and an optional hint under both). */
-export function CheckboxField({
-  label,
-  hint,
-  className,
-  ...props
-}: ComponentProps<typeof CheckboxPrimitive> & { label: ReactNode; hint?: ReactNode }) {
+export function CheckboxField({ label, hint, className, ...props }: CheckboxProps & { label: ReactNode; hint?: ReactNode }) {
   const id = useId();
   const controlId = props.id ?? `checkbox${id}`;
   return (

@@ -1,10 +1,13 @@
 "use client";
 
-import * as AlertDialog from "@radix-ui/react-alert-dialog";
-import type { ReactNode } from "react";
-import { Button, buttonVariants, type ButtonProps } from "./button";
-import { cn } from "./cn";
-import { dialogContentClass, overlayClass } from "./dialog";
+import dynamic from "next/dynamic";
+import { useRef, useState, type ReactNode } from "react";
+import { Button, type ButtonProps } from "./button";
+
+const loadDialog = () => import("./confirm-dialog");
+// The Radix alert dialog is fetched when a confirmation is first asked for (or the pointer comes near the button),
+// not with the page: most visits never open one.
+const ConfirmDialog = dynamic(loadDialog, { ssr: false });
 
 /**
  * A button that asks before it acts: a Radix alert dialog (focus moves to Cancel, Escape cancels, focus returns to
@@ -31,28 +34,43 @@ export function ConfirmButton({
   size?: ButtonProps["size"];
   className?: string;
 }) {
+  const [open, setOpen] = useState(false);
+  const [asked, setAsked] = useState(false);
+  const button = useRef<HTMLButtonElement>(null);
   return (
-    <AlertDialog.Root>
-      <AlertDialog.Trigger asChild>
-        <Button variant={variant} size={size} disabled={disabled} className={className}>
-          {label}
-        </Button>
-      </AlertDialog.Trigger>
-      <AlertDialog.Portal>
-        <AlertDialog.Overlay className={overlayClass} />
-        <AlertDialog.Content className={dialogContentClass}>
-          <AlertDialog.Title className="text-lg font-semibold">{title}</AlertDialog.Title>
-          <AlertDialog.Description asChild>
-            <div className="text-foreground">{children}</div>
-          </AlertDialog.Description>
-          <div className="mt-2 flex flex-col-reverse gap-2 sm:flex-row sm:justify-end">
-            <AlertDialog.Cancel className={buttonVariants({ variant: "secondary" })}>Cancel</AlertDialog.Cancel>
-            <AlertDialog.Action className={cn(buttonVariants({ variant: "danger" }))} onClick={onConfirm}>
-              {confirmLabel}
-            </AlertDialog.Action>
-          </div>
-        </AlertDialog.Content>
-      </AlertDialog.Portal>
-    </AlertDialog.Root>
+    <>
+      <Button
+        ref={button}
+        variant={variant}
+        size={size}
+        disabled={disabled}
+        className={className}
+        aria-haspopup="dialog"
+        aria-expanded={open}
+        onPointerEnter={() => void loadDialog()}
+        onFocus={() => void loadDialog()}
+        onClick={() => {
+          setAsked(true);
+          setOpen(true);
+        }}
+      >
+        {label}
+      </Button>
+      {asked && (
+        <ConfirmDialog
+          open={open}
+          onOpenChange={setOpen}
+          title={title}
+          confirmLabel={confirmLabel}
+          onConfirm={onConfirm}
+          onCloseAutoFocus={(event) => {
+            event.preventDefault();
+            button.current?.focus();
+          }}
+        >
+          {children}
+        </ConfirmDialog>
+      )}
+    </>
   );
 }

@@ -20,7 +20,7 @@ export function PageHeader({
   return (
     <div className={cn("mb-5", className)}>
       {back && (
-        <Link href={back.href} className="mb-2 inline-flex items-center gap-1 text-sm font-medium">
+        <Link href={back.href} className="mb-2 inline-flex items-center gap-1 text-sm font-medium no-underline hover:underline">
           <ChevronLeft className="size-4" aria-hidden="true" />
           {back.label}
         </Link>

@@ -16,7 +16,7 @@ import { LocalTime } from "../../../_components/ui/time";
 import { AgentStatusBadge, type AgentStatus } from "./_components/agent-status";
 import { CancelByReferenceForm } from "./cancel-by-reference-form";
 
-type Agent = RouterOutputs["agentAdmin"]["list"]["agents"][number];
+type Agent = RouterOutputs["agents"]["listForConsole"]["agents"][number];
 const col = columnsFor<Agent>();
 
 export function AgentsListView() {
@@ -35,7 +35,7 @@ export function AgentsListView() {
     return () => clearTimeout(timer);
   }, [searchInput]);
   const agents = useQuery({
-    ...trpc.agentAdmin.list.queryOptions({ page, search: search || undefined, status: status || undefined }),
+    ...trpc.agents.listForConsole.queryOptions({ page, search: search || undefined, status: status || undefined }),
     placeholderData: keepPreviousData,
   });
 

@@ -22,7 +22,7 @@ const CONVERSATIONS_PAGE_SIZE = 25;
 
 const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
-type Row = RouterOutputs["consoleConversations"]["sequenceSummaries"]["sequences"][number];
+type Row = RouterOutputs["conversations"]["sequenceSummaries"]["sequences"][number];
 const col = columnsFor<Row>();
 
 /**
@@ -63,7 +63,7 @@ export function ConversationsView() {
   });
   const ids = search.data?.sequenceIds ?? [];
   const summaries = useQuery({
-    ...trpc.consoleConversations.sequenceSummaries.queryOptions({ sequenceIds: ids }),
+    ...trpc.conversations.sequenceSummaries.queryOptions({ sequenceIds: ids }),
     enabled: ids.length > 0,
     placeholderData: keepPreviousData,
   });

@@ -1,14 +1,19 @@
 "use client";
 
+import dynamic from "next/dynamic";
 import { useCan } from "../../../_components/org-context";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { Forbidden, Loading } from "../../../_components/ui/states";
 import { BATCH_SIZE } from "./csv-import";
 import { ImportFileStep } from "./import-file-step";
-import { ImportMappingStep } from "./import-mapping-step";
-import { ImportPreviewStep } from "./import-preview-step";
-import { ImportRunStep, RejectedRowsSection } from "./import-run-step";
 import { useCsvImport } from "./use-csv-import";
+
+// The steps after the file are fetched once a file is chosen (the page opens on the first step only).
+const stepLoading = () => <Loading />;
+const ImportMappingStep = dynamic(() => import("./import-mapping-step").then((m) => m.ImportMappingStep), { loading: stepLoading });
+const ImportPreviewStep = dynamic(() => import("./import-preview-step").then((m) => m.ImportPreviewStep), { loading: stepLoading });
+const ImportRunStep = dynamic(() => import("./import-run-step").then((m) => m.ImportRunStep), { loading: stepLoading });
+const RejectedRowsSection = dynamic(() => import("./import-run-step").then((m) => m.RejectedRowsSection), { loading: stepLoading });
 
 /**
  * Bulk import from a CSV file, in four steps (agent and file, columns, preview, import); the state and the rules live in

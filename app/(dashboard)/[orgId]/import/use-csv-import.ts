@@ -40,7 +40,7 @@ export type ImportRun = {
 export function useCsvImport(enabled: boolean) {
   const trpc = useTRPC();
   const [agentId, setAgentId] = useState("");
-  const agent = useQuery({ ...trpc.agentAdmin.get.queryOptions({ agentId }), enabled: Boolean(agentId) && enabled });
+  const agent = useQuery({ ...trpc.agents.getConfig.queryOptions({ agentId }), enabled: Boolean(agentId) && enabled });
   const [file, setFile] = useState<LoadedFile | null>(null);
   const [parsing, setParsing] = useState<{ rowsRead: number } | null>(null);
   const [parseError, setParseError] = useState<string | null>(null);
@@ -51,12 +51,12 @@ export function useCsvImport(enabled: boolean) {
   const [checkError, setCheckError] = useState<unknown>(null);
   const [run, setRun] = useState<ImportRun | null>(null);
 
-  const validateRows = useMutation(trpc.consoleImport.validateRows.mutationOptions());
-  const submitBatch = useMutation(trpc.consoleImport.submitBatch.mutationOptions());
+  const validateRows = useMutation(trpc.enrollment.validateImportRows.mutationOptions());
+  const submitBatch = useMutation(trpc.enrollment.submitImportBatch.mutationOptions());
   const batchIds = (run?.outcomes ?? []).flatMap((o) => (o.batchId ? [o.batchId] : []));
   const acceptedTotal = (run?.outcomes ?? []).reduce((sum, o) => sum + o.accepted, 0);
   const progress = useQuery({
-    ...trpc.consoleImport.progress.queryOptions({ batchIds }),
+    ...trpc.enrollment.importProgress.queryOptions({ batchIds }),
     enabled: batchIds.length > 0,
     refetchInterval: (query) => {
       const batches = query.state.data?.batches ?? [];

@@ -53,7 +53,7 @@ export function MeetingsView() {
   const [draft, setDraft] = useState<Filters>(EMPTY);
   const [filters, setFilters] = useState<Filters>(EMPTY);
   const [page, setPage] = useState(1);
-  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1, pageSize: 100 }));
+  const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1, pageSize: 100 }));
   const rangeError = draft.from && draft.to && draft.from > draft.to ? "The last day is before the first." : null;
   const input = {
     ...SHOW[filters.show].input,

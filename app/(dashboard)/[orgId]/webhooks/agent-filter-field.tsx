@@ -8,7 +8,7 @@ import { FieldSet } from "../../../_components/ui/field";
 /** Checkboxes of the organization's agents; none checked = every agent. */
 export function AgentFilterField({ value, onChange }: { value: string[]; onChange: (agentIds: string[]) => void }) {
   const trpc = useTRPC();
-  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1, pageSize: 100 }));
+  const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1, pageSize: 100 }));
   return (
     <FieldSet legend="Agents" hint="Deliver calls of the checked agents only; leave all unchecked for every agent.">
       {agents.isPending && <span className="text-sm text-muted-foreground">Loading agents…</span>}

@@ -19,7 +19,7 @@ export function CancelMeetingForm({ callId, onCancelled }: { callId: string; onC
     trpc.meetings.cancel.mutationOptions({
       onSuccess: () => {
         onCancelled();
-        void queryClient.invalidateQueries({ queryKey: trpc.consoleConversations.meetingState.queryKey({ entityId: callId }) });
+        void queryClient.invalidateQueries({ queryKey: trpc.meetings.state.queryKey({ entityId: callId }) });
       },
     }),
   );

@@ -46,7 +46,7 @@ export function MeetingPanel({
   const hasBooking = Boolean(stored.bookingUid);
   const [cancelled, setCancelled] = useState(false);
   const state = useQuery({
-    ...trpc.consoleConversations.meetingState.queryOptions({ entityId: callId }),
+    ...trpc.meetings.state.queryOptions({ entityId: callId }),
     enabled: hasBooking,
     // Until the background reconciliation has caught up, look again every 2 s.
     refetchInterval: (query) => (query.state.data && !query.state.data.reconciled ? 2000 : false),

@@ -190,11 +190,11 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
         <Button variant="primary" onClick={() => void togglePlay()} disabled={state === "refreshing" || state === "gone"} data-testid="play-toggle">
           {playing ? "Pause" : "Play"}
         </Button>
-        <Button size="sm" onClick={() => seekTo(currentTime - 5)} aria-label="Back 5 seconds">
-          −5 s
+        <Button size="sm" onClick={() => seekTo(currentTime - 5)} title="Back 5 seconds">
+          −5 s<span className="sr-only"> (back 5 seconds)</span>
         </Button>
-        <Button size="sm" onClick={() => seekTo(currentTime + 5)} aria-label="Forward 5 seconds">
-          +5 s
+        <Button size="sm" onClick={() => seekTo(currentTime + 5)} title="Forward 5 seconds">
+          +5 s<span className="sr-only"> (forward 5 seconds)</span>
         </Button>
         <span className="min-w-24 tabular-nums" aria-live="off" data-testid="play-time">
           {formatDuration(currentTime)} / {formatDuration(duration)}

@@ -13,7 +13,7 @@ import { formatTimeWindow, humanize } from "../../../../_components/ui/format";
 import { Duration, ZonedTime } from "../../../../_components/ui/time";
 import { LifecycleBadge, ResultBadge } from "../../conversations/_components/status-badges";
 
-type SequenceView = RouterOutputs["consoleConversations"]["sequenceView"];
+type SequenceView = RouterOutputs["conversations"]["sequenceView"];
 type Step = SequenceView["steps"][number];
 type Call = SequenceView["calls"][number];
 type Chain = NonNullable<SequenceView["chain"]>;

@@ -15,7 +15,7 @@ export function SequenceView({ sequenceId }: { sequenceId: string }) {
   const trpc = useTRPC();
   const path = useOrgPath();
   const can = useCan();
-  const view = useQuery(trpc.consoleConversations.sequenceView.queryOptions({ sequenceId }));
+  const view = useQuery(trpc.conversations.sequenceView.queryOptions({ sequenceId }));
   const back = { href: path("/conversations"), label: "Conversations" };
   if (view.isPending) return <Loading rows={8} label="Loading the sequence…" />;
   if (view.isError) {
