@@ -3,11 +3,12 @@ import { randomBytes } from "node:crypto";
 import path from "node:path";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/db/embedded";
 import { runMigrations } from "@/db/migrate";
+import { getConfig } from "@/server/config/env";
 import { dataDir } from "@/server/config/settings";
 
 /** DATABASE_URL when set (production); otherwise the embedded cluster in $DATA_DIR, started or reused. Migrated. */
 export async function resolveDatabase(log: (line: string) => void = () => {}): Promise<{ url: string; embedded: EmbeddedDatabase | null }> {
-  const external = process.env.DATABASE_URL;
+  const external = getConfig().DATABASE_URL;
   if (external) {
     await runMigrations(external);
     return { url: external, embedded: null };

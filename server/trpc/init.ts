@@ -5,6 +5,7 @@ import { AppError, appCodeForTrpcCode, ERROR_TABLE, type AppErrorCode } from "..
 import { findRefusedInput } from "../schemas/text";
 import { authenticate, type AuthContext } from "../auth/authenticate";
 import type { Context, MemberRole } from "./context";
+import { getLogger } from "@/server/observability/logger";
 
 /**
  * `successStatus`: the HTTP status of a successful REST call (default 200); also written into the OpenAPI document.
@@ -71,7 +72,7 @@ const appErrorMiddleware = t.middleware(async ({ ctx, meta, next }) => {
       throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
     }
     if (result.error.code === "INTERNAL_SERVER_ERROR" && !(cause instanceof ZodError)) {
-      console.error("[trpc] unexpected error", result.error.cause ?? result.error);
+      getLogger("trpc").error({ err: result.error.cause ?? result.error }, "unexpected error");
     }
   }
   return result;
