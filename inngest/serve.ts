@@ -2,7 +2,7 @@ import { timingSafeEqual } from "node:crypto";
 import type { Inngest, InngestFunction } from "inngest";
 import { serve } from "inngest/next";
 import { getLogger } from "@/server/observability/logger";
-import { recordRunnerStep } from "@/server/observability/metrics";
+import { recordRunnerRequest } from "@/server/observability/metrics";
 import { EMBEDDED_TOKEN_HEADER, embeddedRunnerToken } from "./embedded/transport";
 import type { InngestMode } from "./mode";
 
@@ -22,7 +22,7 @@ export type CreateInngestHandlerOptions = {
  * function step. The handler therefore answers 404 unless the request carries this process's runner secret, which
  * never leaves the process. In cloud mode the SDK itself refuses requests not signed with INNGEST_SIGNING_KEY.
  *
- * Every function request (a POST: one or more steps) is timed into `runner_step_duration_seconds`, whoever drives
+ * Every function request (a POST: one or more steps) is timed into `runner_request_duration_seconds`, whoever drives
  * it (the embedded runner or Inngest).
  */
 export function createInngestHandler(options: CreateInngestHandlerOptions): InngestHandler {
@@ -43,7 +43,7 @@ export function createInngestHandler(options: CreateInngestHandlerOptions): Inng
     const outcome = response.status === 200 ? "completed" : response.status === 206 ? "step" : "error";
     const seconds = Number(process.hrtime.bigint() - started) / 1e9;
     // Only registered IDs become label values (a bounded set).
-    recordRunnerStep({ functionId: functionIds.has(fnId) ? fnId : "unknown", outcome, seconds });
+    recordRunnerRequest({ functionId: functionIds.has(fnId) ? fnId : "unknown", outcome, seconds });
     const line = { function: fnId.slice(0, 100), step: params.get("stepId")?.slice(0, 100), status: response.status, durationMs: Math.round(seconds * 10_000) / 10 };
     // A step that threw is retried by the runner (or fails the run): worth a warning; the rest is routine.
     if (outcome === "error") getLogger("inngest").warn(line, "function request failed");

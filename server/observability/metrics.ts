@@ -75,9 +75,16 @@ function createMetrics() {
       help: "Age of the oldest due background-job request no runner has taken yet (0 when none waits).",
       registers: [registry],
     }),
+    runnerRequestDuration: new client.Histogram({
+      name: "runner_request_duration_seconds",
+      help: "Background function requests (one or more steps each, SDK checkpoints) executed by this instance's serve handler, by function and outcome.",
+      labelNames: ["function", "outcome"] as const,
+      buckets: DURATION_BUCKETS,
+      registers: [registry],
+    }),
     runnerStepDuration: new client.Histogram({
       name: "runner_step_duration_seconds",
-      help: "Background function requests (one or more steps each) executed by this instance's serve handler, by function and outcome.",
+      help: "Steps (step.run) the embedded runner recorded, by function and outcome, as the SDK timed them.",
       labelNames: ["function", "outcome"] as const,
       buckets: DURATION_BUCKETS,
       registers: [registry],
@@ -120,8 +127,20 @@ export function recordWebhookAttempt(params: { outcome: string; trigger: string;
   metrics.webhookLatency.observe({ outcome: params.outcome }, params.seconds);
 }
 
-export function recordRunnerStep(params: { functionId: string; outcome: string; seconds: number }): void {
-  getMetrics().runnerStepDuration.observe({ function: params.functionId, outcome: params.outcome }, params.seconds);
+/** One request of the serve handler (it may run several steps, each reported through a checkpoint). */
+export function recordRunnerRequest(params: { functionId: string; outcome: string; seconds: number }): void {
+  getMetrics().runnerRequestDuration.observe({ function: params.functionId, outcome: params.outcome }, params.seconds);
+}
+
+/**
+ * Steps the embedded runner applied (a checkpoint or a step result of a 206), timed by the SDK: `timing.b` is the
+ * step's duration in nanoseconds. The function id is a registered one (a bounded label set).
+ */
+export function recordRunnerSteps(functionId: string, outcome: "completed" | "error", ops: ReadonlyArray<{ timing?: { b?: number } }>): void {
+  const histogram = getMetrics().runnerStepDuration;
+  for (const op of ops) {
+    if (typeof op.timing?.b === "number") histogram.observe({ function: functionId, outcome }, Math.max(0, op.timing.b / 1e9));
+  }
 }
 
 export function recordRateLimitRejection(limit: "key" | "address"): void {
