@@ -5,16 +5,15 @@
  * HTTP server (Next.js + the /api/v1 fast path + /healthz, /readyz, /metrics) on $PORT, and the graceful shutdown on
  * SIGTERM (server/runtime/shutdown.ts).
  */
-import { existsSync, readFileSync, writeFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import path from "node:path";
-import { createDb } from "@/db";
 import { ConfigError, getConfig, reloadConfig } from "@/server/config/env";
 import { appBaseUrl, appPort, dataDir, isEmbeddedMode, listenHost } from "@/server/config/settings";
 import { flushLogs, getLogger } from "@/server/observability/logger";
 import { onShutdown } from "@/server/runtime/lifecycle";
 import { installShutdownHandlers } from "@/server/runtime/shutdown";
-import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
-import { persistentSecret, resolveDatabase } from "./lib";
+import type { SeedResult } from "@/server/seed/demo-seed";
+import { ensureDemoData, persistentSecret, resolveDatabase } from "./lib";
 
 function validateConfiguration(): void {
   try {
@@ -71,21 +70,6 @@ async function main() {
     { url: baseUrl, listen: host ? `${host}:${port}` : `:${port}`, mode: isEmbeddedMode() ? "embedded" : "external database" },
     `ready on ${baseUrl}${host === "127.0.0.1" ? " (listening on 127.0.0.1 only; set HOST=0.0.0.0 to accept other machines)" : ""}`,
   );
-}
-
-/** Seeds once per data directory (embedded) or when SEED_DEMO=1; remembers the printed credentials in $DATA_DIR/demo.json. */
-async function ensureDemoData(databaseUrl: string, baseUrl: string): Promise<SeedResult | null> {
-  const file = path.join(dataDir(), "demo.json");
-  if (existsSync(file)) return JSON.parse(readFileSync(file, "utf8")) as SeedResult;
-  if (!isEmbeddedMode() && !getConfig().SEED_DEMO) return null;
-  const handle = createDb(databaseUrl, { max: 4 });
-  try {
-    const result = await seedDemo(handle.db, { baseUrl });
-    writeFileSync(file, JSON.stringify(result, null, 2), { mode: 0o600 });
-    return result;
-  } finally {
-    await handle.close();
-  }
 }
 
 /**
