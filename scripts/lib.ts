@@ -4,7 +4,7 @@ import path from "node:path";
 import { createDb } from "@/db";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/db/embedded";
 import { runMigrations } from "@/db/migrate";
-import { getConfig } from "@/server/config/env";
+import { ConfigError, getConfig, reloadConfig } from "@/server/config/env";
 import { dataDir, isEmbeddedMode } from "@/server/config/settings";
 import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
 
@@ -50,5 +50,19 @@ export async function ensureDemoData(databaseUrl: string, baseUrl: string): Prom
     return result;
   } finally {
     await handle.close();
+  }
+}
+
+/**
+ * Reads the configuration again (process.env as it is now) and, when a setting is bad, exits with the one message
+ * listing every problem — on stderr in plain text, before the logger exists (its own settings may be the bad ones).
+ */
+export function validateConfiguration(): void {
+  try {
+    reloadConfig();
+  } catch (error) {
+    if (!(error instanceof ConfigError)) throw error;
+    process.stderr.write(`${error.message}\n`);
+    process.exit(1);
   }
 }

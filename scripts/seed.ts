@@ -6,21 +6,14 @@
 import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDb } from "@/db";
-import { ConfigError, getConfig } from "@/server/config/env";
 import { appBaseUrl, dataDir } from "@/server/config/settings";
 import { configureLogging, flushLogs } from "@/server/observability/logger";
 import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
-import { parseFlag, resolveDatabase } from "./lib";
+import { parseFlag, resolveDatabase, validateConfiguration } from "./lib";
 
 async function main() {
   const argv = process.argv.slice(2);
-  try {
-    getConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
+  validateConfiguration();
   // stdout is the JSON; the engine's log lines (the seed runs real calls) go to stderr, warnings and worse by default.
   configureLogging({ stderr: true, defaultLevel: "warn" });
   const webhookUrl = parseFlag(argv, "--webhook-url");

@@ -7,24 +7,13 @@
  */
 import { existsSync } from "node:fs";
 import path from "node:path";
-import { ConfigError, getConfig, reloadConfig } from "@/server/config/env";
+import { getConfig } from "@/server/config/env";
 import { appBaseUrl, appPort, dataDir, isEmbeddedMode, listenHost } from "@/server/config/settings";
 import { flushLogs, getLogger } from "@/server/observability/logger";
 import { onShutdown } from "@/server/runtime/lifecycle";
 import { installShutdownHandlers } from "@/server/runtime/shutdown";
 import type { SeedResult } from "@/server/seed/demo-seed";
-import { ensureDemoData, persistentSecret, resolveDatabase } from "./lib";
-
-function validateConfiguration(): void {
-  try {
-    reloadConfig();
-  } catch (error) {
-    if (!(error instanceof ConfigError)) throw error;
-    // Before the logger exists (its own settings may be the bad ones): one plain message on stderr.
-    process.stderr.write(`${error.message}\n`);
-    process.exit(1);
-  }
-}
+import { ensureDemoData, persistentSecret, resolveDatabase, validateConfiguration } from "./lib";
 
 async function main() {
   const dev = process.argv.includes("--dev");

@@ -9,8 +9,8 @@
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { Readable } from "node:stream";
 import { POST as voiceEvents } from "@/app/api/voice/events/route";
-import { ensureDemoData, resolveDatabase } from "@/scripts/lib";
-import { getConfig, reloadConfig } from "@/server/config/env";
+import { ensureDemoData, resolveDatabase, validateConfiguration } from "@/scripts/lib";
+import { getConfig } from "@/server/config/env";
 import { appBaseUrl } from "@/server/config/settings";
 import { closeGracefully, createHttpServer } from "@/server/http/node-server";
 import { getLogger } from "@/server/observability/logger";
@@ -30,7 +30,7 @@ async function serveRoute(req: IncomingMessage, res: ServerResponse, handler: (r
 }
 
 async function main() {
-  reloadConfig();
+  validateConfiguration();
   const { url } = await resolveDatabase();
   await ensureDemoData(url, `${appBaseUrl()}/api/v1`);
   await startEmbeddedServices();
