@@ -1,14 +1,15 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { getConfig } from "@/server/config/env";
-import { censor, redactPaths, scrubText, scrubValue } from "./redact";
+import { scrubText, scrubValue } from "./redact";
 
 /**
  * The app's structured logs (pino): one JSON object per line on standard output (or `LOG_FILE`), human-readable with
- * `LOG_FORMAT=pretty` (`npm run dev`). Every line passes the redaction below (secret fields censored, phone fields
- * masked to their last 4 digits) and a scrub of all its strings (API keys cut to their prefix, webhook secrets
- * removed, E.164 numbers masked), so a careless message cannot leak them. Lines written while a request is handled
- * carry its `reqId` (and `orgId` once known), from the request context (`runWithRequestContext`).
+ * `LOG_FORMAT=pretty` (`npm run dev`). Every line passes one walk over its fields (server/observability/redact.ts):
+ * secret fields censored, phone fields masked to their last 4 digits, and every string scrubbed (API keys cut to
+ * their prefix, webhook secrets removed, E.164 numbers masked), so a careless message cannot leak them. Lines written
+ * while a request is handled carry its `reqId` (and `orgId` once known), from the request context
+ * (`runWithRequestContext`).
  *
  * The root logger lives on globalThis: Next.js loads this module once per bundle, and all copies must share one
  * destination.
@@ -67,7 +68,6 @@ function createRootLogger(): Logger {
   const options: pino.LoggerOptions = {
     level: config.raw.LOG_LEVEL ? config.LOG_LEVEL : (overrides.defaultLevel ?? config.LOG_LEVEL),
     timestamp: pino.stdTimeFunctions.isoTime,
-    redact: { paths: redactPaths(), censor },
     serializers: { err: errorSerializer, error: errorSerializer },
     formatters: {
       level: (label) => ({ level: label }),

@@ -26,7 +26,24 @@ export function scrubText(text: string): string {
     .replace(E164, (match) => maskPhoneNumber(match));
 }
 
-/** A copy of a log object with every string scrubbed (bounded depth and width; other values as they are). */
+/** Fields whose values are secrets wherever they appear (censored whole) or phone numbers (masked). */
+export const SECRET_FIELDS = ["apiKey", "password", "secret", "token", "authorization", "cookie", "x-api-key", "signingSecret", "webhookSecret"];
+export const PHONE_FIELDS = ["phoneNumber", "fromPhoneNumber", "toPhoneNumber", "to", "from", "phone"];
+const SECRET_FIELD_SET = new Set(SECRET_FIELDS.map((name) => name.toLowerCase()));
+const PHONE_FIELD_SET = new Set(PHONE_FIELDS);
+const PHONE_LIKE = /^\+?[\d\s().-]{5,}$/;
+
+/** A field's value as logged: secret fields censored whole, phone fields masked (when they hold a number). */
+export function censorField(key: string, value: unknown): unknown {
+  if (PHONE_FIELD_SET.has(key)) return typeof value === "string" && PHONE_LIKE.test(value) ? maskPhoneNumber(value) : value;
+  return SECRET_FIELD_SET.has(key.toLowerCase()) ? "[redacted]" : value;
+}
+
+/**
+ * A copy of a log object with the secret and phone fields of every level censored (censorField) and every string
+ * scrubbed (bounded depth and width; other values as they are). One walk does both: pino's own `redact` with
+ * wildcard paths cost ~4× the rest of a request log line.
+ */
 export function scrubValue(value: unknown, depth = 0): unknown {
   if (typeof value === "string") return scrubText(value);
   if (value === null || typeof value !== "object" || depth >= 6) return value;
@@ -35,36 +52,11 @@ export function scrubValue(value: unknown, depth = 0): unknown {
   if (Array.isArray(value)) return value.slice(0, 100).map((item) => scrubValue(item, depth + 1));
   const out: Record<string, unknown> = {};
   let count = 0;
-  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
     if (++count > 100) break;
-    out[key] = scrubValue(item, depth + 1);
+    const censored = censorField(key, (value as Record<string, unknown>)[key]);
+    out[key] = typeof censored === "string" && censored === "[redacted]" ? censored : scrubValue(censored, depth + 1);
   }
   return out;
-}
-
-/** Fields whose values are secrets wherever they appear (censored whole) or phone numbers (masked). */
-export const SECRET_FIELDS = ["apiKey", "password", "secret", "token", "authorization", "cookie", "x-api-key", "signingSecret", "webhookSecret"];
-export const PHONE_FIELDS = ["phoneNumber", "fromPhoneNumber", "toPhoneNumber", "to", "from", "phone"];
-
-/** pino `redact.paths`: the fields above at the top level and one or two levels down, plus request headers. */
-export function redactPaths(): string[] {
-  const keys = [...SECRET_FIELDS, ...PHONE_FIELDS];
-  const paths: string[] = [];
-  for (const key of keys) {
-    const segment = /^[A-Za-z_$][\w$]*$/.test(key) ? key : `["${key}"]`;
-    const join = (prefix: string) => (segment.startsWith("[") ? `${prefix}${segment}` : `${prefix}.${segment}`);
-    paths.push(segment.startsWith("[") ? segment : key, join("*"), join("*.*"));
-  }
-  paths.push('req.headers["x-api-key"]', "req.headers.authorization", "req.headers.cookie");
-  return paths;
-}
-
-/** pino's censor: phone fields are masked (when they hold a number), everything else is replaced. */
-export function censor(value: unknown, path: string[]): unknown {
-  const field = path[path.length - 1] ?? "";
-  if (PHONE_FIELDS.includes(field)) {
-    if (typeof value !== "string") return value;
-    return /^\+?[\d\s().-]{5,}$/.test(value) ? maskPhoneNumber(value) : value;
-  }
-  return "[redacted]";
 }

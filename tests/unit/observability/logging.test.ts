@@ -37,6 +37,14 @@ describe("the logger's lines", () => {
     expect(findLogLeaks(logs.text())).toEqual([]);
   });
 
+  it("censors secret fields and masks phone fields at any depth, whatever their case", () => {
+    const logs = captureLogs();
+    getLogger("unit-test").info({ req: { headers: { "X-Api-Key": "not-a-key-shape", authorization: "Bearer abc", host: "h" } }, deep: { a: { b: { password: "p", phone: "(415) 555-0171" } } } }, "headers");
+    const [line] = logs.lines();
+    expect(line!.req).toEqual({ headers: { "X-Api-Key": "[redacted]", authorization: "[redacted]", host: "h" } });
+    expect(line!.deep).toEqual({ a: { b: { password: "[redacted]", phone: "******0171" } } });
+  });
+
   it("the suite's log scan finds what the logger would have masked", () => {
     const leaks = findLogLeaks(`{"msg":"${KEY}"}\n{"to":"+14155550171"}\n{"s":"${SECRET}"}\n{"ok":"+*******0171"}`);
     expect(leaks.map((leak) => [leak.line, leak.kind])).toEqual([
