@@ -2,9 +2,10 @@ import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryStatus } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import { findCallMetadataRow } from "@/db/queries/calls";
 import { getLogger } from "@/server/observability/logger";
 import { recordWebhookAttempt } from "@/server/observability/metrics";
-import { findCallMetadataRow, toCallEventPayload } from "@/server/services/calls/call-metadata";
+import { toCallEventPayload } from "@/server/services/calls/call-metadata";
 import { defaultAddressPolicy, type AddressPolicy } from "./address-guard";
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from "./http-sender";
 import { newWebhookEntityId } from "./ids";
@@ -21,7 +22,7 @@ export type CreateCallDeliveriesParams = { callId: string; now?: Date };
  */
 export async function createCallDeliveries(db: DbOrTx, params: CreateCallDeliveriesParams): Promise<{ deliveryIds: string[] }> {
   const now = params.now ?? new Date();
-  const row = await findCallMetadataRow(db, { callId: params.callId });
+  const row = await findCallMetadataRow(db, { callId: params.callId, organizationId: null });
   if (!row) return { deliveryIds: [] };
   const call = row.call;
   const endpoints = await db
