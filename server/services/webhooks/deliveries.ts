@@ -3,6 +3,8 @@ import type { Db, DbOrTx } from "@/db";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryStatus } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { findCallMetadataRow } from "@/db/queries/calls";
+import { getLogger } from "@/server/observability/logger";
+import { recordWebhookAttempt } from "@/server/observability/metrics";
 import { toCallEventPayload } from "@/server/services/calls/call-metadata";
 import { defaultAddressPolicy, type AddressPolicy } from "./address-guard";
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from "./http-sender";
@@ -198,6 +200,22 @@ export async function attemptWebhookDelivery(db: Db, params: AttemptWebhookDeliv
       })
     : await recordAttempt(db);
 
+  recordWebhookAttempt({ outcome, trigger: params.trigger, seconds: response.durationMs / 1000 });
+  // The endpoint's URL stays out of the log (receivers put tokens in URLs); its ID identifies it.
+  getLogger("webhooks")[outcome === "succeeded" ? "info" : "warn"](
+    {
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      trigger: params.trigger,
+      attempt: attemptNumber,
+      statusCode: response.statusCode,
+      durationMs: response.durationMs,
+      outcome,
+      ...(retryInMs !== null ? { retryInMs } : {}),
+      ...(error ? { error: error.slice(0, 300) } : {}),
+    },
+    "webhook delivery attempt",
+  );
   return { outcome, attemptNumber, statusCode: response.statusCode, error, retryInMs, endpointDisabled: gone || !endpoint.enabled };
 }
 
