@@ -26,6 +26,7 @@ export const ERROR_TABLE = {
   SEQUENCE_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   CALL_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   MEETING_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
+  SUPPRESSION_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   METHOD_NOT_ALLOWED: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
   CONFLICT: { status: 409, trpc: "CONFLICT" },
   MEETING_ALREADY_STARTED: { status: 409, trpc: "CONFLICT" },

@@ -11,6 +11,8 @@ export const organizations = pgTable("organizations", {
   monthlyCreditAllocation: integer("monthly_credit_allocation").notNull().default(0),
   /** Organizations on the normalization allowlist may use `titleCaseFields` in bulk enrollment. */
   titleCaseAllowlisted: boolean("title_case_allowlisted").notNull().default(false),
+  /** Calls of the whole organization in the air at once; null = no organization limit. */
+  maxConcurrentCalls: integer("max_concurrent_calls"),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 

@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { AgentStep } from "./agents";
 import { agents } from "./agents";
 import { organizations } from "./organizations";
@@ -138,18 +138,6 @@ export const calls = pgTable(
     // The watchdog's scan: calls still in flight, oldest first.
     index("calls_in_flight_idx").on(t.updatedAt).where(sql`result_type in ('Calling', 'Processing Analysis')`),
   ],
-);
-
-/** Numbers that opted out; enrollments of them are refused organization-wide. */
-export const optOuts = pgTable(
-  "opt_outs",
-  {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    phoneNumber: text("phone_number").notNull(),
-    sourceCallId: text("source_call_id"),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.phoneNumber] })],
 );
 
 export type BulkBatchStatus = "accepted" | "creating" | "completed" | "failed";

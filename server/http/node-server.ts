@@ -3,13 +3,13 @@ import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
-import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/config/settings";
+import { appBaseUrl } from "@/server/config/settings";
 import { ERROR_TABLE, type AppErrorCode } from "@/server/errors";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine } from "@/server/voice";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
-import { BodyTooLargeError } from "./request-body";
+import { BodyTooLargeError, largestBodyLimitBytes } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
@@ -79,7 +79,7 @@ export function createHttpServer(options: { handleNext: (req: IncomingMessage, r
     }
     const url = req.url!;
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
-      const maxBodyBytes = Math.max(apiBodyLimitBytes(), apiBulkBodyLimitBytes());
+      const maxBodyBytes = largestBodyLimitBytes();
       void serveFetch(req, res, maxBodyBytes, (request) => handleApiV1(request, { db: getDb(), socketAddress: req.socket.remoteAddress }));
       return;
     }

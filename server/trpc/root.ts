@@ -15,6 +15,7 @@ import { meetingsRouter } from "../routers/meetings/router";
 import { consoleConversationsRouter } from "../routers/console-conversations/router";
 import { consoleImportRouter } from "../routers/console-import/router";
 import { jobsRouter } from "../routers/jobs/router";
+import { suppressionsRouter } from "../routers/suppressions/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -35,6 +36,7 @@ export const appRouter = router({
   consoleConversations: consoleConversationsRouter,
   consoleImport: consoleImportRouter,
   jobs: jobsRouter,
+  suppressions: suppressionsRouter,
 });
 
 export type AppRouter = typeof appRouter;
