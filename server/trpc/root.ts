@@ -16,6 +16,7 @@ import { consoleConversationsRouter } from "../routers/console-conversations/rou
 import { consoleImportRouter } from "../routers/console-import/router";
 import { jobsRouter } from "../routers/jobs/router";
 import { suppressionsRouter } from "../routers/suppressions/router";
+import { eventsRouter } from "../routers/events/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -37,6 +38,7 @@ export const appRouter = router({
   consoleImport: consoleImportRouter,
   jobs: jobsRouter,
   suppressions: suppressionsRouter,
+  events: eventsRouter,
 });
 
 export type AppRouter = typeof appRouter;
