@@ -6,11 +6,12 @@ import { apiBodyLimitBytes, apiBulkBodyLimitBytes } from "@/server/config/settin
  */
 
 /**
- * Routes with their own, larger limit: bulk enrollment (1,000 contacts, `API_BULK_BODY_LIMIT_BYTES`) and
+ * Routes with their own, larger limit: bulk enrollment and its preview (1,000 contacts, `API_BULK_BODY_LIMIT_BYTES`) and
  * POST /suppressions (10,000 numbers of up to 64 characters: ~670 kB of JSON at worst, so 1 MB).
  */
 const ROUTE_BODY_LIMITS: Record<string, () => number> = {
   "POST /agents/{agentId}/schedule/sequences": apiBulkBodyLimitBytes,
+  "POST /agents/{agentId}/schedule/sequences/preview": apiBulkBodyLimitBytes,
   "POST /suppressions": () => Math.max(apiBodyLimitBytes(), SUPPRESSIONS_BODY_LIMIT_BYTES),
 };
 
