@@ -16,6 +16,8 @@ export const ERROR_TABLE = {
   INVALID_INPUT_VARIABLE: { status: 400, trpc: "BAD_REQUEST" },
   TOO_MANY_CALLS: { status: 400, trpc: "BAD_REQUEST" },
   NO_VALID_CONTACTS: { status: 400, trpc: "BAD_REQUEST" },
+  MISSING_CONSENT: { status: 400, trpc: "BAD_REQUEST" },
+  INVALID_CONSENT: { status: 400, trpc: "BAD_REQUEST" },
   UNAUTHORIZED: { status: 401, trpc: "UNAUTHORIZED" },
   INVALID_API_KEY: { status: 401, trpc: "UNAUTHORIZED" },
   INSUFFICIENT_CREDITS: { status: 402, trpc: "PAYMENT_REQUIRED" },

@@ -9,3 +9,4 @@ export * from "./webhooks";
 export * from "./voice";
 export * from "./suppressions";
 export * from "./events";
+export * from "./consent";

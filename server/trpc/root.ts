@@ -17,6 +17,7 @@ import { consoleImportRouter } from "../routers/console-import/router";
 import { jobsRouter } from "../routers/jobs/router";
 import { suppressionsRouter } from "../routers/suppressions/router";
 import { eventsRouter } from "../routers/events/router";
+import { consentRouter } from "../routers/consent/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -39,6 +40,7 @@ export const appRouter = router({
   jobs: jobsRouter,
   suppressions: suppressionsRouter,
   events: eventsRouter,
+  consent: consentRouter,
 });
 
 export type AppRouter = typeof appRouter;

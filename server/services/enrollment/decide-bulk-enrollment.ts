@@ -1,9 +1,7 @@
-import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { organizations } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
-import { findOptedOutNumbers } from "./checks";
+import { findOptedOutNumbers, getEnrollmentSettings } from "./checks";
 import { phoneNumberAsSent, validateContact, type ContactRejection, type ContactRules, type EnrollmentContact } from "./contact";
 import type { BulkEnrollmentBody } from "./enroll-many";
 import { getSchedulableAgent, type SchedulableAgent } from "./schedulable-agent";
@@ -50,15 +48,9 @@ export async function decideBulkEnrollment(db: DbOrTx, params: DecideBulkEnrollm
     defaultTimezone = canonicalTimezone(body.timezone);
     if (!defaultTimezone) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(body.timezone)} is not an IANA timezone name.`);
   }
-  let titleCaseFields: ReadonlySet<string> = new Set();
-  if (body.titleCaseFields?.length) {
-    // Title-casing is applied only for organizations on the normalization allowlist; others are scheduled as sent.
-    const [org] = await db
-      .select({ allowlisted: organizations.titleCaseAllowlisted })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
-    if (org?.allowlisted) titleCaseFields = new Set(body.titleCaseFields);
-  }
+  const settings = await getEnrollmentSettings(db, organizationId);
+  // Title-casing is applied only for organizations on the normalization allowlist; others are scheduled as sent.
+  const titleCaseFields: ReadonlySet<string> = settings.titleCaseAllowlisted && body.titleCaseFields?.length ? new Set(body.titleCaseFields) : new Set();
 
   const rules: ContactRules = {
     steps: agent.steps,
@@ -68,6 +60,7 @@ export async function decideBulkEnrollment(db: DbOrTx, params: DecideBulkEnrollm
     defaultTimezone,
     groupByField: body.groupByField?.trim() || null,
     titleCaseFields,
+    requireConsent: settings.requireConsent,
     now,
   };
   const rejected: ContactRejection[] = [];

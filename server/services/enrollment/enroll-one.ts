@@ -2,7 +2,7 @@ import type { Db } from "@/db";
 import { AppError, type AppErrorCode } from "@/server/errors";
 import type { TSequence } from "@/server/schemas/sequence";
 import { sendSequenceEvents, startedEvents } from "@/server/services/sequences/sequence-events";
-import { assertCreditsFor, findOptedOutNumbers } from "./checks";
+import { assertCreditsFor, findOptedOutNumbers, getEnrollmentSettings } from "./checks";
 import { validateContact, type EnrollmentContact, type RejectionReason } from "./contact";
 import { createSequences, type CreatedSequence } from "./create-sequences";
 import { getSchedulableAgent, type AgentSnapshot } from "./schedulable-agent";
@@ -31,12 +31,15 @@ const errorCodeOfReason: Record<RejectionReason, AppErrorCode> = {
   MISSING_INPUT_VARIABLE: "MISSING_INPUT_VARIABLE",
   INVALID_INPUT_VARIABLE: "INVALID_INPUT_VARIABLE",
   OPTED_OUT: "OPTED_OUT",
+  MISSING_CONSENT: "MISSING_CONSENT",
+  INVALID_CONSENT: "INVALID_CONSENT",
 };
 
 /**
  * POST /agents/{agentId}/schedule/sequence. Raises, in this order: 404 AGENT_NOT_FOUND, 422 AGENT_MISCONFIGURED,
  * 400 field errors (INVALID_REQUEST for a missing name or number, INVALID_PHONE_NUMBER, INVALID_TIMEZONE,
- * INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE), 409 OPTED_OUT,
+ * INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE, MISSING_CONSENT when the
+ * organization requires consent and none was given, INVALID_CONSENT), 409 OPTED_OUT,
  * 402 INSUFFICIENT_CREDITS. Sends `sequence/started` after commit when the contact is scheduled (not waiting).
  */
 export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence }> {
@@ -49,6 +52,7 @@ export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequ
 /** `enrollOne` without the event: for callers that announce themselves, or need not (the demo seed). */
 export async function createEnrollment(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence; started: boolean }> {
   const agent = await getSchedulableAgent(db, params);
+  const { requireConsent } = await getEnrollmentSettings(db, params.organizationId);
   const validation = await validateContact(params.body, 0, {
     steps: agent.steps,
     requiredVariables: agent.requiredVariables,
@@ -57,6 +61,7 @@ export async function createEnrollment(db: Db, params: EnrollOneParams): Promise
     defaultTimezone: null,
     groupByField: null,
     titleCaseFields: new Set(),
+    requireConsent,
     now: params.now,
   });
   if (!validation.ok) {
@@ -93,5 +98,6 @@ export function toSequence(agent: AgentSnapshot, contact: EnrollmentContact, cre
     lifecycleStatus: "in progress",
     chainStatus: created.chainStatus,
     createdAt: created.createdAt.toISOString(),
+    consent: contact.consent ?? null,
   };
 }
