@@ -23,8 +23,8 @@ export function DashboardShell({ children }: { children: ReactNode }) {
     { href: path("/credits"), label: "Credits", show: true },
     { href: path("/suppressions"), label: "Suppressions", show: true },
     { href: path("/compliance"), label: "Compliance", show: true },
-    { href: path("/webhooks"), label: "Webhooks", show: org.features.webhooks },
-    { href: path("/jobs"), label: "Jobs", show: org.features.jobs && (org.role === "admin" || org.operator) },
+    { href: path("/webhooks"), label: "Webhooks", show: true },
+    { href: path("/jobs"), label: "Jobs", show: org.role === "admin" || org.operator },
     { href: path("/api-keys"), label: "API keys", show: org.role === "admin" },
     { href: path("/members"), label: "Members", show: true },
   ];

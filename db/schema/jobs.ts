@@ -49,6 +49,18 @@ export const inngestEvents = pgTable(
   ],
 );
 
+/** Event ids (`id` given by the sender) seen in the last 24 h: a second event with the same id is a duplicate. */
+export const inngestEventIds = pgTable(
+  "inngest_event_ids",
+  {
+    externalId: text("external_id").primaryKey(),
+    /** The internal id of the first event with this id (what `send()` returns for the duplicate). */
+    eventId: text("event_id").notNull(),
+    expiresAt: ts("expires_at").notNull(),
+  },
+  (t) => [index("inngest_event_ids_expires_idx").on(t.expiresAt)],
+);
+
 export const inngestRuns = pgTable(
   "inngest_runs",
   {
@@ -58,6 +70,8 @@ export const inngestRuns = pgTable(
     status: text("status").$type<RunStatus>().notNull(),
     eventId: text("event_id"),
     event: jsonb("event").$type<Record<string, unknown>>().notNull(),
+    /** batchEvents: every event of the batch (`event` is the first); null for a run started by one event. */
+    events: jsonb("events").$type<Array<Record<string, unknown>>>(),
     /** Hashed step ids in the order they completed (the SDK's `ctx.stack`). */
     stack: jsonb("stack").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     output: jsonb("output"),
@@ -183,4 +197,25 @@ export const inngestCronSchedules = pgTable(
     lastFiredAt: ts("last_fired_at"),
   },
   (t) => [primaryKey({ columns: [t.partition, t.functionId, t.cron] })],
+);
+
+/**
+ * batchEvents: the open batch of a function (per partition and batch key), collecting events until it holds
+ * `maxSize` of them or `flushAt` passes; then it becomes one run with every event and the row is deleted.
+ */
+export const inngestBatches = pgTable(
+  "inngest_batches",
+  {
+    id: text("id").primaryKey(),
+    partition: text("partition").notNull(),
+    functionId: text("function_id").notNull(),
+    batchKey: text("batch_key").notNull(),
+    events: jsonb("events").$type<Array<Record<string, unknown>>>().notNull(),
+    createdAt: ts("created_at").notNull(),
+    flushAt: ts("flush_at").notNull(),
+  },
+  (t) => [
+    uniqueIndex("inngest_batches_open_idx").on(t.partition, t.functionId, t.batchKey),
+    index("inngest_batches_flush_idx").on(t.partition, t.flushAt),
+  ],
 );

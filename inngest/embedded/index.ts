@@ -13,7 +13,7 @@
  * 3. Functions: one function per file in `inngest/functions/`, created with `inngest.createFunction`, appended to
  *    the `functions` array of `inngest/functions/index.ts`. Steps call services (no SQL in functions).
  * 4. Server: `startEmbeddedServices()` (server/runtime/start-embedded-services.ts) starts one polling runner per
- *    process; `instrumentation.ts` calls it under Next.js. Other embedded services (simulators) start there too.
+ *    process; `instrumentation.ts` calls it under Next.js. `runner.stop({ timeoutMs })` on SIGTERM.
  * 5. Tests: `startTestInngest({ db })` from tests/helpers/inngest.ts gives a runner over the test database with an
  *    injected clock: `drain()` runs everything runnable now, `advance(ms)` moves the clock (stopping at every due
  *    time on the way) and runs what became due, `stop()`. Each helper gets its own partition, so parallel test
@@ -22,17 +22,20 @@
  * ## Supported
  * step.run (memoized), parallel steps, retries with backoff (function `retries`, default 3), NonRetriableError,
  * RetryAfterError, step.sleep / sleepUntil, step.waitForEvent (match / if, timeout), step.sendEvent and
- * inngest.send (event `id` dedupe for 24 h), step.invoke (with timeout), onFailure, cancelOn (match / if, timeout),
- * cron triggers (`TZ=Zone` prefix), concurrency (limit, key, scope; counts executing steps like Inngest),
- * idempotency (key expression, 24 h). Expressions: see ./expressions.ts.
+ * inngest.send (any number of events per call; event `id` dedupe for 24 h), step.invoke (with timeout), onFailure,
+ * cancelOn (match / if, timeout), cron triggers (`TZ=Zone` prefix), concurrency (limit, key, scope; counts executing
+ * requests like Inngest), idempotency (key expression, 24 h), batchEvents (maxSize, timeout, key, if), and several
+ * steps per request through the SDK's checkpoints. Expressions: see ./expressions.ts.
  *
- * Refused loudly: throttle, rateLimit, debounce, batchEvents, priority, singleton, timeouts and cron jitter make
- * `start()` throw UnsupportedConfigurationError naming the function and the option; waitForSignal, AI / gateway
- * ops (step.ai.infer, step.fetch), defer and realtime fail the run with a message naming the function and op.
+ * Refused loudly: throttle, rateLimit, debounce, priority, singleton, timeouts, cron jitter and batchEvents combined
+ * with idempotency or cancelOn make `start()` throw UnsupportedConfigurationError naming the function and the
+ * option; waitForSignal, AI / gateway ops (step.ai.infer, step.fetch), defer and realtime fail the run with a
+ * message naming the function and op.
  *
- * Multiple runners (the app and `npm run seed`) may share a database: jobs are claimed with
- * `FOR UPDATE SKIP LOCKED` and leases (renewed while a request runs; an expired lease is claimed again, so a step
- * interrupted by a crash runs again — completed steps never do).
+ * Multiple runners (the app and `npm run seed`, or several instances) may share a database: jobs are claimed with
+ * `FOR UPDATE SKIP LOCKED` and leases (renewed while a request runs; an expired or released lease is claimed again,
+ * so a step interrupted by a crash runs again — completed steps never do). How it works, module by module:
+ * docs/background-jobs.md.
  */
 import type { InngestFunction } from "inngest";
 import type { Db } from "@/db";
@@ -45,7 +48,7 @@ export { EmbeddedRunner, retryDelayMs, type EmbeddedRunnerOptions } from "./runn
 export { UnsupportedConfigurationError, compileFunctions, type CompiledFunction, type FunctionConfig } from "./registry";
 export { ExpressionError } from "./expressions";
 export { ingestEvents, embeddedFetch, EMBEDDED_BASE_URL, EMBEDDED_TOKEN_HEADER, DEFAULT_PARTITION } from "./transport";
-export type { EventPayload } from "./state";
+export type { EventPayload } from "./intake";
 
 export type CreateRunnerOptions = Omit<EmbeddedRunnerOptions, "handler" | "db"> & {
   db: Db;

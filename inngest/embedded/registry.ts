@@ -11,6 +11,7 @@ export type FunctionConfig = {
   idempotency?: string;
   concurrency?: number | ConcurrencyOption | ConcurrencyOption[];
   cancel?: Array<{ event: string; if?: string; timeout?: string }>;
+  batchEvents?: { maxSize: number; timeout: string; key?: string; if?: string };
   [option: string]: unknown;
 };
 
@@ -25,6 +26,8 @@ export type CompiledFunction = {
   cancel: Array<{ event: string; conditions: Condition[]; timeoutMs: number | null }>;
   concurrency: Array<{ limit: number; key: Operand[] | null; scope: "fn" | "env" | "account" }>;
   idempotency: Operand[] | null;
+  /** batchEvents: runs start with up to `maxSize` events, `timeoutMs` after a batch's first event at the latest. */
+  batch: { maxSize: number; timeoutMs: number; key: Operand[] | null; conditions: Condition[] | null } | null;
   /** Attempts per step (and for function-level errors): the function's `retries` + 1 (default 3 retries). */
   maxAttempts: number;
 };
@@ -34,8 +37,8 @@ export type FunctionRegistry = Map<string, CompiledFunction>;
 export const DEFAULT_RETRIES = 3;
 
 /** Options the SDK can send that the embedded runner does not implement: refused at registration, never ignored. */
-const UNSUPPORTED_OPTIONS = ["batchEvents", "rateLimit", "throttle", "singleton", "debounce", "timeouts", "priority"] as const;
-const SUPPORTED_OPTIONS = new Set(["id", "name", "triggers", "steps", "idempotency", "concurrency", "cancel"]);
+const UNSUPPORTED_OPTIONS = ["rateLimit", "throttle", "singleton", "debounce", "timeouts", "priority"] as const;
+const SUPPORTED_OPTIONS = new Set(["id", "name", "triggers", "steps", "idempotency", "concurrency", "cancel", "batchEvents"]);
 
 export class UnsupportedConfigurationError extends Error {
   constructor(readonly problems: string[]) {
@@ -139,6 +142,7 @@ function compileOne(config: FunctionConfig, problems: string[]): CompiledFunctio
   }
 
   const idempotency = config.idempotency ? value("idempotency", config.idempotency) : null;
+  const batch = config.batchEvents ? compileBatch(config, problems, { where, value, condition }) : null;
   const retries = Object.values(config.steps ?? {})[0]?.retries?.attempts ?? DEFAULT_RETRIES;
 
   if (problems.length > before) return null;
@@ -151,8 +155,28 @@ function compileOne(config: FunctionConfig, problems: string[]): CompiledFunctio
     cancel,
     concurrency,
     idempotency,
+    batch,
     maxAttempts: Math.max(1, retries + 1),
   };
+}
+
+type Compilers = {
+  where: (option: string) => string;
+  value: (option: string, expression: string) => Operand[] | null;
+  condition: (option: string, expression: string, allowAsync: boolean) => Condition[] | null;
+};
+
+/** batchEvents, with the options Inngest does not combine with it (idempotency and cancelOn apply to one event). */
+function compileBatch(config: FunctionConfig, problems: string[], { where, value, condition }: Compilers): CompiledFunction["batch"] {
+  const options = config.batchEvents!;
+  if (!Number.isInteger(options.maxSize) || options.maxSize < 1) problems.push(`${where("batchEvents.maxSize")}: must be a positive integer`);
+  const timeoutMs = typeof options.timeout === "string" ? parseDuration(options.timeout) : null;
+  if (timeoutMs === null || timeoutMs <= 0) problems.push(`${where("batchEvents.timeout")}: must be a duration such as "5s", got ${JSON.stringify(options.timeout)}`);
+  if (config.idempotency) problems.push(`${where("batchEvents")}: cannot be combined with idempotency (as in Inngest)`);
+  if (config.cancel?.length) problems.push(`${where("batchEvents")}: cannot be combined with cancelOn (as in Inngest)`);
+  const key = options.key ? value("batchEvents.key", options.key) : null;
+  const conditions = options.if ? condition("batchEvents.if", options.if, false) : null;
+  return { maxSize: options.maxSize, timeoutMs: timeoutMs ?? 0, key, conditions };
 }
 
 /** Validates and compiles synced configurations; throws UnsupportedConfigurationError naming each function + option. */

@@ -1,22 +1,15 @@
-import { and, eq, gt, gte, inArray, lte, sql, type SQL } from "drizzle-orm";
-import { ulid } from "ulid";
+import { sql, type SQL } from "drizzle-orm";
+import { newId } from "./ids";
 import type { Db, Tx } from "@/db";
-import {
-  inngestEvents,
-  inngestIdempotencyKeys,
-  inngestJobs,
-  inngestRuns,
-  inngestSteps,
-  type JobKind,
-  type RunStatus,
-  type SerializedError,
-} from "@/db/schema/jobs";
-import { bindConditions, evaluateConditions, evaluateValue, type Condition, type Operand } from "./expressions";
+import { inngestRuns, type JobKind, type RunStatus, type SerializedError } from "@/db/schema/jobs";
+import { evaluateValue } from "./expressions";
 import type { CompiledFunction, FunctionRegistry } from "./registry";
+import { ingestEventsInTx, type EventPayload } from "./intake";
 
 /**
- * Durable run state in Postgres. Every function here runs inside the caller's transaction; the callers
- * (runner.ts, transport.ts) lock the run row first (`lockRun`) so that rows are always locked run → step → job.
+ * Durable run state in Postgres: the primitives every part of the runner builds on. Every function here runs inside
+ * the caller's transaction; callers lock the run row first (`lockRun`) so that rows are always locked
+ * run → step → job.
  */
 
 export type EngineContext = {
@@ -27,25 +20,13 @@ export type EngineContext = {
   registry: FunctionRegistry;
 };
 
-export type EventPayload = {
-  id?: string;
-  name: string;
-  data?: Record<string, unknown>;
-  ts?: number;
-  user?: unknown;
-  v?: string;
-  [key: string]: unknown;
-};
-
 export type RunRow = typeof inngestRuns.$inferSelect;
+export type RunRef = Pick<RunRow, "id" | "partition" | "functionId" | "concurrency">;
 
 export const DISCOVERY_STEP = "step";
 const IDEMPOTENCY_TTL_MS = 24 * 60 * 60 * 1000;
-const EVENT_DEDUPE_MS = 24 * 60 * 60 * 1000;
-const MAX_INTERNAL_EVENT_DEPTH = 5;
 
 export const TERMINAL_STATUSES: RunStatus[] = ["completed", "failed", "cancelled"];
-const ACTIVE_STATUSES: RunStatus[] = ["queued", "running"];
 
 export function isTerminal(status: RunStatus): boolean {
   return TERMINAL_STATUSES.includes(status);
@@ -60,17 +41,34 @@ export function serializeError(error: unknown): SerializedError {
   return { name: "Error", message: typeof error === "string" ? error : JSON.stringify(error) };
 }
 
+/**
+ * The runner's own bookkeeping — leases, memoized step results, run state — commits asynchronously
+ * (`synchronous_commit = off` for that transaction only): it does not wait for the WAL flush, which costs ~5 ms
+ * on this machine and was most of a step's overhead. A Postgres crash (not an app crash: kill -9 of the app loses
+ * nothing committed) may forget the last ~0.6 s of bookkeeping; those requests then run again, which the
+ * at-least-once contract allows anyway. Event intake (`inngest.send`, `step.sendEvent`) commits synchronously:
+ * an accepted event is never lost.
+ *
+ * As a condition: evaluated once per statement (an init plan), put it in the first WHERE of a runner statement.
+ */
+export const ASYNC_COMMIT = sql`(select set_config('synchronous_commit', 'off', true)) is not null`;
+
+/** Makes the current transaction commit asynchronously (see ASYNC_COMMIT). */
+export async function commitAsynchronously(tx: Tx): Promise<void> {
+  await tx.execute(sql`set local synchronous_commit = off`);
+}
+
 /** Postgres error codes worth retrying the whole transaction for. */
 function isRetryableTransactionError(error: unknown): boolean {
   const code = (error as { code?: string })?.code ?? (error as { cause?: { code?: string } })?.cause?.code;
   return code === "40P01" || code === "40001";
 }
 
-/** One transaction, retried on deadlock / serialization failure. */
-export async function transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+/** Runs `work` again (up to 5 times, after a short random pause) when Postgres aborted it for a deadlock or a serialization failure. */
+export async function retryOnConflict<T>(work: () => Promise<T>): Promise<T> {
   for (let attempt = 0; ; attempt++) {
     try {
-      return await db.transaction(work);
+      return await work();
     } catch (error) {
       if (attempt >= 5 || !isRetryableTransactionError(error)) throw error;
       await new Promise((resolve) => setTimeout(resolve, 5 + Math.random() * 20 * (attempt + 1)));
@@ -78,36 +76,33 @@ export async function transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Prom
   }
 }
 
-export async function lockRun(tx: Tx, runId: string): Promise<RunRow | undefined> {
-  const [run] = await tx.select().from(inngestRuns).where(eq(inngestRuns.id, runId)).for("update");
-  return run;
+/** One transaction, retried on deadlock / serialization failure. */
+export async function transaction<T>(db: Db, work: (tx: Tx) => Promise<T>): Promise<T> {
+  return retryOnConflict(() => db.transaction(work));
 }
 
-/**
- * Locks the run and deletes the job if its lease is still the caller's, in one statement. `released` is false when
- * another runner took the job over (its lease expired): the caller must then drop its result.
- */
-export async function lockRunAndReleaseJob(
-  tx: Tx,
-  job: { id: number; runId: string; leaseToken: string },
-): Promise<{ run: RunRow | undefined; released: boolean }> {
-  const rows = (await tx.execute(sql`
-    with released as (delete from inngest_jobs where id = ${job.id} and lease_token = ${job.leaseToken} returning id)
-    select r.*, (select count(*) from released)::int as released_count
-    from inngest_runs r where r.id = ${job.runId}
-    for update of r`)) as unknown as Array<Record<string, unknown>>;
-  const row = rows[0];
-  // Runs are never deleted, so a job always finds its run.
-  if (!row) return { run: undefined, released: false };
-  const released = Number(row.released_count) > 0;
-  const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
-  const run: RunRow = {
+/** A Postgres text[] literal. */
+export function textArray(values: readonly string[]): string {
+  return `{${values.map((value) => `"${value.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`;
+}
+
+/** Rows of a raw `tx.execute` (postgres.js returns an array-like result). */
+export async function rows<T>(db: Db | Tx, query: ReturnType<typeof sql>): Promise<T[]> {
+  return (await db.execute(query)) as unknown as T[];
+}
+
+const date = (value: unknown) => (value === null || value === undefined ? null : new Date(value as string));
+
+/** A raw `inngest_runs` row (snake_case, as `select r.*` returns it) as drizzle's RunRow. */
+export function toRunRow(row: Record<string, unknown>): RunRow {
+  return {
     id: row.id as string,
     partition: row.partition as string,
     functionId: row.function_id as string,
     status: row.status as RunRow["status"],
     eventId: (row.event_id as string | null) ?? null,
     event: row.event as Record<string, unknown>,
+    events: (row.events as RunRow["events"]) ?? null,
     stack: row.stack as string[],
     output: row.output ?? null,
     error: (row.error as RunRow["error"]) ?? null,
@@ -121,6 +116,50 @@ export async function lockRunAndReleaseJob(
     endedAt: date(row.ended_at),
     updatedAt: date(row.updated_at)!,
   };
+}
+
+export async function lockRun(tx: Tx, runId: string): Promise<RunRow | undefined> {
+  const [row] = await rows<Record<string, unknown>>(tx, sql`select * from inngest_runs where id = ${runId} for update`);
+  return row ? toRunRow(row) : undefined;
+}
+
+/** Locks several runs (in id order, so two lockers never deadlock) and returns those still active. */
+export async function lockActiveRuns(tx: Tx, runIds: readonly string[]): Promise<Map<string, RunRow>> {
+  if (runIds.length === 0) return new Map();
+  const locked = await rows<Record<string, unknown>>(
+    tx,
+    sql`select * from inngest_runs where id = any(${textArray([...new Set(runIds)])}::text[]) order by id for update`,
+  );
+  return new Map(locked.map(toRunRow).filter((run) => !isTerminal(run.status)).map((run) => [run.id, run]));
+}
+
+/**
+ * Locks the run and deletes the job if its lease is still the caller's, in one statement, and marks a queued run
+ * running. It opens every transaction that applies a request's outcome, and makes it commit asynchronously. `released` is false when another runner took the job over (its lease expired or was released): the
+ * caller must then drop its result.
+ */
+export async function lockRunAndReleaseJob(
+  tx: Tx,
+  job: { id: number; runId: string; leaseToken: string },
+  now: Date,
+): Promise<{ run: RunRow | undefined; released: boolean }> {
+  const [row] = await rows<Record<string, unknown>>(
+    tx,
+    sql`
+    with released as (delete from inngest_jobs where id = ${job.id} and lease_token = ${job.leaseToken} and ${ASYNC_COMMIT} returning id)
+    select r.*, (select count(*) from released)::int as released_count
+    from inngest_runs r where r.id = ${job.runId}
+    for update of r`,
+  );
+  // Runs are never deleted while they have jobs, so a job always finds its run.
+  if (!row) return { run: undefined, released: false };
+  const run = toRunRow(row);
+  const released = Number(row.released_count) > 0;
+  if (released && run.status === "queued") {
+    // A separate statement: a row locked by a statement cannot also be updated by it.
+    await tx.execute(sql`update inngest_runs set status = 'running', started_at = ${now.toISOString()}::timestamptz, updated_at = ${now.toISOString()}::timestamptz where id = ${run.id}`);
+    Object.assign(run, { status: "running", startedAt: now, updatedAt: now });
+  }
   return { run, released };
 }
 
@@ -139,31 +178,15 @@ export type JobInput = {
 /** Adds a job; a pending job for the same run/kind/step is merged (later time, higher attempt wins). */
 export async function enqueueJob(tx: Tx, job: JobInput): Promise<void> {
   const concurrency = job.kind === "execute" ? (job.concurrency ?? []) : [];
-  await tx
-    .insert(inngestJobs)
-    .values({
-      runId: job.runId,
-      partition: job.partition,
-      functionId: job.functionId,
-      kind: job.kind,
-      stepId: job.stepId,
-      attempt: job.attempt ?? 0,
-      runAt: job.runAt,
-      concurrencyKeys: concurrency.map((c) => c.key),
-      concurrencyLimits: concurrency.map((c) => c.limit),
-      createdAt: job.now,
-    })
-    .onConflictDoUpdate({
-      target: [inngestJobs.runId, inngestJobs.kind, inngestJobs.stepId],
-      targetWhere: sql`${inngestJobs.leaseToken} is null`,
-      set: {
-        attempt: sql`greatest(${inngestJobs.attempt}, excluded.attempt)`,
-        runAt: sql`greatest(${inngestJobs.runAt}, excluded.run_at)`,
-      },
-    });
+  await tx.execute(sql`
+    insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, created_at)
+    values (${job.runId}, ${job.partition}, ${job.functionId}, ${job.kind}, ${job.stepId}, ${job.attempt ?? 0}, ${job.runAt.toISOString()}::timestamptz,
+      ${textArray(concurrency.map((c) => c.key))}::text[], ${`{${concurrency.map((c) => c.limit).join(",")}}`}::int[], ${job.now.toISOString()}::timestamptz)
+    on conflict (run_id, kind, step_id) where lease_token is null
+    do update set attempt = greatest(inngest_jobs.attempt, excluded.attempt), run_at = greatest(inngest_jobs.run_at, excluded.run_at)`);
 }
 
-export async function enqueueDiscovery(tx: Tx, run: RunRow, now: Date): Promise<void> {
+export async function enqueueDiscovery(tx: Tx, run: RunRef, now: Date): Promise<void> {
   await enqueueJob(tx, {
     runId: run.id,
     partition: run.partition,
@@ -176,61 +199,106 @@ export async function enqueueDiscovery(tx: Tx, run: RunRow, now: Date): Promise<
   });
 }
 
-export type CreateRunOptions = {
+/** A run to create: its function, trigger event(s) and where it comes from. */
+export type RunSpec = {
+  fn: CompiledFunction;
+  event: Record<string, unknown>;
+  /** batchEvents: every event of the batch (`event` is the first). */
+  events?: Array<Record<string, unknown>>;
   eventId?: string | null;
+  runId?: string;
+  /** Defaults to the context's partition. */
+  partition?: string;
   parentRunId?: string;
   parentStepId?: string;
   /** Invocations are never dropped by the target's idempotency key. */
   skipIdempotency?: boolean;
-  runId?: string;
 };
 
-/** Creates a queued run and its first discovery job; null when the function's idempotency key drops it. */
-export async function createRun(
-  tx: Tx,
-  ctx: EngineContext,
-  fn: CompiledFunction,
-  event: Record<string, unknown>,
-  options: CreateRunOptions = {},
-): Promise<string | null> {
-  const runId = options.runId ?? ulid();
-  let idempotencyKey: string | null = null;
-  if (fn.idempotency && !options.skipIdempotency) {
-    idempotencyKey = evaluateValue(fn.idempotency, { event });
-    const claimed = await tx
-      .insert(inngestIdempotencyKeys)
-      .values({ functionId: fn.id, key: idempotencyKey, runId, expiresAt: new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS) })
-      .onConflictDoUpdate({
-        target: [inngestIdempotencyKeys.functionId, inngestIdempotencyKeys.key],
-        set: { runId, expiresAt: new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS) },
-        setWhere: lte(inngestIdempotencyKeys.expiresAt, ctx.now),
-      })
-      .returning({ runId: inngestIdempotencyKeys.runId });
-    if (claimed.length === 0) return null;
-  }
-  const concurrency = fn.concurrency.map((option) => ({
-    key: `${option.scope === "fn" ? fn.id : option.scope}:${option.key ? evaluateValue(option.key, { event }) : ""}`,
-    limit: option.limit,
-  }));
-  const [run] = await tx
-    .insert(inngestRuns)
-    .values({
-      id: runId,
-      partition: ctx.partition,
-      functionId: fn.id,
-      status: "queued",
-      eventId: options.eventId ?? null,
+/**
+ * Creates queued runs with their first discovery job, in one statement whatever their number: idempotency keys are
+ * claimed (a key used in the last 24 h drops its run, as does a second use within `specs`), runs and jobs inserted,
+ * and listening runners notified. Returns each spec's run id, or null when its idempotency key dropped it.
+ */
+export async function createRuns(tx: Tx, ctx: EngineContext, specs: readonly RunSpec[]): Promise<Array<string | null>> {
+  const result: Array<string | null> = specs.map(() => null);
+  const keysInBatch = new Set<string>();
+  const input: Array<Record<string, unknown>> = [];
+  specs.forEach((spec, index) => {
+    const { fn, event } = spec;
+    let idempotencyKey: string | null = null;
+    if (fn.idempotency && !spec.skipIdempotency) {
+      idempotencyKey = evaluateValue(fn.idempotency, { event });
+      const composite = `${fn.id}\u0000${idempotencyKey}`;
+      if (keysInBatch.has(composite)) return;
+      keysInBatch.add(composite);
+    }
+    const concurrency = fn.concurrency.map((option) => ({
+      key: `${option.scope === "fn" ? fn.id : option.scope}:${option.key ? evaluateValue(option.key, { event }) : ""}`,
+      limit: option.limit,
+    }));
+    input.push({
+      index,
+      id: spec.runId ?? newId(),
+      partition: spec.partition ?? ctx.partition,
+      function_id: fn.id,
       event,
+      events: spec.events ?? null,
+      event_id: spec.eventId ?? null,
       concurrency,
-      idempotencyKey,
-      parentRunId: options.parentRunId ?? null,
-      parentStepId: options.parentStepId ?? null,
-      createdAt: ctx.now,
-      updatedAt: ctx.now,
-    })
-    .returning();
-  await enqueueDiscovery(tx, run!, ctx.now);
-  return runId;
+      keys: concurrency.map((c) => c.key),
+      limits: concurrency.map((c) => c.limit),
+      idempotency_key: idempotencyKey,
+      parent_run_id: spec.parentRunId ?? null,
+      parent_step_id: spec.parentStepId ?? null,
+    });
+  });
+  if (input.length === 0) return result;
+  const now = ctx.now.toISOString();
+  const expiresAt = new Date(ctx.now.getTime() + IDEMPOTENCY_TTL_MS).toISOString();
+  const created = await rows<{ index: number; id: string }>(
+    tx,
+    sql`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(input)}::jsonb) as x(
+        index int, id text, partition text, function_id text, event jsonb, events jsonb, event_id text, concurrency jsonb,
+        keys text[], limits int[], idempotency_key text, parent_run_id text, parent_step_id text)
+    ), claimed as (
+      insert into inngest_idempotency_keys (function_id, key, run_id, expires_at)
+      select function_id, idempotency_key, id, ${expiresAt}::timestamptz from input where idempotency_key is not null
+      on conflict (function_id, key) do update set run_id = excluded.run_id, expires_at = excluded.expires_at
+        where inngest_idempotency_keys.expires_at <= ${now}::timestamptz
+      returning run_id
+    ), accepted as (
+      select * from input where idempotency_key is null or id in (select run_id from claimed)
+    ), runs as (
+      insert into inngest_runs (id, partition, function_id, status, event_id, event, events, concurrency, idempotency_key,
+        parent_run_id, parent_step_id, created_at, updated_at)
+      select id, partition, function_id, 'queued', event_id, event, events, concurrency, idempotency_key,
+        parent_run_id, parent_step_id, ${now}::timestamptz, ${now}::timestamptz
+      from accepted
+      returning id
+    ), jobs as (
+      insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, created_at)
+      select id, partition, function_id, 'execute', ${DISCOVERY_STEP}, 0, ${now}::timestamptz, keys, limits, ${now}::timestamptz
+      from accepted
+      returning partition
+    ), notified as (
+      select pg_notify(${WAKE_CHANNEL}, partition) from (select distinct partition from jobs) p
+    )
+    select a.index, a.id from accepted a where (select count(*) from notified) >= 0 and a.id in (select id from runs)`,
+  );
+  for (const row of created) result[row.index] = row.id;
+  return result;
+}
+
+/** The channel runners LISTEN on; the payload is the partition that has new work. */
+export const WAKE_CHANNEL = "inngest_embedded_work";
+
+/** Creates one run; null when the function's idempotency key drops it. */
+export async function createRun(tx: Tx, ctx: EngineContext, spec: RunSpec): Promise<string | null> {
+  const [runId] = await createRuns(tx, ctx, [spec]);
+  return runId ?? null;
 }
 
 export type StepResult = { data: unknown } | { error: SerializedError };
@@ -240,60 +308,91 @@ export type StepInfo = { stepId: string; displayName: string; op: string };
 /** A lease to put on the follow-up discovery job, so the runner that applied a result can run it next without a claim. */
 export type ContinuationLease = { token: string; owner: string; expiresAt: Date };
 
-function textArray(values: string[]): string {
-  return `{${values.map((value) => `"${value.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`;
-}
+export type CompleteStepOptions = {
+  /** Create the follow-up discovery job leased to this runner; its id is returned. */
+  lease?: ContinuationLease;
+  /** Only complete the step if it is in this state (a waiter resumed by an event, a timer that fired). */
+  onlyIf?: "waiting" | "sleeping" | "invoking" | Array<"waiting" | "sleeping" | "invoking">;
+  /** Pending jobs of the step that its result makes obsolete: its timer (waits, invokes), or its retries. */
+  dropPending?: "timer" | "execute";
+  /** False when the run's next discovery request is queued already (another result of the same response leased it). */
+  queueDiscovery?: boolean;
+};
 
 /**
- * Memoizes a step's result (data, or a final error), appends it to the run's stack and queues the next discovery
- * request, in one statement. Returns completed=false when the step already had a result (a duplicate report is
- * ignored: a completed step never changes). With `lease`, the discovery job is created leased and its id returned.
+ * Memoizes a step's result (data, or a final error), appends it to the run's stack, queues the next discovery
+ * request and drops the step's obsolete pending jobs, in one statement. Returns completed=false when the step
+ * already had a result (a duplicate report is ignored: a completed step never changes) or was not in `onlyIf`.
  */
 export async function completeStep(
   tx: Tx,
-  run: Pick<RunRow, "id" | "partition" | "functionId" | "concurrency">,
+  run: RunRef,
   hashedId: string,
   result: StepResult,
   info: StepInfo,
   now: Date,
-  lease?: ContinuationLease,
+  options: CompleteStepOptions = {},
 ): Promise<{ completed: boolean; continuationJobId: number | null }> {
+  const { lease, onlyIf, dropPending, queueDiscovery = true } = options;
   const failed = "error" in result;
   const at = now.toISOString();
-  const keys = textArray(run.concurrency.map((c) => c.key));
-  const limits = `{${run.concurrency.map((c) => c.limit).join(",")}}`;
   const data = failed ? null : JSON.stringify(result.data ?? null);
   const error = failed ? JSON.stringify(result.error) : null;
-  const jobInsert = lease
-    ? sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, lease_token, lease_owner, lease_expires_at, created_at)
-        select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[],
-          ${lease.token}, ${lease.owner}, ${lease.expiresAt.toISOString()}::timestamptz, ${at}::timestamptz
-        where exists (select 1 from step)
-        returning id, lease_token`
-    : sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, created_at)
-        select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[], ${at}::timestamptz
-        where exists (select 1 from step)
-        on conflict (run_id, kind, step_id) where lease_token is null
-        do update set attempt = greatest(inngest_jobs.attempt, excluded.attempt), run_at = greatest(inngest_jobs.run_at, excluded.run_at)
-        returning id, lease_token`;
-  const rows = (await tx.execute(sql`
-    with step as (
+  const status = failed ? "failed" : "completed";
+  // A waiting / sleeping / invoking step exists already: it is updated only while still in that state. Otherwise the
+  // step is inserted, or updated unless it already has its result.
+  const stepWrite = onlyIf
+    ? sql`
+      update inngest_steps set status = ${status}, data = ${data}::jsonb, error = ${error}::jsonb, completed_at = ${at}::timestamptz, wake_at = null
+      where run_id = ${run.id} and hashed_id = ${hashedId} and status = any(${textArray([onlyIf].flat())}::text[])
+      returning hashed_id`
+    : sql`
       insert into inngest_steps (run_id, hashed_id, step_id, display_name, op, status, data, error, completed_at, wake_at, created_at)
-      values (${run.id}, ${hashedId}, ${info.stepId}, ${info.displayName}, ${info.op}, ${failed ? "failed" : "completed"},
+      values (${run.id}, ${hashedId}, ${info.stepId}, ${info.displayName}, ${info.op}, ${status},
         ${data}::jsonb, ${error}::jsonb, ${at}::timestamptz, null, ${at}::timestamptz)
       on conflict (run_id, hashed_id) do update
         set status = excluded.status, data = excluded.data, error = excluded.error, completed_at = excluded.completed_at, wake_at = null
         where inngest_steps.status not in ('completed', 'failed')
-      returning hashed_id
+      returning hashed_id`;
+  const jobInsert = queueDiscovery ? nextDiscovery(run, at, lease) : sql`select null as id, null as lease_token from step`;
+  const drop = dropPending
+    ? sql`, dropped as (
+        delete from inngest_jobs where run_id = ${run.id} and kind = ${dropPending} and step_id = ${hashedId} and lease_token is null
+          and exists (select 1 from step)
+      )`
+    : sql``;
+  const [row] = await rows<{ id: string | number; lease_token: string | null }>(
+    tx,
+    sql`
+    with step as (${stepWrite}
     ), stacked as (
       update inngest_runs set stack = stack || jsonb_build_array(${hashedId}::text), updated_at = ${at}::timestamptz
       where id = ${run.id} and exists (select 1 from step)
       returning id
-    )
-    ${jobInsert}`)) as unknown as Array<{ id: string | number; lease_token: string | null }>;
-  const row = rows[0];
+    )${drop}
+    ${jobInsert}`,
+  );
   if (!row) return { completed: false, continuationJobId: null };
   return { completed: true, continuationJobId: lease && row.lease_token === lease.token ? Number(row.id) : null };
+}
+
+/** The statement (closing completeStep's) that queues the run's next discovery request once `step` was written. */
+function nextDiscovery(run: RunRef, at: string, lease: ContinuationLease | undefined): SQL {
+  const keys = textArray(run.concurrency.map((c) => c.key));
+  const limits = `{${run.concurrency.map((c) => c.limit).join(",")}}`;
+  if (lease) {
+    return sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, lease_token, lease_owner, lease_expires_at, created_at)
+      select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[],
+        ${lease.token}, ${lease.owner}, ${lease.expiresAt.toISOString()}::timestamptz, ${at}::timestamptz
+      where exists (select 1 from step)
+      returning id, lease_token`;
+  }
+  return sql`insert into inngest_jobs (run_id, partition, function_id, kind, step_id, attempt, run_at, concurrency_keys, concurrency_limits, created_at)
+    select ${run.id}, ${run.partition}, ${run.functionId}, 'execute', ${DISCOVERY_STEP}, 0, ${at}::timestamptz, ${keys}::text[], ${limits}::int[], ${at}::timestamptz
+    where exists (select 1 from step)
+    on conflict (run_id, kind, step_id) where lease_token is null
+    do update set attempt = greatest(inngest_jobs.attempt, excluded.attempt), run_at = greatest(inngest_jobs.run_at, excluded.run_at)
+    returning id, lease_token`;
 }
 
 export type RunOutcome =
@@ -306,25 +405,28 @@ export type RunOutcome =
  * inngest/function.finished | failed | cancelled (which triggers onFailure handlers). The run must be locked.
  */
 export async function finishRun(tx: Tx, ctx: EngineContext, run: RunRow, outcome: RunOutcome, depth = 0): Promise<boolean> {
-  const ended = await tx
-    .update(inngestRuns)
-    .set({
-      status: outcome.status,
-      output: outcome.status === "completed" ? (outcome.output ?? null) : null,
-      error: outcome.status === "failed" ? outcome.error : null,
-      cancelledByEventId: outcome.status === "cancelled" ? outcome.eventId : null,
-      endedAt: ctx.now,
-      updatedAt: ctx.now,
-    })
-    .where(and(eq(inngestRuns.id, run.id), inArray(inngestRuns.status, ACTIVE_STATUSES)))
-    .returning({ id: inngestRuns.id });
-  if (ended.length === 0) return false;
-  // Leased jobs are left to their runner, which finds the run ended and drops its result.
-  await tx.delete(inngestJobs).where(and(eq(inngestJobs.runId, run.id), sql`${inngestJobs.leaseToken} is null`));
-  await tx
-    .update(inngestSteps)
-    .set({ status: "cancelled", wakeAt: null })
-    .where(and(eq(inngestSteps.runId, run.id), inArray(inngestSteps.status, ["planned", "sleeping", "waiting", "invoking"])));
+  const at = ctx.now.toISOString();
+  const output = outcome.status === "completed" && outcome.output !== undefined && outcome.output !== null ? JSON.stringify(outcome.output) : null;
+  const error = outcome.status === "failed" ? JSON.stringify(outcome.error) : null;
+  const cancelledBy = outcome.status === "cancelled" ? outcome.eventId : null;
+  const [ended] = await rows<{ ended: number }>(
+    tx,
+    sql`
+    with ended as (
+      update inngest_runs set status = ${outcome.status}, output = ${output}::jsonb, error = ${error}::jsonb,
+        cancelled_by_event_id = ${cancelledBy}, ended_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+      where id = ${run.id} and status in ('queued', 'running')
+      returning id
+    ), dropped as (
+      -- Leased jobs are left to their runner, which finds the run ended and drops its result.
+      delete from inngest_jobs where run_id = ${run.id} and lease_token is null and exists (select 1 from ended)
+    ), closed as (
+      update inngest_steps set status = 'cancelled', wake_at = null
+      where run_id = ${run.id} and status in ('planned', 'sleeping', 'waiting', 'invoking') and exists (select 1 from ended)
+    )
+    select count(*)::int as ended from ended`,
+  );
+  if (!ended?.ended) return false;
 
   if (run.parentRunId && run.parentStepId) {
     const parent = await lockRun(tx, run.parentRunId);
@@ -338,10 +440,8 @@ export async function finishRun(tx: Tx, ctx: EngineContext, run: RunRow, outcome
                   ? outcome.error
                   : { name: "Error", message: `Invoked function run ${run.id} (${run.functionId}) was cancelled.` },
             };
-      await completeStep(tx, parent, run.parentStepId, result, { stepId: run.parentStepId, displayName: run.parentStepId, op: "InvokeFunction" }, ctx.now);
-      await tx
-        .delete(inngestJobs)
-        .where(and(eq(inngestJobs.runId, parent.id), eq(inngestJobs.kind, "timer"), eq(inngestJobs.stepId, run.parentStepId), sql`${inngestJobs.leaseToken} is null`));
+      const info = { stepId: run.parentStepId, displayName: run.parentStepId, op: "InvokeFunction" };
+      await completeStep(tx, parent, run.parentStepId, result, info, ctx.now, { dropPending: "timer" });
     }
   }
 
@@ -357,124 +457,4 @@ export async function finishRun(tx: Tx, ctx: EngineContext, run: RunRow, outcome
   }
   await ingestEventsInTx(tx, { ...ctx, partition: run.partition }, events, depth + 1);
   return true;
-}
-
-/**
- * Records events and acts on them in the caller's transaction: cancels runs whose cancelOn matches, starts the
- * functions they trigger (minus idempotency duplicates) and resumes matching step.waitForEvent waiters.
- * Returns the internal event ids (`inngest.send()`'s `ids`).
- */
-export async function ingestEventsInTx(tx: Tx, ctx: EngineContext, payloads: EventPayload[], depth = 0): Promise<string[]> {
-  const ids: string[] = [];
-  if (depth > MAX_INTERNAL_EVENT_DEPTH) return ids;
-  for (const payload of payloads) {
-    if (!payload || typeof payload.name !== "string" || !payload.name) throw new Error("Every event needs a name.");
-    const id = ulid();
-    const externalId = typeof payload.id === "string" && payload.id ? payload.id : null;
-    if (externalId) {
-      await tx.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`inngest-event:${externalId}`}, 0))`);
-      const [duplicate] = await tx
-        .select({ id: inngestEvents.id })
-        .from(inngestEvents)
-        .where(and(eq(inngestEvents.externalId, externalId), gt(inngestEvents.receivedAt, new Date(ctx.now.getTime() - EVENT_DEDUPE_MS))))
-        .limit(1);
-      if (duplicate) {
-        ids.push(duplicate.id);
-        continue;
-      }
-    }
-    const event: Record<string, unknown> = {
-      ...payload,
-      id: externalId ?? id,
-      name: payload.name,
-      data: payload.data ?? {},
-      ts: typeof payload.ts === "number" ? payload.ts : ctx.now.getTime(),
-    };
-    await tx.insert(inngestEvents).values({ id, externalId, name: payload.name, payload: event, receivedAt: ctx.now });
-    ids.push(id);
-
-    await cancelMatchingRuns(tx, ctx, event, id, depth);
-    for (const fn of ctx.registry.values()) {
-      const triggered = fn.eventTriggers.some(
-        (trigger) => trigger.event === payload.name && (!trigger.conditions || evaluateConditions(trigger.conditions, { event })),
-      );
-      if (triggered) await createRun(tx, ctx, fn, event, { eventId: id });
-    }
-    await resumeWaiters(tx, ctx, event);
-  }
-  return ids;
-}
-
-function jsonPath(path: string[]): SQL {
-  return sql`${`{${path.map((p) => `"${p.replace(/(["\\])/g, "\\$1")}"`).join(",")}}`}::text[]`;
-}
-
-function operandSql(operand: Operand): SQL | undefined {
-  if (operand.kind === "literal") return operand.value === undefined ? undefined : sql`${JSON.stringify(operand.value)}::jsonb`;
-  return sql`(${inngestRuns.event} #> ${jsonPath(operand.path)})`;
-}
-
-/** cancelOn: `event` is the run's trigger event (filtered in SQL), `async` the incoming event (bound here). */
-async function cancelMatchingRuns(tx: Tx, ctx: EngineContext, event: Record<string, unknown>, eventId: string, depth: number) {
-  for (const fn of ctx.registry.values()) {
-    for (const cancel of fn.cancel) {
-      if (cancel.event !== event.name) continue;
-      const bound = bindConditions(cancel.conditions, "async", event);
-      const filters: SQL[] = [];
-      let possible = true;
-      for (const condition of bound) {
-        if (condition.left.kind === "literal" && condition.right.kind === "literal") {
-          if (!evaluateConditions([condition], {})) possible = false;
-          continue;
-        }
-        const left = operandSql(condition.left);
-        const right = operandSql(condition.right);
-        if (!left || !right) {
-          possible = false;
-          continue;
-        }
-        filters.push(condition.op === "==" ? sql`${left} = ${right}` : sql`(${left} is not null and ${right} is not null and ${left} <> ${right})`);
-      }
-      if (!possible) continue;
-      if (cancel.timeoutMs !== null) filters.push(gte(inngestRuns.createdAt, new Date(ctx.now.getTime() - cancel.timeoutMs)));
-      const candidates = await tx
-        .select({ id: inngestRuns.id })
-        .from(inngestRuns)
-        .where(and(eq(inngestRuns.functionId, fn.id), inArray(inngestRuns.status, ACTIVE_STATUSES), ...filters))
-        .orderBy(inngestRuns.id);
-      for (const { id } of candidates) {
-        const run = await lockRun(tx, id);
-        if (run && !isTerminal(run.status)) await finishRun(tx, ctx, run, { status: "cancelled", eventId }, depth);
-      }
-    }
-  }
-}
-
-async function resumeWaiters(tx: Tx, ctx: EngineContext, event: Record<string, unknown>) {
-  const waiters = await tx
-    .select({ runId: inngestSteps.runId, hashedId: inngestSteps.hashedId, conditions: inngestSteps.waitConditions })
-    .from(inngestSteps)
-    .where(
-      and(
-        eq(inngestSteps.status, "waiting"),
-        eq(inngestSteps.waitEvent, String(event.name)),
-        sql`(${inngestSteps.waitMatchPath} is null or (${JSON.stringify(event)}::jsonb #> ${inngestSteps.waitMatchPath}) = ${inngestSteps.waitMatchValue})`,
-      ),
-    )
-    .orderBy(inngestSteps.runId);
-  for (const waiter of waiters) {
-    if (!evaluateConditions((waiter.conditions ?? []) as Condition[], { async: event })) continue;
-    const run = await lockRun(tx, waiter.runId);
-    if (!run || isTerminal(run.status)) continue;
-    const [step] = await tx
-      .select()
-      .from(inngestSteps)
-      .where(and(eq(inngestSteps.runId, run.id), eq(inngestSteps.hashedId, waiter.hashedId)))
-      .for("update");
-    if (step?.status !== "waiting") continue;
-    await completeStep(tx, run, step.hashedId, { data: event }, step, ctx.now);
-    await tx
-      .delete(inngestJobs)
-      .where(and(eq(inngestJobs.runId, run.id), eq(inngestJobs.kind, "timer"), eq(inngestJobs.stepId, step.hashedId), sql`${inngestJobs.leaseToken} is null`));
-  }
 }

@@ -1,8 +1,10 @@
 import { randomBytes } from "node:crypto";
 import type { Db } from "@/db";
 import { inngestFunctions } from "@/db/schema/jobs";
+import type { RunnerContext } from "./context";
+import { ingestEventsInTx, type EventPayload } from "./intake";
 import { compileFunctions, type FunctionConfig, type FunctionRegistry } from "./registry";
-import { ingestEventsInTx, transaction, type EventPayload } from "./state";
+import { transaction } from "./state";
 
 /**
  * The in-process side of embedded mode: where `inngest.send()` / `step.sendEvent()` land (the client's `fetch`
@@ -19,21 +21,34 @@ export const EMBEDDED_TOKEN_HEADER = "x-embedded-inngest-token";
 export const DEFAULT_PARTITION = "default";
 
 /** What a runner in this process offers to the transport: where events go and which functions they trigger. */
-export type LocalRunner = {
-  id: string;
-  db: Db;
-  partition: string;
-  now: () => Date;
-  registry: () => FunctionRegistry;
-  poke: () => void;
-};
+export type LocalRunner = Pick<RunnerContext, "id" | "db" | "partition" | "now" | "registry"> & { poke: () => void };
 
-type EmbeddedGlobal = { token: string; runners: LocalRunner[]; fallback?: { registry: FunctionRegistry; loadedAt: number } };
+/** Answers the SDK's checkpoint calls for one request in flight (see checkpoint.ts). */
+export type CheckpointTarget = (body: CheckpointBody) => Promise<{ status: number; body: unknown }>;
+export type CheckpointBody = { run_id?: string; fn_id?: string; qi_id?: string; steps?: unknown[] };
+
+type EmbeddedGlobal = {
+  token: string;
+  runners: LocalRunner[];
+  /** Requests in flight that checkpoint, by the queue item id (`ctx.qi_id`) the runner gave them. */
+  checkpoints: Map<string, CheckpointTarget>;
+  fallback?: { registry: FunctionRegistry; loadedAt: number };
+};
 
 function state(): EmbeddedGlobal {
   const holder = globalThis as unknown as { __inngestEmbedded?: EmbeddedGlobal };
-  holder.__inngestEmbedded ??= { token: randomBytes(24).toString("hex"), runners: [] };
+  holder.__inngestEmbedded ??= { token: randomBytes(24).toString("hex"), runners: [], checkpoints: new Map() };
+  holder.__inngestEmbedded.checkpoints ??= new Map();
   return holder.__inngestEmbedded;
+}
+
+/** Routes the checkpoints of the request given queue item id `id` to `target` until the returned function is called. */
+export function registerCheckpointTarget(id: string, target: CheckpointTarget): () => void {
+  const { checkpoints } = state();
+  checkpoints.set(id, target);
+  return () => {
+    checkpoints.delete(id);
+  };
 }
 
 export function embeddedRunnerToken(): string {
@@ -95,16 +110,16 @@ function json(status: number, body: unknown): Response {
 }
 
 /**
- * The embedded client's `fetch`: answers the Inngest event API (`POST /e/<key>`) in-process. Other Inngest API
- * calls (checkpointing, realtime, signals) do not exist in embedded mode and fail with a clear 501.
+ * The embedded client's `fetch`: answers the Inngest event API (`POST /e/<key>`) and the checkpoint API
+ * (`POST /v1/checkpoint/<runId>/async`) in-process. Other Inngest API calls (realtime, signals) do not exist in
+ * embedded mode and fail with a clear 501.
  */
 export async function embeddedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
-  const request = input instanceof Request ? input : new Request(input, init);
-  const url = new URL(request.url);
-  if (request.method === "POST" && /^\/e\/[^/]+\/?$/.test(url.pathname)) {
+  const { method, url, readJson } = describeRequest(input, init);
+  if (method === "POST" && /^\/e\/[^/]+\/?$/.test(url.pathname)) {
     let payloads: unknown;
     try {
-      payloads = await request.json();
+      payloads = await readJson();
     } catch {
       return json(400, { status: 400, error: "Event payload is not JSON" });
     }
@@ -116,8 +131,30 @@ export async function embeddedFetch(input: string | URL | Request, init?: Reques
       return json(400, { status: 400, error: error instanceof Error ? error.message : String(error) });
     }
   }
+  if (method === "POST" && /^\/v1\/checkpoint\/[^/]+\/async\/?$/.test(url.pathname)) {
+    const body = (await readJson().catch(() => null)) as CheckpointBody | null;
+    const target = body?.qi_id ? state().checkpoints.get(body.qi_id) : undefined;
+    // No target: the request is over or was never ours; 409 (stale dispatch) tells the SDK to stop.
+    if (!body || !target) return json(409, { status: 409, error: "No request in flight for this checkpoint." });
+    const answer = await target(body);
+    return json(answer.status, answer.body);
+  }
   return json(501, {
     status: 501,
-    error: `The embedded Inngest runner does not provide ${request.method} ${url.pathname}; run against an Inngest server for this feature.`,
+    error: `The embedded Inngest runner does not provide ${method} ${url.pathname}; run against an Inngest server for this feature.`,
   });
+}
+
+/** Method, URL and body of a fetch call, without building a Request when the SDK passes a URL and a string body. */
+function describeRequest(input: string | URL | Request, init?: RequestInit): { method: string; url: URL; readJson: () => Promise<unknown> } {
+  if (!(input instanceof Request) && (init?.body === undefined || init?.body === null || typeof init.body === "string")) {
+    const body = init?.body as string | undefined;
+    return {
+      method: (init?.method ?? "GET").toUpperCase(),
+      url: new URL(input),
+      readJson: async () => JSON.parse(body ?? ""),
+    };
+  }
+  const request = input instanceof Request ? input : new Request(input, init);
+  return { method: request.method, url: new URL(request.url), readJson: () => request.json() };
 }

@@ -11,8 +11,8 @@ const holder = globalThis as unknown as { __embeddedServices?: Promise<EmbeddedS
 
 /**
  * Starts the in-process services of embedded mode, once per process (Next.js may evaluate instrumentation in
- * several bundles; the promise lives on globalThis). Today: the embedded Inngest runner, polling the app database.
- * Later embedded services (simulators) start here too.
+ * several bundles; the promise lives on globalThis): the calendar provider's simulator (embedded mode), the voice
+ * engine, and the embedded Inngest runner.
  */
 export function startEmbeddedServices(): Promise<EmbeddedServices> {
   holder.__embeddedServices ??= start().catch((error) => {
@@ -44,7 +44,8 @@ async function start(): Promise<EmbeddedServices> {
     console.info(`[inngest-embedded] runner ${runner.id} started with ${runner.functions().size} function(s)`);
   }
   const stop = async () => {
-    await runner?.stop();
+    // Requests in flight stop at their next step; those still running after 10 s are handed to another instance.
+    await runner?.stop({ timeoutMs: 10_000 });
     await calendar?.stop();
   };
   process.once("SIGTERM", () => void stop());

@@ -29,7 +29,8 @@ export type TestInngest = {
   advance: (ms: number) => Promise<number>;
   /** The earliest due time of this runner's pending work. */
   nextWakeAt: () => Promise<Date | null>;
-  stop: () => Promise<void>;
+  /** See EmbeddedRunner.stop: requests in flight finish (or, past `timeoutMs`, their leases are released). */
+  stop: (options?: { timeoutMs?: number }) => Promise<void>;
 };
 
 export type StartTestInngestOptions = {
@@ -77,5 +78,5 @@ export async function startTestInngest(options: StartTestInngestOptions): Promis
     clock.set(new Date(target));
     return executed + (await drain());
   };
-  return { runner, clock, partition, drain, advance, nextWakeAt: () => runner.nextWakeAt(), stop: () => runner.stop() };
+  return { runner, clock, partition, drain, advance, nextWakeAt: () => runner.nextWakeAt(), stop: async (stopOptions) => void (await runner.stop(stopOptions)) };
 }

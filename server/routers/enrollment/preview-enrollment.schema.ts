@@ -1,6 +1,7 @@
 import { z } from "zod";
 import type { Meta } from "@/server/trpc/init";
-import { enrollManyMeta, ZBulkRejectionSchema, ZEnrollManyRequestSchema } from "./enroll-many.schema";
+import { ZBulkRejectionSchema } from "@/server/schemas/enrollment";
+import { enrollManyMeta, ZEnrollManyRequestSchema } from "./enroll-many.schema";
 
 export const previewEnrollmentMeta: Meta = {
   openapi: {

@@ -1,5 +1,6 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
+import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
 import { agents, calls, optOuts, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
@@ -136,13 +137,7 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
 
 /** Everything the voice engine needs to run the conversation (a real provider receives the same). */
 export async function buildPlaceCallRequest(db: DbOrTx, callId: string): Promise<PlaceCallRequest> {
-  const [row] = await db
-    .select({ call: calls, sequence: sequences, agent: agents })
-    .from(calls)
-    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
-    .innerJoin(agents, eq(agents.id, calls.agentId))
-    .where(eq(calls.id, callId))
-    .limit(1);
+  const row = await findCallWithSequenceAndAgent(db, { callId, organizationId: null });
   if (!row) throw new Error(`call ${callId} vanished while being dialed`);
   return placeCallRequestFor(db, row);
 }

@@ -1,9 +1,8 @@
-import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { sequences } from "@/db/schema";
-import { AppError } from "@/server/errors";
+import { findCallMetadataRows } from "@/db/queries/calls";
+import { getSequenceOrThrow } from "@/db/queries/sequences";
 import type { TCallMetadata } from "@/server/schemas/call";
-import { findCallMetadataRows, toCallMetadata } from "@/server/services/calls/call-metadata";
+import { toCallMetadata } from "@/server/services/calls/call-metadata";
 import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
 import { getRecordingStore, type RecordingStore } from "@/server/storage/recording-store";
 
@@ -27,22 +26,19 @@ export async function getConversationMetadata(
   params: GetConversationMetadataParams,
 ): Promise<{ sequenceId: string; metadata: TCallMetadata[] }> {
   const { organizationId, sequenceId } = params;
-  const [found, rows] = await Promise.all([
-    db
-      .select({ id: sequences.id })
-      .from(sequences)
-      .where(and(eq(sequences.id, sequenceId), eq(sequences.organizationId, organizationId)))
-      .limit(1),
+  const [sequence, rows] = await Promise.all([
+    getSequenceOrThrow(db, { organizationId, sequenceId }),
     findCallMetadataRows(db, { organizationId, sequenceIds: [sequenceId] }),
   ]);
-  if (found.length === 0) throw new AppError("SEQUENCE_NOT_FOUND", `Sequence ${sequenceId} was not found.`);
 
-  if (!params.includeRecording) return { sequenceId, metadata: rows.map((row) => toCallMetadata(row)) };
+  // Additive (issue 17): the sequence's consent record on each call's metadata.
+  const consent = sequence.consent ?? null;
+  if (!params.includeRecording) return { sequenceId, metadata: rows.map((row) => ({ ...toCallMetadata(row), consent })) };
   const keys = rows.map((row) => signableRecordingKey(row.call));
   const signable = keys.filter((key): key is string => key !== null);
   const urls = signable.length > 0 ? await (params.store ?? getRecordingStore()).signUrls(signable, params.now) : new Map();
   return {
     sequenceId,
-    metadata: rows.map((row, index) => toCallMetadata(row, keys[index] ? urls.get(keys[index]!)?.url : undefined)),
+    metadata: rows.map((row, index) => ({ ...toCallMetadata(row, keys[index] ? urls.get(keys[index]!)?.url : undefined), consent })),
   };
 }

@@ -1,8 +1,15 @@
 import type { DbOrTx } from "@/db";
 import { AppError } from "@/server/errors";
-import { canonicalTimezone } from "@/server/services/phone/timezones";
 import { findOptedOutNumbers, getEnrollmentSettings } from "./checks";
-import { phoneNumberAsSent, validateContact, type ContactRejection, type ContactRules, type EnrollmentContact } from "./contact";
+import {
+  contactRulesFor,
+  parseDefaultTimezone,
+  phoneNumberAsSent,
+  validateContact,
+  type ContactRejection,
+  type ContactRules,
+  type EnrollmentContact,
+} from "./contact";
 import type { BulkEnrollmentBody } from "./enroll-many";
 import { getSchedulableAgent, type SchedulableAgent } from "./schedulable-agent";
 
@@ -43,25 +50,14 @@ export async function decideBulkEnrollment(db: DbOrTx, params: DecideBulkEnrollm
   }
 
   const agent = await getSchedulableAgent(db, params);
-  let defaultTimezone: string | null = null;
-  if (body.timezone !== undefined && body.timezone.trim() !== "") {
-    defaultTimezone = canonicalTimezone(body.timezone);
-    if (!defaultTimezone) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(body.timezone)} is not an IANA timezone name.`);
-  }
+  const defaultTimezone = parseDefaultTimezone(body.timezone);
   const settings = await getEnrollmentSettings(db, organizationId);
   // Title-casing is applied only for organizations on the normalization allowlist; others are scheduled as sent.
   const titleCaseFields: ReadonlySet<string> = settings.titleCaseAllowlisted && body.titleCaseFields?.length ? new Set(body.titleCaseFields) : new Set();
 
   const rules: ContactRules = {
-    steps: agent.steps,
-    requiredVariables: agent.requiredVariables,
-    emailRequired: agent.emailRequired,
-    agentTimezone: agent.agentTimezone,
-    defaultTimezone,
-    groupByField: body.groupByField?.trim() || null,
-    titleCaseFields,
+    ...contactRulesFor(agent, { defaultTimezone, groupByField: body.groupByField, titleCaseFields, now }),
     requireConsent: settings.requireConsent,
-    now,
   };
   const rejected: ContactRejection[] = [];
   let valid: EnrollmentContact[] = [];

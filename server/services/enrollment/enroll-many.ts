@@ -4,9 +4,9 @@ import { bulkBatches } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { newUuid } from "@/server/ids";
 import { sendSequenceEvents } from "@/server/services/sequences/sequence-events";
+import type { TBulkEnrollmentResult } from "@/server/schemas/enrollment";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "@/server/schemas/limits";
 import { assertCreditsFor } from "./checks";
-import type { ContactRejection } from "./contact";
 import { decideBulkEnrollment } from "./decide-bulk-enrollment";
 
 /** A replay within this window returns the first 202 body (DESIGN §4). */
@@ -18,13 +18,6 @@ export type BulkEnrollmentBody = {
   groupByField?: string;
   allowDuplicates?: boolean;
   titleCaseFields?: string[];
-};
-
-export type BulkEnrollmentResult = {
-  batchId: string;
-  total: number;
-  accepted: number;
-  rejected: ContactRejection[];
 };
 
 export type EnrollManyParams = {
@@ -46,14 +39,14 @@ export function checkIdempotencyKey(key: string | null): string | null {
   return key;
 }
 
-async function findReplay(db: Db, organizationId: string, key: string, now: Date): Promise<BulkEnrollmentResult | null> {
+async function findReplay(db: Db, organizationId: string, key: string, now: Date): Promise<TBulkEnrollmentResult | null> {
   const [row] = await db
     .select({ response: bulkBatches.response, createdAt: bulkBatches.createdAt })
     .from(bulkBatches)
     .where(and(eq(bulkBatches.organizationId, organizationId), eq(bulkBatches.idempotencyKey, key)))
     .limit(1);
   if (!row || row.createdAt.getTime() <= now.getTime() - IDEMPOTENCY_WINDOW_MS) return null;
-  return row.response as BulkEnrollmentResult;
+  return row.response as TBulkEnrollmentResult;
 }
 
 /**
@@ -66,7 +59,7 @@ async function findReplay(db: Db, organizationId: string, key: string, now: Date
  * A key seen in this organization within 24 h returns the first 202 body and schedules nothing, also when the two
  * requests race (the unique (organization, key) index decides; the loser reads the winner's body).
  */
-export async function enrollMany(db: Db, params: EnrollManyParams): Promise<BulkEnrollmentResult> {
+export async function enrollMany(db: Db, params: EnrollManyParams): Promise<TBulkEnrollmentResult> {
   const outcome = await acceptBulkEnrollment(db, params);
   // After commit: materialization starts; a lost send is picked up by the resume sweep.
   if (outcome.created) await sendSequenceEvents([{ name: "sequence/bulk.accepted", data: { batchId: outcome.response.batchId } }]);
@@ -77,7 +70,7 @@ export async function enrollMany(db: Db, params: EnrollManyParams): Promise<Bulk
  * `enrollMany` without the event: validates and records the batch; `created` is false for an idempotent replay.
  * The caller materializes it (`materializeBulkBatch`) or sends `sequence/bulk.accepted`.
  */
-export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Promise<{ response: BulkEnrollmentResult; created: boolean }> {
+export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Promise<{ response: TBulkEnrollmentResult; created: boolean }> {
   const { organizationId, body, now } = params;
   const idempotencyKey = checkIdempotencyKey(params.idempotencyKey);
   if (idempotencyKey) {
@@ -92,7 +85,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
   await assertCreditsFor(db, { organizationId, contacts: valid.length, now });
 
   const batchId = newUuid();
-  const response: BulkEnrollmentResult = { batchId, total: body.contacts.length, accepted: valid.length, rejected };
+  const response: TBulkEnrollmentResult = { batchId, total: body.contacts.length, accepted: valid.length, rejected };
   return db.transaction(async (tx) => {
     if (idempotencyKey) {
       // A key older than the replay window is free again.
@@ -135,6 +128,6 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
       .from(bulkBatches)
       .where(and(eq(bulkBatches.organizationId, organizationId), eq(bulkBatches.idempotencyKey, idempotencyKey!)));
     if (!winner) throw new Error("enrollMany: idempotency conflict without a winning batch");
-    return { created: false as const, response: winner.response as BulkEnrollmentResult };
+    return { created: false as const, response: winner.response as TBulkEnrollmentResult };
   });
 }

@@ -2,7 +2,7 @@ import { and, asc, eq, gt } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { callEvents } from "@/db/schema";
 import type { TListEventsResponse } from "@/server/routers/events/list-events.schema";
-import { assertAgentInOrganization } from "@/server/services/agents/find-agent";
+import { assertAgentInOrganization } from "@/db/queries/agents";
 import { decodeEventCursor, encodeEventCursor } from "./event-cursor";
 
 export type ListEventsParams = {

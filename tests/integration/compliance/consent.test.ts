@@ -1,7 +1,6 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { memberships, sequences } from "@/db/schema";
-import type { MemberRole } from "@/server/trpc/context";
+import { memberships, sequences, type MemberRole } from "@/db/schema";
 import { materializeBulkBatch } from "@/server/services/enrollment/materialize-bulk-batch";
 import { useTestDb } from "../../helpers/db";
 import { createOrgWithRoles, createUser, sessionCaller } from "../dashboard/helpers";
@@ -55,6 +54,14 @@ describe("consent records at enrollment", () => {
     const without = await enrollOne(apiKey, agent.id, person(2));
     expect(without.status).toBe(201);
     expect(without.body.sequence.consent).toBeNull();
+
+    // Conversation metadata carries it on each call (additive field).
+    const metadata = await api(`/conversations/metadata/${encodeURIComponent(res.body.sequence.sequenceId)}`, { key: apiKey });
+    expect(metadata.status, metadata.text).toBe(200);
+    expect(metadata.body.metadata.length).toBeGreaterThan(0);
+    expect(metadata.body.metadata.every((call: { consent: unknown }) => JSON.stringify(call.consent) === JSON.stringify(stored))).toBe(true);
+    const none = await api(`/conversations/metadata/${encodeURIComponent(without.body.sequence.sequenceId)}`, { key: apiKey });
+    expect(none.body.metadata[0].consent).toBeNull();
   });
 
   it("stores bulk contacts' consent; a malformed record rejects its contact alone (INVALID_CONSENT)", async () => {

@@ -33,7 +33,6 @@ describe("embedded runner: unsupported configuration is refused at registration"
     ["throttle", { throttle: { limit: 1, period: "1m" } }],
     ["rateLimit", { rateLimit: { limit: 1, period: "1m" } }],
     ["debounce", { debounce: { period: "5s" } }],
-    ["batchEvents", { batchEvents: { maxSize: 10, timeout: "5s" } }],
     ["priority", { priority: { run: "event.data.rank" } }],
     ["singleton", { singleton: { mode: "skip" as const } }],
     ["timeouts", { timeouts: { finish: "1h" } }],
@@ -53,6 +52,23 @@ describe("embedded runner: unsupported configuration is refused at registration"
     );
     expect(error.message).toContain('function "outbound-calling-test-unsupported-expression", option "cancelOn.if"');
     expect(error.message).toContain("event.data.n > async.data.n");
+  });
+
+  it.each([
+    ["idempotency", { idempotency: "event.data.id" }, "cannot be combined with idempotency"],
+    ["cancelOn", { cancelOn: [{ event: "test/stop", match: "data.id" }] }, "cannot be combined with cancelOn"],
+  ])("refuses batchEvents combined with %s", async (option, config, message) => {
+    const id = `test-batch-with-${option.toLowerCase()}`;
+    const options = { id, triggers: [{ event: "test/none" }], batchEvents: { maxSize: 5, timeout: "5s" }, ...config };
+    const error = await refusal(inngest.createFunction(options as Parameters<typeof inngest.createFunction>[0], noop));
+    expect(error.message).toContain(`function "outbound-calling-${id}", option "batchEvents": ${message}`);
+  });
+
+  it("refuses a batchEvents without a usable size or timeout", async () => {
+    const options = { id: "test-bad-batch", triggers: [{ event: "test/none" }], batchEvents: { maxSize: 0, timeout: "soon" } };
+    const error = await refusal(inngest.createFunction(options as Parameters<typeof inngest.createFunction>[0], noop));
+    expect(error.message).toContain('function "outbound-calling-test-bad-batch", option "batchEvents.maxSize": must be a positive integer');
+    expect(error.message).toContain('option "batchEvents.timeout": must be a duration');
   });
 
   it("refuses an invalid cron", async () => {

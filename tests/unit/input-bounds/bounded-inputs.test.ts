@@ -88,10 +88,10 @@ const LEFT_TO_SERVICES = new Set([
   // Each number is checked (and length-bounded) by services/suppressions/suppression-number.ts, rejected alone by index.
   "suppressions.add: phoneNumbers[]:free-form",
   "suppressions.import: phoneNumbers[]:free-form",
-  "consoleImport.validateRows: rows[]{key}",
-  "consoleImport.validateRows: rows[]{value}:free-form",
-  "consoleImport.submitBatch: contacts[]{key}",
-  "consoleImport.submitBatch: contacts[]{value}:free-form",
+  "enrollment.validateImportRows: rows[]{key}",
+  "enrollment.validateImportRows: rows[]{value}:free-form",
+  "enrollment.submitImportBatch: contacts[]{key}",
+  "enrollment.submitImportBatch: contacts[]{value}:free-form",
   "conversations.metadata: includeRecording",
   "recordings.get: includeTranscript",
 ]);

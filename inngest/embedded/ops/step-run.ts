@@ -1,0 +1,9 @@
+import type { OpHandler } from "../context";
+import { memoizeResult } from "./shared";
+
+/** A step.run finished: its result is memoized and the function continues. */
+export const stepRun: OpHandler = async (ctx, op) => {
+  ctx.attempt("step-completed", { httpStatus: 206, stepId: op.id });
+  await memoizeResult(ctx, op, { data: op.data ?? null });
+  return false;
+};
