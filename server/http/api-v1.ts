@@ -43,7 +43,7 @@ const SCHEDULING_PATH = /^\/agents\/([^/]+)\/schedule\/sequences?\/?$/;
 /** Methods this API knows; anything else (TRACE, CONNECT, WebDAV verbs…) is 405 before routing. */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const ALLOW = "GET, HEAD, POST";
+const ALLOW = "GET, HEAD, POST, DELETE";
 
 /**
  * The `/api/v1` entry point: the trpc-to-openapi fetch handler wrapped so that every response under the prefix

@@ -4,7 +4,7 @@ import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
-import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/config/settings";
+import { appBaseUrl } from "@/server/config/settings";
 import { ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type AppErrorCode } from "@/server/errors";
 import { getLogger, runWithRequestContext, type RequestContext } from "@/server/observability/logger";
 import { recordHttpRequest } from "@/server/observability/metrics";
@@ -15,7 +15,7 @@ import { getTwilioRealtimeEngine } from "@/server/voice";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
 import { handleOpsRequest, opsPathOf, type OpsHandlers } from "./ops-routes";
-import { BodyTooLargeError } from "./request-body";
+import { BodyTooLargeError, largestBodyLimitBytes } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
 import { routeTemplateOf } from "./route-template";
 
@@ -203,7 +203,7 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
       // handleApiV1 names the route template (and the organization and key prefix once the key is verified).
       context.route = `${API_PREFIX}/{unmatched}`;
-      const maxBodyBytes = Math.max(apiBodyLimitBytes(), apiBulkBodyLimitBytes());
+      const maxBodyBytes = largestBodyLimitBytes();
       void serveFetch(req, res, maxBodyBytes, (request) => handleApiV1(request, { db: getDb(), socketAddress: req.socket.remoteAddress }));
       return;
     }

@@ -11,6 +11,7 @@ import { useCan, useOrgPath } from "../../../../_components/org-context";
 import { ErrorState, Loading, PageHeader } from "../../../../_components/states";
 import { draftFromView } from "../_components/agent-draft";
 import { AgentEditor } from "../_components/agent-editor";
+import { CallingLimitsPanel } from "./calling-limits-panel";
 import { EnrollContactForm } from "./enroll-contact-form";
 
 export function AgentDetailView({ agentId }: { agentId: string }) {
@@ -64,6 +65,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
           <EnrollContactForm agent={view} />
         </details>
       )}
+      <CallingLimitsPanel agentId={view.agentId} />
       {/* Keyed by updatedAt: after a save the form restarts from what the server stored. */}
       <AgentEditor key={view.updatedAt} mode="edit" view={view} initial={draftFromView(view)} onSaved={setSaved} />
     </>

@@ -1,0 +1,13 @@
+/** Saves rows as a CSV file in the browser (papaparse is loaded on demand). */
+export async function downloadCsv(filename: string, rows: Array<Record<string, string | number | null>>, columns?: string[]) {
+  const { unparse } = await import("papaparse");
+  const text = columns && rows.length === 0 ? `${columns.join(",")}\n` : unparse(rows, columns ? { columns } : undefined);
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  URL.revokeObjectURL(url);
+}
