@@ -3,9 +3,9 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { getConfig } from "@/server/config/env";
 import { appBaseUrl, dataDir, mayGenerateSecrets } from "@/server/config/settings";
+import { LOCAL_RECORDING_ROUTE } from "./recording-route";
 
-/** Where the signed-URL route lives; the key follows, one encoded path segment per key segment. */
-export const LOCAL_RECORDING_ROUTE = "/api/recordings/";
+export { LOCAL_RECORDING_ROUTE } from "./recording-route";
 
 const SECRET_FILE = "app.secret";
 

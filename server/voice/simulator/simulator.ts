@@ -111,7 +111,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       ? {
           contentType: "audio/wav",
           contentBase64: Buffer.from(
-            createConversationWav({ seconds: Math.min(3, Math.max(1, plan.durationSeconds / 60)), seed: seedOf(request.callId) }),
+            createConversationWav({ seconds: Math.max(1, plan.durationSeconds), seed: seedOf(request.callId) }),
           ).toString("base64"),
           durationSeconds: plan.durationSeconds,
         }

@@ -6,7 +6,8 @@ import type { TExportConsentRecordsResponse } from "@/server/routers/consent/exp
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import { downloadCsv } from "../../../_components/download-csv";
 import { useCan } from "../../../_components/org-context";
-import { ErrorState, Loading, PageHeader } from "../../../_components/states";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { ErrorState, Loading } from "../../../_components/ui/states";
 
 const EXPORT_COLUMNS = ["sequenceId", "agentId", "name", "phoneNumber", "enrolledAt", "consentType", "capturedAt", "source", "evidenceUrl"];
 

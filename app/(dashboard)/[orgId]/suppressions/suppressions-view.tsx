@@ -4,11 +4,12 @@ import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useRef, useState, type FormEvent } from "react";
 import type { TExportSuppressionsResponse } from "@/server/routers/suppressions/export-suppressions.schema";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { ConfirmButton } from "../../../_components/confirm-button";
+import { ConfirmButton } from "../../../_components/ui/confirm-button";
 import { downloadCsv } from "../../../_components/download-csv";
-import { LocalTime } from "../../../_components/local-time";
+import { LocalTime } from "../../../_components/ui/time";
 import { useCan } from "../../../_components/org-context";
-import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { EmptyState, ErrorState, Loading } from "../../../_components/ui/states";
 
 /** The API's limit per request: a larger CSV is imported in several requests. */
 const IMPORT_CHUNK = 10_000;
