@@ -110,6 +110,15 @@ test.describe("every page at 1280 and 390 px", () => {
     await checkPage(page, snap, "jobs-expanded", "Jobs");
   });
 
+  test("agent page with its Calling limits tab open", async ({ page, snap }) => {
+    await signIn(page, "admin");
+    await openOrgPage(page, `/agents/${encodeURIComponent(ids.agentId)}`);
+    await settle(page, /.+/);
+    await page.getByRole("tab", { name: "Calling limits" }).click();
+    await expect(page.getByRole("button", { name: "Save limits" })).toBeVisible();
+    await checkPage(page, snap, "agent-calling-limits", /.+/);
+  });
+
   test("the phone menu", async ({ page }) => {
     await signIn(page, "admin");
     await page.setViewportSize({ width: 390, height: 844 });
