@@ -47,7 +47,7 @@ test("suppressions: add, search in any format, import and export CSV, remove; th
 
   const row = page.getByTestId(`suppression-${first}`);
   await row.getByRole("button", { name: "Remove" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Remove from list" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Remove from list" }).click();
   await expect(page.getByTestId(`suppression-${first}`)).toHaveCount(0);
 
   const key = primaryOrg().apiKey;

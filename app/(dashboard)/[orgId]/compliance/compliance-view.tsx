@@ -6,8 +6,15 @@ import type { TExportConsentRecordsResponse } from "@/server/routers/consent/exp
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import { downloadCsv } from "../../../_components/download-csv";
 import { useCan } from "../../../_components/org-context";
+import { Alert } from "../../../_components/ui/alert";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { CheckboxField } from "../../../_components/ui/checkbox";
+import { Field } from "../../../_components/ui/field";
+import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../../_components/ui/states";
+import { toast } from "../../../_components/ui/toast";
 
 const EXPORT_COLUMNS = ["sequenceId", "agentId", "name", "phoneNumber", "enrolledAt", "consentType", "capturedAt", "source", "evidenceUrl"];
 
@@ -22,7 +29,7 @@ function startOfLocalDay(value: string, plusDays = 0): string {
   return new Date(year!, month! - 1, day! + plusDays).toISOString();
 }
 
-function SettingsPanel() {
+function SettingsSection() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const can = useCan();
@@ -40,74 +47,59 @@ function SettingsPanel() {
       onError: (_error, _changes, context) => {
         if (context?.previous) queryClient.setQueryData(settingsKey, context.previous);
       },
-      onSuccess: (data) => {
+      onSuccess: (data, changes) => {
         queryClient.setQueryData(settingsKey, data);
         setMaxConcurrent(null);
+        if (changes.maxConcurrentCalls !== undefined) toast({ title: "Limit saved" });
       },
     }),
   );
-  if (settings.isPending) return <Loading rows={2} />;
-  if (settings.isError) return <ErrorState error={settings.error} retry={() => void settings.refetch()} />;
-  const concurrentValue = maxConcurrent ?? (settings.data.maxConcurrentCalls === null ? "" : String(settings.data.maxConcurrentCalls));
 
-  function onSaveConcurrent(event: FormEvent) {
-    event.preventDefault();
-    update.mutate({ maxConcurrentCalls: concurrentValue.trim() === "" ? null : Number(concurrentValue) });
+  function body() {
+    if (settings.isPending) return <Loading rows={2} />;
+    if (settings.isError) return <ErrorState error={settings.error} retry={() => void settings.refetch()} />;
+    const concurrentValue = maxConcurrent ?? (settings.data.maxConcurrentCalls === null ? "" : String(settings.data.maxConcurrentCalls));
+    const onSaveConcurrent = (event: FormEvent) => {
+      event.preventDefault();
+      update.mutate({ maxConcurrentCalls: concurrentValue.trim() === "" ? null : Number(concurrentValue) });
+    };
+    return (
+      <div className="flex flex-col gap-4">
+        <CheckboxField
+          label="Require a consent record for every enrolled contact"
+          hint="When this is on, a contact can only be enrolled with a record of their consent to be called: what kind of consent, when and where they gave it. Contacts enrolled without one are refused."
+          checked={settings.data.requireConsent}
+          disabled={!can.admin || update.isPending}
+          onCheckedChange={(checked) => update.mutate({ requireConsent: checked })}
+        />
+        <form onSubmit={onSaveConcurrent} className="flex flex-wrap items-start gap-3">
+          <Field
+            label="Maximum concurrent calls (whole organization)"
+            id="org-max-concurrent"
+            className="w-full sm:max-w-md"
+            hint="Leave it empty for no organization-wide limit. Calls beyond it wait for a free line (applied to dialing in the next release)."
+          >
+            <Input type="number" min={1} max={10000} value={concurrentValue} disabled={!can.admin} onChange={(e) => setMaxConcurrent(e.target.value)} placeholder="No limit" />
+          </Field>
+          {can.admin && (
+            <Button type="submit" className="sm:mt-6.5" disabled={update.isPending || maxConcurrent === null}>
+              Save
+            </Button>
+          )}
+        </form>
+        {update.isError && <Alert tone="error">{errorMessage(update.error)}</Alert>}
+      </div>
+    );
   }
 
   return (
-    <section className="panel" aria-labelledby="calling-settings">
-      <h2 id="calling-settings" style={{ marginTop: 0 }}>
-        Organization settings
-      </h2>
-      <div className="field">
-        <label>
-          <input
-            type="checkbox"
-            checked={settings.data.requireConsent}
-            disabled={!can.admin || update.isPending}
-            onChange={(e) => update.mutate({ requireConsent: e.target.checked })}
-          />{" "}
-          Require a consent record for every enrolled contact
-        </label>
-        <span className="hint">Enrollment then refuses contacts without `consent` (MISSING_CONSENT).</span>
-      </div>
-      <form onSubmit={onSaveConcurrent} className="row">
-        <div className="field">
-          <label htmlFor="org-max-concurrent">Maximum concurrent calls (whole organization)</label>
-          <input
-            id="org-max-concurrent"
-            type="number"
-            min={1}
-            max={10000}
-            value={concurrentValue}
-            disabled={!can.admin}
-            onChange={(e) => setMaxConcurrent(e.target.value)}
-            placeholder="No limit"
-            aria-describedby="org-max-concurrent-hint"
-          />
-          <span id="org-max-concurrent-hint" className="hint">
-            Empty: no organization limit. Calls beyond it wait for a free line (applied to dialing in the next release).
-          </span>
-        </div>
-        {can.admin && (
-          <div className="field" style={{ flex: "0 0 auto" }}>
-            <button className="btn" type="submit" disabled={update.isPending || maxConcurrent === null}>
-              Save
-            </button>
-          </div>
-        )}
-      </form>
-      {update.isError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(update.error)}
-        </div>
-      )}
-    </section>
+    <Section title="Organization settings" description={can.admin ? undefined : "Only admins can change these settings."}>
+      {body()}
+    </Section>
   );
 }
 
-function ConsentExportPanel() {
+function ConsentExportSection() {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const [from, setFrom] = useState(localDate(30));
@@ -152,49 +144,44 @@ function ConsentExportPanel() {
   }
 
   return (
-    <section className="panel" aria-labelledby="consent-export">
-      <h2 id="consent-export" style={{ marginTop: 0 }}>
-        Consent records
-      </h2>
-      <p className="hint">A CSV of the consent records of the contacts enrolled between two dates (your local time, at most 366 days).</p>
-      <form onSubmit={(e) => void onExport(e)} className="row">
-        <div className="field">
-          <label htmlFor="consent-from">Enrolled from</label>
-          <input id="consent-from" type="date" value={from} required onChange={(e) => setFrom(e.target.value)} />
-        </div>
-        <div className="field">
-          <label htmlFor="consent-to">to (inclusive)</label>
-          <input id="consent-to" type="date" value={to} required onChange={(e) => setTo(e.target.value)} />
-        </div>
-        <div className="field" style={{ flex: "0 0 auto" }}>
-          <button className="btn btn-primary" type="submit" disabled={exporting}>
-            {exporting ? "Exporting…" : "Export CSV"}
-          </button>
-        </div>
+    <Section
+      title="Consent records"
+      description="Download a CSV of the consent records of the contacts enrolled between two dates (in your local time, at most 366 days apart)."
+    >
+      <form onSubmit={(e) => void onExport(e)} className="flex flex-wrap items-start gap-3">
+        <Field label="Enrolled from" id="consent-from" className="w-full sm:w-48">
+          <Input type="date" value={from} required onChange={(e) => setFrom(e.target.value)} />
+        </Field>
+        <Field label="to (inclusive)" id="consent-to" className="w-full sm:w-48">
+          <Input type="date" value={to} required onChange={(e) => setTo(e.target.value)} />
+        </Field>
+        <Button variant="primary" type="submit" className="sm:mt-6.5" disabled={exporting}>
+          {exporting ? "Exporting…" : "Export CSV"}
+        </Button>
       </form>
       {error && (
-        <div className="alert alert-error" role="alert">
+        <Alert tone="error" className="mt-3">
           {error}
-        </div>
+        </Alert>
       )}
       {exported !== null && (
-        <p className="hint" role="status" data-testid="consent-export-count">
+        <p className="mt-3 text-sm text-muted-foreground" role="status" data-testid="consent-export-count">
           {exported.toLocaleString()} record{exported === 1 ? "" : "s"} exported.
         </p>
       )}
-    </section>
+    </Section>
   );
 }
 
 export function ComplianceView() {
   return (
-    <>
+    <div className="flex flex-col gap-4">
       <PageHeader
         title="Compliance"
-        description="Consent records and calling limits (docs/compliance.md explains each rule)."
+        description="Whether contacts need a consent record to be enrolled, how many calls may run at once, and a download of the consent records."
       />
-      <SettingsPanel />
-      <ConsentExportPanel />
-    </>
+      <SettingsSection />
+      <ConsentExportSection />
+    </div>
   );
 }

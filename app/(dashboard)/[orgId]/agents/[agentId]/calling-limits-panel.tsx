@@ -5,6 +5,13 @@ import { useState, type FormEvent } from "react";
 import type { TAgentCallingLimitsView } from "@/server/routers/agents/calling-limits.schema";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import { useCan } from "../../../../_components/org-context";
+import { Alert } from "../../../../_components/ui/alert";
+import { Button } from "../../../../_components/ui/button";
+import { Section } from "../../../../_components/ui/card";
+import { CheckboxField } from "../../../../_components/ui/checkbox";
+import { Field, FieldRow } from "../../../../_components/ui/field";
+import { Input } from "../../../../_components/ui/input";
+import { ErrorState, Loading } from "../../../../_components/ui/states";
 
 type Draft = { maxConcurrentCalls: string; dailyCreditCap: string; enabled: boolean; windowCalls: string; failurePercent: string };
 
@@ -50,71 +57,67 @@ function LimitsForm({ agentId, limits }: { agentId: string; limits: TAgentCallin
   }
 
   return (
-    <form onSubmit={onSubmit}>
+    <form onSubmit={onSubmit} aria-label="Calling limits" className="flex flex-col gap-4">
       {limits.status === "PAUSED" && limits.pauseReason && (
-        <div className="alert alert-warn" role="status" data-testid="pause-reason">
+        <Alert tone="warning" data-testid="pause-reason">
           Paused: {limits.pauseReason}
-        </div>
+        </Alert>
       )}
-      <fieldset disabled={!can.admin || save.isPending} style={{ border: 0, padding: 0, margin: 0 }}>
-        <div className="row">
-          <div className="field">
-            <label htmlFor="limit-concurrent">Maximum concurrent calls</label>
-            <input id="limit-concurrent" type="number" min={1} max={10000} placeholder="No limit" value={draft.maxConcurrentCalls} onChange={(e) => set({ maxConcurrentCalls: e.target.value })} />
+      <fieldset disabled={!can.admin || save.isPending} className="flex min-w-0 flex-col gap-4 border-0 p-0">
+        <legend className="sr-only">Calling limits</legend>
+        <FieldRow>
+          <Field label="Maximum concurrent calls" id="limit-concurrent" hint="Empty: no limit for this agent.">
+            <Input type="number" min={1} max={10000} placeholder="No limit" value={draft.maxConcurrentCalls} onChange={(e) => set({ maxConcurrentCalls: e.target.value })} />
+          </Field>
+          <Field label="Daily credit cap" id="limit-daily-credits" hint="Empty: no cap. Once reached, calls wait until the next day.">
+            <Input type="number" min={1} max={10000000} placeholder="No cap" value={draft.dailyCreditCap} onChange={(e) => set({ dailyCreditCap: e.target.value })} />
+          </Field>
+        </FieldRow>
+        <CheckboxField
+          label="Pause the agent automatically when too many calls fail"
+          hint="Calls that failed or reached an invalid phone number count as failures."
+          checked={draft.enabled}
+          onCheckedChange={(checked) => set({ enabled: checked })}
+        />
+        <FieldRow>
+          <Field label="Look at the last … calls" id="limit-window">
+            <Input type="number" min={5} max={1000} required value={draft.windowCalls} onChange={(e) => set({ windowCalls: e.target.value })} />
+          </Field>
+          <Field label="Pause when more than … % of them failed" id="limit-failure">
+            <Input type="number" min={1} max={100} required value={draft.failurePercent} onChange={(e) => set({ failurePercent: e.target.value })} />
+          </Field>
+        </FieldRow>
+        {can.admin && (
+          <div>
+            <Button variant="primary" type="submit">
+              {save.isPending ? "Saving…" : "Save limits"}
+            </Button>
           </div>
-          <div className="field">
-            <label htmlFor="limit-daily-credits">Daily credit cap</label>
-            <input id="limit-daily-credits" type="number" min={1} max={10000000} placeholder="No cap" value={draft.dailyCreditCap} onChange={(e) => set({ dailyCreditCap: e.target.value })} />
-          </div>
-        </div>
-        <div className="field">
-          <label>
-            <input type="checkbox" checked={draft.enabled} onChange={(e) => set({ enabled: e.target.checked })} /> Pause the agent automatically when too many calls fail
-          </label>
-        </div>
-        <div className="row">
-          <div className="field">
-            <label htmlFor="limit-window">Look at the last … calls</label>
-            <input id="limit-window" type="number" min={5} max={1000} required value={draft.windowCalls} onChange={(e) => set({ windowCalls: e.target.value })} />
-          </div>
-          <div className="field">
-            <label htmlFor="limit-failure">Pause above … % Failed or Invalid Phone Number</label>
-            <input id="limit-failure" type="number" min={1} max={100} required value={draft.failurePercent} onChange={(e) => set({ failurePercent: e.target.value })} />
-          </div>
-          {can.admin && (
-            <div className="field" style={{ flex: "0 0 auto" }}>
-              <button className="btn" type="submit">
-                {save.isPending ? "Saving…" : "Save limits"}
-              </button>
-            </div>
-          )}
-        </div>
+        )}
       </fieldset>
-      <p className="hint">Empty fields mean no limit. These limits are applied to dialing in the next release.</p>
-      {saved && (
-        <p className="hint" role="status">
-          Limits saved.
-        </p>
-      )}
-      {save.isError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(save.error)}
-        </div>
-      )}
+      {saved && <Alert tone="success">Limits saved.</Alert>}
+      {save.isError && <Alert tone="error">{errorMessage(save.error)}</Alert>}
     </form>
   );
 }
 
-/** The agent's calling limits (caps and auto-pause) and, when paused, why. */
+/** The agent's calling limits (caps and auto-pause) and, when paused, why: the agent page's "Calling limits" tab. */
 export function CallingLimitsPanel({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
+  const can = useCan();
   const limits = useQuery(trpc.agents.callingLimits.queryOptions({ agentId }));
   return (
-    <details className="panel" open={limits.data?.status === "PAUSED" && limits.data.pauseReason !== null}>
-      <summary>
-        <strong>Calling limits</strong> <span className="hint">— concurrent calls, daily credits, auto-pause</span>
-      </summary>
-      {limits.isPending ? <p className="hint">Loading…</p> : limits.isError ? <p className="hint">{errorMessage(limits.error)}</p> : <LimitsForm agentId={agentId} limits={limits.data} />}
-    </details>
+    <Section
+      title="Calling limits"
+      description={`How many calls this agent makes at once, how many credits it spends a day, and when it pauses itself. These limits are applied to dialing in the next release.${can.admin ? "" : " Only admins can change them."}`}
+    >
+      {limits.isPending ? (
+        <Loading rows={3} />
+      ) : limits.isError ? (
+        <ErrorState error={limits.error} retry={() => void limits.refetch()} />
+      ) : (
+        <LimitsForm agentId={agentId} limits={limits.data} />
+      )}
+    </Section>
   );
 }
