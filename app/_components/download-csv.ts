@@ -1,7 +1,5 @@
-/** Saves rows as a CSV file in the browser (papaparse is loaded on demand). */
-export async function downloadCsv(filename: string, rows: Array<Record<string, string | number | null>>, columns?: string[]) {
-  const { unparse } = await import("papaparse");
-  const text = columns && rows.length === 0 ? `${columns.join(",")}\n` : unparse(rows, columns ? { columns } : undefined);
+/** Saves text as a file in the browser (the object URL is released once the download has started). */
+export function saveCsvText(filename: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
   const link = document.createElement("a");
   link.href = url;
@@ -9,5 +7,11 @@ export async function downloadCsv(filename: string, rows: Array<Record<string, s
   document.body.appendChild(link);
   link.click();
   link.remove();
-  URL.revokeObjectURL(url);
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Saves rows as a CSV file in the browser (papaparse is loaded on demand). */
+export async function downloadCsv(filename: string, rows: Array<Record<string, string | number | null>>, columns?: string[]) {
+  const { unparse } = await import("papaparse");
+  saveCsvText(filename, columns && rows.length === 0 ? `${columns.join(",")}\n` : unparse(rows, columns ? { columns } : undefined));
 }
