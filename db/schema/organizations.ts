@@ -13,6 +13,10 @@ export const organizations = pgTable("organizations", {
   monthlyCreditAllocation: integer("monthly_credit_allocation").notNull().default(0),
   /** Organizations on the normalization allowlist may use `titleCaseFields` in bulk enrollment. */
   titleCaseAllowlisted: boolean("title_case_allowlisted").notNull().default(false),
+  /** Calls of the whole organization in the air at once; null = no organization limit. */
+  maxConcurrentCalls: integer("max_concurrent_calls"),
+  /** Enrollment requires a consent record per contact (400 / per-contact MISSING_CONSENT without one). */
+  requireConsent: boolean("require_consent").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 

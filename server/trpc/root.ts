@@ -14,6 +14,9 @@ import { meetingsRouter } from "../routers/meetings/router";
 import { jobsRouter } from "../routers/jobs/router";
 import { customersRouter } from "../routers/customers/router";
 import { callsRouter } from "../routers/calls/router";
+import { suppressionsRouter } from "../routers/suppressions/router";
+import { eventsRouter } from "../routers/events/router";
+import { consentRouter } from "../routers/consent/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -33,6 +36,9 @@ export const appRouter = router({
   jobs: jobsRouter,
   customers: customersRouter,
   calls: callsRouter,
+  suppressions: suppressionsRouter,
+  events: eventsRouter,
+  consent: consentRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -1,6 +1,8 @@
 import { api, expect, openOrgPage, primaryOrg, signIn, test } from "./fixtures";
 
 test("an admin creates an agent with a required input variable and a DATE/TIME extracted variable; /api/v1 shows them", async ({ page, snap }) => {
+  // A long form filled field by field, two saves and API checks: over the default 90 s on a loaded machine.
+  test.slow();
   const org = primaryOrg();
   await signIn(page, "admin");
   await openOrgPage(page, "/agents");

@@ -2,6 +2,8 @@ import { readFileSync } from "node:fs";
 import { expect, openOrgPage, signIn, test } from "./fixtures";
 
 test("credits: month view with per-agent breakdown, chart and CSV; custom range; the API's range rules", async ({ page, snap, allowConsoleErrors }) => {
+  // Chart, CSV download and three ranges: over the default 90 s on a loaded machine.
+  test.slow();
   await signIn(page, "admin");
   await openOrgPage(page, "/credits");
   await expect(page.getByTestId("allocated")).toHaveText("50,000");

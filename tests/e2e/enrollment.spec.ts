@@ -1,6 +1,8 @@
 import { expect, openOrgPage, signIn, test } from "./fixtures";
 
 test("an admin enrolls one contact with the API's validation messages, cancels by reference, and sees the background runs", async ({ page, snap, allowConsoleErrors }) => {
+  // Enroll (twice), cancel by reference, then the jobs page: over the default 90 s on a loaded machine.
+  test.slow();
   allowConsoleErrors(/status of 400/);
   await signIn(page, "admin");
   await openOrgPage(page, "/agents");

@@ -53,6 +53,8 @@ const ORG_PAGES: Array<{ name: string; path: (ids: Ids) => string | null; headin
   { name: "call", path: (ids) => (ids.callId ? `/calls/${encodeURIComponent(ids.callId)}` : null), heading: /.+/ },
   { name: "import", path: () => "/import", heading: /Import/ },
   { name: "credits", path: () => "/credits", heading: "Credits" },
+  { name: "suppressions", path: () => "/suppressions", heading: "Suppressions" },
+  { name: "compliance", path: () => "/compliance", heading: "Compliance" },
   { name: "webhooks", path: () => "/webhooks", heading: "Webhooks" },
   { name: "jobs", path: () => "/jobs", heading: "Jobs" },
   { name: "api-keys", path: () => "/api-keys", heading: "API keys" },
@@ -106,6 +108,15 @@ test.describe("every page at 1280 and 390 px", () => {
     test.skip((await rows.count()) === 0, "no background runs yet");
     await rows.first().getByRole("button").first().click();
     await checkPage(page, snap, "jobs-expanded", "Jobs");
+  });
+
+  test("agent page with its Calling limits tab open", async ({ page, snap }) => {
+    await signIn(page, "admin");
+    await openOrgPage(page, `/agents/${encodeURIComponent(ids.agentId)}`);
+    await settle(page, /.+/);
+    await page.getByRole("tab", { name: "Calling limits" }).click();
+    await expect(page.getByRole("button", { name: "Save limits" })).toBeVisible();
+    await checkPage(page, snap, "agent-calling-limits", /.+/);
   });
 
   test("the phone menu", async ({ page }) => {

@@ -13,6 +13,8 @@ export function navItems(org: ConsoleOrg, path: (sub?: string) => string): NavIt
     { href: path("/live-calls"), label: "Live calls", show: true },
     { href: path("/import"), label: "Import contacts", show: admin },
     { href: path("/credits"), label: "Credits", show: true },
+    { href: path("/suppressions"), label: "Suppressions", show: true },
+    { href: path("/compliance"), label: "Compliance", show: true },
     { href: path("/webhooks"), label: "Webhooks", show: true },
     { href: path("/jobs"), label: "Jobs", show: admin || org.operator },
     { href: path("/api-keys"), label: "API keys", show: admin },

@@ -1,6 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
+import { getConfig } from "@/server/config/env";
+import { getLogger } from "@/server/observability/logger";
+import { recordDialLag } from "@/server/observability/metrics";
+import { maskPhoneNumber } from "@/server/observability/redact";
 import { agents, calls, optOuts, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
@@ -10,7 +14,7 @@ import { failCall } from "./finalize-call";
 
 /** How long a call waits before the engine looks again while its agent is paused (default 5 minutes). */
 export function pausedRecheckSeconds(): number {
-  return Number(process.env.CALL_PAUSED_RECHECK_SECONDS ?? 300);
+  return getConfig().CALL_PAUSED_RECHECK_SECONDS;
 }
 
 export type DialDueCallParams = {
@@ -132,6 +136,14 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
     .update(calls)
     .set({ providerCallId: placed.providerCallId, updatedAt: sql`greatest(${calls.updatedAt}, ${now.toISOString()}::timestamptz)` })
     .where(and(eq(calls.id, callId), isNull(calls.providerCallId)));
+  if (!placed.alreadyPlaced) {
+    const lagSeconds = Math.max(0, (now.getTime() - claim.row.call.scheduledAt.getTime()) / 1000);
+    recordDialLag(lagSeconds);
+    getLogger("call-engine").info(
+      { callId, sequenceId: claim.row.sequence.id, to: maskPhoneNumber(claim.row.sequence.phoneNumber), step: claim.row.call.stepNumber, lagMs: Math.round(lagSeconds * 1000) },
+      "call dialed",
+    );
+  }
   return { status: "dialed", callId, providerCallId: placed.providerCallId, alreadyPlaced: placed.alreadyPlaced };
 }
 

@@ -1,20 +1,21 @@
 import { and, asc, eq, inArray, lt, lte, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
+import { getConfig } from "@/server/config/env";
 
 /** A call may stay `Calling` this long (the voice engine's longest call plus a margin) before it is failed. */
 export function callingTimeoutSeconds(maxCallWallSeconds: number): number {
-  return Number(process.env.CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS ?? maxCallWallSeconds + 120);
+  return getConfig().CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS ?? maxCallWallSeconds + 120;
 }
 
 /** A call may stay `Processing Analysis` this long before it is failed (default 10 minutes). */
 export function analysisTimeoutSeconds(): number {
-  return Number(process.env.CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS ?? 600);
+  return getConfig().CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS;
 }
 
 /** A `Scheduled` call this far past due has lost its runner: the sweep dials it (default 2 minutes). */
 export function overdueGraceSeconds(): number {
-  return Number(process.env.CALL_OVERDUE_GRACE_SECONDS ?? 120);
+  return getConfig().CALL_OVERDUE_GRACE_SECONDS;
 }
 
 export type StuckCall = { callId: string; resultType: string };

@@ -2,6 +2,7 @@ import { ulid } from "ulid";
 import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent } from "@/server/voice/types";
 import { planSimulatedCall, renderSimulatedTranscript, type SimulatedCallPlan } from "./script";
 import { createConversationWav, seedOf } from "./wav";
+import { getLogger } from "@/server/observability/logger";
 
 /** Delivers one provider event to our entry point; returns the tool result for `call.tool` events. */
 export type VoiceEventTransport = (event: VoiceProviderEvent) => Promise<ToolCallResult | null>;
@@ -60,7 +61,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const now = options.now ?? (() => new Date());
   const msPerSecond = options.msPerSimulatedSecond ?? 12;
   const maxConversationMs = options.maxConversationMs ?? 8000;
-  const log = options.log ?? ((message, error) => console.error(`[voice-simulator] ${message}`, error ?? ""));
+  const log = options.log ?? ((message, error) => getLogger("voice-simulator").error({ err: error }, message));
   const placed = new Map<string, { providerCallId: string; dials: number }>();
   /** Calls in conversation: `hangUp` sets `hungUp` and wakes the conversation from its wait. */
   const live = new Map<string, { hungUp: boolean; wake: () => void }>();

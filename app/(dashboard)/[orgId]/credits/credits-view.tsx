@@ -5,6 +5,7 @@ import dynamic from "next/dynamic";
 import Link from "next/link";
 import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
+import { downloadCsv } from "../../../_components/download-csv";
 import { useOrgPath } from "../../../_components/org-context";
 import type { RouterOutputs } from "../../../_components/router-types";
 import { Button } from "../../../_components/ui/button";
@@ -28,19 +29,6 @@ function utcToday(): string {
 }
 function utcDaysAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
-}
-
-async function downloadCsv(filename: string, rows: Array<Record<string, string | number | null>>) {
-  const { unparse } = await import("papaparse");
-  const blob = new Blob([unparse(rows)], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
 }
 
 const dayCol = columnsFor<Day>();

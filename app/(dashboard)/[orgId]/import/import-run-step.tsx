@@ -2,6 +2,7 @@
 
 import Link from "next/link";
 import { errorMessage } from "@/server/trpc/client/react";
+import { saveCsvText } from "../../../_components/download-csv";
 import { useOrgPath } from "../../../_components/org-context";
 import { Alert } from "../../../_components/ui/alert";
 import { Button } from "../../../_components/ui/button";
@@ -9,17 +10,6 @@ import { Section } from "../../../_components/ui/card";
 import { plural } from "../../../_components/ui/format";
 import { rejectedRowsCsv } from "./csv-import";
 import type { CsvImport, LoadedFile } from "./use-csv-import";
-
-function download(filename: string, text: string) {
-  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  setTimeout(() => URL.revokeObjectURL(url), 1000);
-}
 
 function Progress({ id, label, max, value, hint }: { id: string; label: React.ReactNode; max: number; value: number; hint?: string }) {
   return (
@@ -119,7 +109,7 @@ export function RejectedRowsSection({ state, file }: { state: CsvImport; file: L
           <strong data-testid="rejected-count">{rejected.length.toLocaleString()}</strong> row{rejected.length === 1 ? "" : "s"} {run ? "were" : "will be"} rejected, each
           with its reason.
         </p>
-        <Button onClick={async () => download(`rejected-rows-${file.name.replace(/\.csv$/i, "")}.csv`, await rejectedRowsCsv(rejected, file.headers, file.rows))}>
+        <Button onClick={async () => saveCsvText(`rejected-rows-${file.name.replace(/\.csv$/i, "")}.csv`, await rejectedRowsCsv(rejected, file.headers, file.rows))}>
           Download rejected rows (CSV)
         </Button>
       </div>

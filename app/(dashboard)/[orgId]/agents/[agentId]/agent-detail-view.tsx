@@ -14,6 +14,7 @@ import { LocalTime } from "../../../../_components/ui/time";
 import { draftFromView } from "../_components/agent-draft";
 import { AgentEditor } from "../_components/agent-editor";
 import { AgentStatusBadge } from "../_components/agent-status";
+import { CallingLimitsPanel } from "./calling-limits-panel";
 import { EnrollContactForm } from "./enroll-contact-form";
 
 export function AgentDetailView({ agentId }: { agentId: string }) {
@@ -57,6 +58,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
         <TabsList aria-label="Agent">
           <TabsTrigger value="settings">Settings</TabsTrigger>
           {can.admin && <TabsTrigger value="enroll">Enroll one contact</TabsTrigger>}
+          <TabsTrigger value="limits">Calling limits</TabsTrigger>
         </TabsList>
         <TabsContent value="settings" forceMount className="data-[state=inactive]:hidden">
           {/* Keyed by updatedAt: after a save the form restarts from what the server stored. */}
@@ -67,6 +69,9 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
             <EnrollContactForm agent={view} />
           </TabsContent>
         )}
+        <TabsContent value="limits">
+          <CallingLimitsPanel agentId={view.agentId} />
+        </TabsContent>
       </Tabs>
     </div>
   );
