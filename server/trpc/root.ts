@@ -17,6 +17,7 @@ import { callsRouter } from "../routers/calls/router";
 import { suppressionsRouter } from "../routers/suppressions/router";
 import { eventsRouter } from "../routers/events/router";
 import { consentRouter } from "../routers/consent/router";
+import { overviewRouter } from "../routers/overview/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -39,6 +40,7 @@ export const appRouter = router({
   suppressions: suppressionsRouter,
   events: eventsRouter,
   consent: consentRouter,
+  overview: overviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

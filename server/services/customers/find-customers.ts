@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, inArray, or, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, calls, sequences, type LifecycleStatus } from "@/db/schema";
+import { containsPattern } from "@/db/queries/like";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 
 export type FindCustomersParams = {
@@ -31,10 +32,6 @@ export type CustomerMatch = {
   meeting: { callId: string; startTime: string; status: "booked" | "cancelled" } | null;
 };
 
-function likePattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * Support's "find a customer": sequences of every agent of the organization whose contact matches the query by
  * sequence or call ID (exact), phone number (normalized to E.164 when it parses, else by its digits), name, email or
@@ -43,7 +40,7 @@ function likePattern(value: string): string {
 export async function findCustomers(db: DbOrTx, params: FindCustomersParams): Promise<{ results: CustomerMatch[] }> {
   const query = params.query.trim();
   if (query.length === 0) return { results: [] };
-  const like = likePattern(query);
+  const like = containsPattern(query);
   const phone = normalizePhoneNumber(query);
   const digits = query.replace(/\D/g, "");
   // Only a query that is mostly a number searches by digits (a name with a digit in it is not a phone number).

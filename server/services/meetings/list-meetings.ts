@@ -1,6 +1,7 @@
 import { and, asc, desc, eq, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, calls, sequences } from "@/db/schema";
+import { containsPattern } from "@/db/queries/like";
 
 export type ListMeetingsParams = {
   /** Verified organization of the caller: only its calls are read. */
@@ -37,10 +38,6 @@ export type MeetingRow = {
   started: boolean;
 };
 
-function likePattern(value: string): string {
-  return `%${value.replace(/[\\%_]/g, (c) => `\\${c}`)}%`;
-}
-
 /**
  * The meetings booked during the organization's calls, from our records (the provider is asked live per meeting, on
  * demand, by getMeetingState). Upcoming meetings soonest first; otherwise the most recent start first.
@@ -59,7 +56,7 @@ export async function listMeetings(db: DbOrTx, params: ListMeetingsParams): Prom
   if (params.when === "past") conditions.push(sql`${start} <= ${params.now.toISOString()}::timestamptz`);
   if (params.from) conditions.push(sql`${start} >= ${params.from.toISOString()}::timestamptz`);
   if (params.to) conditions.push(sql`${start} < ${params.to.toISOString()}::timestamptz`);
-  if (params.host) conditions.push(sql`${calls.followUpMeetingDetails} ->> 'hostEmail' ilike ${likePattern(params.host)}`);
+  if (params.host) conditions.push(sql`${calls.followUpMeetingDetails} ->> 'hostEmail' ilike ${containsPattern(params.host)}`);
   const where = and(...conditions);
 
   const [rows, [count]] = await Promise.all([
