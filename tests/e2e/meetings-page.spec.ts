@@ -38,19 +38,19 @@ test("support filters meetings, sees a past one cannot be cancelled, and cancels
   await snap("meetings");
 
   // Past meetings: the month-old one is there, and opening it offers no cancel form.
-  await page.getByLabel("Show").selectOption("past");
+  await page.getByLabel("Show", { exact: true }).selectOption("past");
   await page.getByRole("button", { name: "Apply" }).click();
   const past = table.getByTestId(`meeting-${pastId}`);
   await expect(past).toBeVisible();
   await expect(past).toContainText("Started");
-  await past.getByRole("button", { name: /Show the meeting with/ }).click();
+  await past.getByRole("button", { name: /Open the meeting with/ }).click();
   const pastPanel = page.getByTestId("meeting-panel");
   await expect(pastPanel.getByTestId("meeting-status")).toBeVisible();
   await expect(pastPanel.getByRole("button", { name: "Cancel meeting" })).toHaveCount(0);
   await expect(pastPanel.getByLabel("Email (required)")).toHaveCount(0);
 
   // Upcoming, this agent, this host.
-  await page.getByLabel("Show").selectOption("upcoming");
+  await page.getByLabel("Show", { exact: true }).selectOption("upcoming");
   await page.getByLabel("Agent", { exact: true }).selectOption({ label: upcoming.agentName });
   await page.getByLabel("Host email").fill(host);
   await page.getByRole("button", { name: "Apply" }).click();
@@ -59,7 +59,7 @@ test("support filters meetings, sees a past one cannot be cancelled, and cancels
   await expect(row).toContainText("Booked");
   for (const text of await table.locator("tbody tr[data-testid^='meeting-']").allTextContents()) expect(text).not.toContain("Started");
 
-  await row.getByRole("button", { name: /Show the meeting with/ }).click();
+  await row.getByRole("button", { name: /Open the meeting with/ }).click();
   const panel = page.getByTestId("meeting-panel");
   await expect(panel.getByTestId("meeting-status")).toHaveText("Booked");
   await panel.getByLabel("Reason (sent to the provider and the attendees)").fill("Cancelled from the meetings page");
@@ -70,7 +70,7 @@ test("support filters meetings, sees a past one cannot be cancelled, and cancels
   await expect(panel.getByTestId("reconciliation")).toHaveAttribute("data-reconciled", "true", { timeout: 30_000 });
 
   // Our records now say cancelled: it moves to the Cancelled filter.
-  await page.getByLabel("Show").selectOption("cancelled");
+  await page.getByLabel("Show", { exact: true }).selectOption("cancelled");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(table.getByTestId(`meeting-${upcomingId}`)).toContainText("Cancelled");
   await snap("meetings-cancelled");
@@ -81,11 +81,11 @@ test("members read meetings without cancel or attendee forms", async ({ page }) 
   test.skip(!pastId, "The demo seed has no meetings.");
   await signIn(page, "member");
   await openOrgPage(page, "/meetings");
-  await page.getByLabel("Show").selectOption("all");
+  await page.getByLabel("Show", { exact: true }).selectOption("all");
   await page.getByRole("button", { name: "Apply" }).click();
   await expect(page.getByTestId("meetings-count")).toContainText(/\d+ meetings?/);
   const first = page.getByTestId("meetings").locator("tbody tr[data-testid^='meeting-']").first();
-  await first.getByRole("button", { name: /Show the meeting with/ }).click();
+  await first.getByRole("button", { name: /Open the meeting with/ }).click();
   await expect(page.getByTestId("meeting-panel")).toBeVisible();
   await expect(page.getByTestId("meeting-panel").getByRole("button", { name: "Cancel meeting" })).toHaveCount(0);
 });

@@ -174,8 +174,8 @@ export function MeetingsView() {
             : undefined
         }
         expandable={{
-          label: (row, open) => `${open ? "Hide" : "Show"} the meeting with ${row.contact.name}`,
-          openLabel: "Manage",
+          label: (row, open) => `${open ? "Hide" : "Open"} the meeting with ${row.contact.name}`,
+          openLabel: "Open",
           render: (row) => (
             <div className="flex flex-col gap-3">
               <MeetingPanel
