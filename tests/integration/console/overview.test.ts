@@ -1,9 +1,12 @@
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { agents } from "@/db/schema";
+import { agents, webhookDeliveries, webhookDeliveryAttempts } from "@/db/schema";
 import { useTestDb } from "../../helpers/db";
 import { createTestAgent, createTestCall, createTestOrganization, createTestSequence, createTestTransaction } from "../../factories";
+import { createLoopbackEndpoint, useTestEncryptionKey } from "../webhooks/fixtures";
 import { apiKeyCaller, consoleCaller } from "./helpers";
+
+useTestEncryptionKey();
 
 const db = useTestDb();
 const NOW = new Date("2026-11-20T12:00:00Z");
@@ -85,6 +88,29 @@ describe("overview.get", () => {
     // 70 credits in 7 days = 10 a day; 30 left: gone in 3 days.
     expect(overview.month).toMatchObject({ remainingCredits: 30, dailyBurn: 10, runsOutOn: "2026-11-23", runsOutBeforeMonthEnd: true });
     expect(overview.alerts.lowCredits).toBe(true);
+  });
+
+  it("alerts on a webhook endpoint whose deliveries fail", async () => {
+    const { organization } = await createTestOrganization(db, { name: "Failing hooks" });
+    const { endpoint } = await createLoopbackEndpoint(db, organization.id, "http://127.0.0.1:9/failing");
+    await db.insert(webhookDeliveries).values({ id: "whd.overview-failing", organizationId: organization.id, endpointId: endpoint.endpointId, kind: "test", messageId: "msg_overview", body: "{}", status: "failed", attemptCount: 1 });
+    await db.insert(webhookDeliveryAttempts).values({
+      id: "whd.overview-failing-a1",
+      deliveryId: "whd.overview-failing",
+      organizationId: organization.id,
+      attemptNumber: 1,
+      trigger: "automatic",
+      url: "http://127.0.0.1:9/failing",
+      webhookTimestamp: Math.floor(NOW.getTime() / 1000) - 60,
+      attemptedAt: new Date(NOW.getTime() - 60_000),
+      durationMs: 5,
+      statusCode: 500,
+      succeeded: false,
+    });
+    const overview = await (await consoleCaller(db, organization.id, "support", () => NOW)).overview.get({ days: 7 });
+    expect(overview.alerts.failingEndpoints).toEqual([
+      { endpointId: endpoint.endpointId, url: "http://127.0.0.1:9/failing", failingSince: new Date(NOW.getTime() - 60_000).toISOString(), consecutiveFailures: 1 },
+    ]);
   });
 
   it("shows another organization nothing, refuses API keys and bounds its input", async () => {
