@@ -77,7 +77,15 @@ export function MeetingsView() {
     () => [
       col.accessor("startTime", {
         header: "Starts",
-        cell: ({ row }) => <ZonedTime iso={row.original.startTime} contactZone={row.original.contact.timezone} stacked />,
+        cell: ({ row }) => (
+          <>
+            <ZonedTime iso={row.original.startTime} contactZone={row.original.contact.timezone} stacked />
+            {/* Phones: the status column is hidden (390 px fit no more than three columns), so it shows here. */}
+            <div className="mt-1 sm:hidden">
+              <MeetingStatus meeting={row.original} />
+            </div>
+          </>
+        ),
       }),
       col.accessor((row) => row.contact.name, {
         id: "contact",
@@ -87,13 +95,13 @@ export function MeetingsView() {
             <Link href={path(`/sequences/${encodeURIComponent(row.original.sequenceId)}`)} className="font-medium break-words">
               {row.original.contact.name}
             </Link>
-            <div className="text-sm text-muted-foreground">{row.original.contact.phoneNumber}</div>
+            <div className="hidden text-sm text-muted-foreground sm:block">{row.original.contact.phoneNumber}</div>
           </>
         ),
       }),
       col.accessor((row) => row.agent.name, { id: "agent", header: "Agent", meta: { hideBelow: "md" } }),
       col.accessor("hostEmail", { header: "Host", meta: { hideBelow: "lg" }, cell: ({ getValue }) => <span className="break-all">{getValue()}</span> }),
-      col.accessor("status", { header: "Status", cell: ({ row }) => <MeetingStatus meeting={row.original} /> }),
+      col.accessor("status", { header: "Status", meta: { hideBelow: "sm" }, cell: ({ row }) => <MeetingStatus meeting={row.original} /> }),
     ],
     [path],
   );
