@@ -20,6 +20,9 @@ async function contactOf(callId: string) {
 }
 
 test("support filters meetings, sees a past one cannot be cancelled, and cancels an upcoming one from the list", async ({ page, snap }) => {
+  // Sign-in, three filters, an axe scan, screenshots at two widths and a cancel: at a load average of 13 every step
+  // passed and the 90 s ran out on the last click (the trace). Triple the budget.
+  test.slow();
   const { cancellableMeetingEntityId2: upcomingId, pastMeetingEntityId: pastId } = fixtures();
   test.skip(!upcomingId || !pastId, "The demo seed has no meetings.");
   const upcoming = await contactOf(upcomingId!);
