@@ -67,7 +67,7 @@ test("support filters meetings, sees a past one cannot be cancelled, and cancels
   await expect(panel.getByTestId("meeting-status")).toHaveText("Booked");
   await panel.getByLabel("Reason (sent to the provider and the attendees)").fill("Cancelled from the meetings page");
   await panel.getByRole("button", { name: "Cancel meeting" }).click();
-  await page.getByRole("dialog", { name: "Cancel this meeting?" }).getByRole("button", { name: "Cancel meeting" }).click();
+  await page.getByRole("alertdialog", { name: "Cancel this meeting?" }).getByRole("button", { name: "Cancel meeting" }).click();
   await expect(panel.getByTestId("cancel-confirmed")).toBeVisible();
   await expect(panel.getByTestId("meeting-status")).toHaveText("Cancelled");
   await expect(panel.getByTestId("reconciliation")).toHaveAttribute("data-reconciled", "true", { timeout: 30_000 });
