@@ -77,6 +77,9 @@ export default defineConfig({
       AUTH_OIDC_NAME: "Test IdP",
       // The embedded calendar simulator picks a free port of its own and records it in this DATA_DIR.
       CHILI_PIPER_SIMULATOR_PORT: "",
+      // Live calls last long enough to follow and hang up on the Live calls page (a 2-minute call: ~12 s).
+      VOICE_SIMULATOR_MS_PER_SECOND: "100",
+      VOICE_SIMULATOR_MAX_CONVERSATION_MS: "30000",
       // One JSON line per request would bury the test report; E2E_LOG_LEVEL=info brings them back when debugging.
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
     },

@@ -342,6 +342,17 @@ const fields = {
     description: "Where the simulated voice engine posts its call events.",
     default: "`http://127.0.0.1:$PORT/api/voice/events`",
   }),
+  VOICE_SIMULATOR_MS_PER_SECOND: setting(wholeNumber(1, 1000).optional(), {
+    group: "Call engine",
+    description:
+      "How fast the simulator's live calls run: wall milliseconds per simulated second. Slower values let a person (or an e2e test) follow a call on the Live calls page and hang it up.",
+    default: "`12` (a 7-minute call in about 5 s)",
+  }),
+  VOICE_SIMULATOR_MAX_CONVERSATION_MS: setting(wholeNumber(1, 600_000).optional(), {
+    group: "Call engine",
+    description: "Longest wall time of one simulated conversation.",
+    default: "`8000`",
+  }),
   CALL_PAUSED_RECHECK_SECONDS: setting(wholeNumber(1, 86_400).default(300), {
     group: "Call engine",
     description: "How long a due call of a paused agent waits before it is looked at again.",

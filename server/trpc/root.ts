@@ -12,9 +12,12 @@ import { recordingsRouter } from "../routers/recordings/router";
 import { webhooksRouter } from "../routers/webhooks/router";
 import { meetingsRouter } from "../routers/meetings/router";
 import { jobsRouter } from "../routers/jobs/router";
+import { customersRouter } from "../routers/customers/router";
+import { callsRouter } from "../routers/calls/router";
 import { suppressionsRouter } from "../routers/suppressions/router";
 import { eventsRouter } from "../routers/events/router";
 import { consentRouter } from "../routers/consent/router";
+import { overviewRouter } from "../routers/overview/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -32,9 +35,12 @@ export const appRouter = router({
   sequences: sequencesRouter,
   webhooks: webhooksRouter,
   jobs: jobsRouter,
+  customers: customersRouter,
+  calls: callsRouter,
   suppressions: suppressionsRouter,
   events: eventsRouter,
   consent: consentRouter,
+  overview: overviewRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -13,6 +13,13 @@ export const ZVoiceProviderEventSchema = z.discriminatedUnion("type", [
   ZBase.extend({ type: z.literal("call.answered") }),
   ZBase.extend({ type: z.literal("call.tool"), tool: z.literal("book_meeting"), arguments: z.record(z.string(), z.unknown()) }),
   ZBase.extend({
+    type: z.literal("call.transcript"),
+    itemId: z.string().min(1).max(200),
+    speaker: z.enum(["agent", "customer"]),
+    text: z.string().max(20_000),
+    offsetMs: z.number().int().min(0).max(24 * 3600 * 1000),
+  }),
+  ZBase.extend({
     type: z.literal("call.ended"),
     disposition: z.enum(callDispositions),
     durationSeconds: z.number().int().min(0).max(24 * 3600),

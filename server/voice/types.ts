@@ -51,6 +51,11 @@ export type VoiceEngine = {
    * stay in `Calling` longer than this (plus a margin).
    */
   maxCallWallSeconds: number;
+  /**
+   * Ends a call in progress on our side (the console's "Hang up"): the call then reports `call.ended` as usual, with
+   * what was said so far. Resolves false when this engine has no such live call (already over, or another instance's).
+   */
+  endCall?(callId: string): Promise<boolean>;
 };
 
 export type RecordingPayload = {
@@ -68,6 +73,8 @@ export type VoiceProviderEvent =
   | (EventBase & { type: "call.ringing" })
   | (EventBase & { type: "call.answered" })
   | (EventBase & { type: "call.tool"; tool: "book_meeting"; arguments: Record<string, unknown> })
+  /** One spoken turn while the call is live (stored in call_transcript_lines, once per `itemId`). */
+  | (EventBase & { type: "call.transcript"; itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number })
   | (EventBase & {
       type: "call.ended";
       disposition: CallDisposition;

@@ -5,6 +5,7 @@ import { getConsoleMembership } from "@/server/auth/next-auth";
 import { isOperatorEmail } from "@/server/config/settings";
 import { TRPCReactProvider } from "@/server/trpc/client/react";
 import { getServerCaller } from "@/server/trpc/server-caller";
+import { CustomerSearch } from "../../_components/customers/customer-search";
 import { DashboardShell } from "../../_components/dashboard-shell";
 import { OrgProvider, type ConsoleOrg } from "../../_components/org-context";
 import { SignOutButton } from "../../_components/sign-out-button";
@@ -48,7 +49,7 @@ export default async function DashboardLayout({ children, params }: Props) {
   return (
     <TRPCReactProvider key={orgId} orgId={orgId}>
       <OrgProvider value={value}>
-        <DashboardShell>{children}</DashboardShell>
+        <DashboardShell search={<CustomerSearch />}>{children}</DashboardShell>
       </OrgProvider>
     </TRPCReactProvider>
   );

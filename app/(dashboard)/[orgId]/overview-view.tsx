@@ -1,52 +1,58 @@
 "use client";
 
-import { useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
+import { useState } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
 import { useCan, useOrg, useOrgPath } from "../../_components/org-context";
+import { Button } from "../../_components/ui/button";
 import { Section } from "../../_components/ui/card";
 import { CopyButton } from "../../_components/ui/copy-button";
-import { plural } from "../../_components/ui/format";
 import { PageHeader } from "../../_components/ui/page-header";
-import { StatCard, StatGrid } from "../../_components/ui/stat-card";
 import { ErrorState, Loading } from "../../_components/ui/states";
+import { DailyCharts, MonthCredits, OverviewAlerts, PeriodStats, RecentCalls } from "./_overview/overview-sections";
+import { FailingEndpointsAlert } from "./webhooks/endpoint-health";
 
+/** The organization's landing page: how the calls are going, what they cost, and what needs attention. */
 export function OverviewView() {
   const trpc = useTRPC();
   const org = useOrg();
   const can = useCan();
   const path = useOrgPath();
-  const usage = useQuery(trpc.credits.usage.queryOptions({}));
-  const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1 }));
+  const [days, setDays] = useState<7 | 30>(7);
+  const overview = useQuery({ ...trpc.overview.get.queryOptions({ days }), placeholderData: keepPreviousData });
 
   return (
     <div className="flex flex-col gap-4">
-      <PageHeader title={org.name} description={`You are ${org.role === "admin" ? "an admin" : `a ${org.role}`} of this organization.`} />
-      <Section title="Credits this month" actions={<Link href={path("/credits")}>Usage by agent and day →</Link>}>
-        {usage.isPending ? (
-          <Loading />
-        ) : usage.isError ? (
-          <ErrorState error={usage.error} retry={() => void usage.refetch()} />
-        ) : (
-          <StatGrid>
-            <StatCard label="Allocated" value={usage.data.organization.allocatedCredits?.toLocaleString() ?? "—"} />
-            <StatCard label="Spent" value={usage.data.organization.spentCredits.toLocaleString()} />
-            <StatCard label="Remaining" value={usage.data.organization.remainingCredits?.toLocaleString() ?? "—"} />
-            <StatCard label="Used" value={`${usage.data.organization.percentageUsed ?? 0}%`} />
-          </StatGrid>
-        )}
-      </Section>
-      <Section title="Agents">
-        {agents.isPending ? (
-          <Loading rows={1} />
-        ) : agents.isError ? (
-          <ErrorState error={agents.error} retry={() => void agents.refetch()} />
-        ) : (
-          <p>
-            {plural(agents.data.pagination.totalItems, "agent")}. <Link href={path("/agents")}>Manage agents →</Link>
-          </p>
-        )}
-      </Section>
+      <PageHeader
+        title={org.name}
+        description="How your calls are going."
+        actions={
+          <div role="group" aria-label="Period" className="flex gap-1">
+            {([7, 30] as const).map((value) => (
+              <Button key={value} size="sm" variant={days === value ? "primary" : "secondary"} aria-pressed={days === value} onClick={() => setDays(value)}>
+                Last {value} days
+              </Button>
+            ))}
+          </div>
+        }
+      />
+      <FailingEndpointsAlert />
+      {overview.isPending ? (
+        <Loading rows={4} />
+      ) : overview.isError ? (
+        <ErrorState error={overview.error} retry={() => void overview.refetch()} />
+      ) : (
+        <>
+          <OverviewAlerts overview={overview.data} />
+          <div aria-busy={overview.isPlaceholderData} data-testid="overview-period" data-days={overview.data.period.days}>
+            <PeriodStats overview={overview.data} />
+          </div>
+          <DailyCharts overview={overview.data} />
+          <MonthCredits overview={overview.data} />
+          <RecentCalls overview={overview.data} />
+        </>
+      )}
       <Section title="Use the API">
         <div className="flex flex-col gap-2">
           <p className="flex flex-wrap items-center gap-2">

@@ -4,6 +4,7 @@ import { deleteWebhookEndpointProcedure } from "./delete-webhook-endpoint.proced
 import { disableWebhookEndpointProcedure } from "./disable-webhook-endpoint.procedure";
 import { getWebhookDeliveryProcedure } from "./get-webhook-delivery.procedure";
 import { getWebhookEndpointProcedure } from "./get-webhook-endpoint.procedure";
+import { listEndpointHealthProcedure } from "./list-endpoint-health.procedure";
 import { listWebhookDeliveriesProcedure } from "./list-webhook-deliveries.procedure";
 import { listWebhookEndpointsProcedure } from "./list-webhook-endpoints.procedure";
 import { replayWebhookDeliveryProcedure } from "./replay-webhook-delivery.procedure";
@@ -27,4 +28,5 @@ export const webhooksRouter = router({
   getDelivery: getWebhookDeliveryProcedure,
   replayDelivery: replayWebhookDeliveryProcedure,
   sendTestEvent: sendWebhookTestEventProcedure,
+  endpointHealth: listEndpointHealthProcedure,
 });

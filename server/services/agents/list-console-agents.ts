@@ -1,6 +1,7 @@
 import { and, asc, count, eq, ilike, or, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents } from "@/db/schema";
+import { containsPattern } from "@/db/queries/like";
 import type { TConsoleAgentSummary, TPageInfo } from "@/server/schemas/agent-config";
 
 export const CONSOLE_AGENTS_PAGE_SIZE = 25;
@@ -14,10 +15,6 @@ export type ListConsoleAgentsParams = {
   pageSize?: number;
 };
 
-function escapeLike(value: string): string {
-  return value.replace(/[\\%_]/g, (c) => `\\${c}`);
-}
-
 export async function listConsoleAgents(
   db: DbOrTx,
   params: ListConsoleAgentsParams,
@@ -25,7 +22,7 @@ export async function listConsoleAgents(
   const filters: SQL[] = [eq(agents.organizationId, params.organizationId)];
   if (params.status) filters.push(eq(agents.status, params.status));
   const search = params.search?.trim();
-  if (search) filters.push(or(ilike(agents.name, `%${escapeLike(search)}%`), eq(agents.id, search))!);
+  if (search) filters.push(or(ilike(agents.name, containsPattern(search)), eq(agents.id, search))!);
   const where = and(...filters);
   const pageSize = params.pageSize ?? CONSOLE_AGENTS_PAGE_SIZE;
   const [rows, totals] = await Promise.all([

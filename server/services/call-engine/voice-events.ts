@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { getRecordingStore } from "@/server/storage/recording-store";
+import { saveTranscriptLine } from "@/server/voice/twilio-realtime/call-state";
 import type { RecordingPayload, ToolCallResult, VoiceCallEndedEvent, VoiceProviderEvent } from "@/server/voice/types";
 
 export type VoiceEventOutcome =
@@ -46,6 +47,14 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
     case "call.tool":
       if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
       return { status: "accepted", callEnded: false, toolResult: await runBookingTool(db, event.callId, event.arguments, new Date(event.occurredAt)) };
+    case "call.transcript":
+      if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
+      await saveTranscriptLine(db, {
+        organizationId: call.organizationId,
+        callId: call.id,
+        line: { itemId: event.itemId, speaker: event.speaker, text: event.text, offsetMs: event.offsetMs },
+      });
+      return { status: "accepted", callEnded: false };
     case "call.ended":
       return recordCallEnded(db, { ...call }, event, params.recordingDownloadTimeoutMs ?? 30_000);
   }

@@ -63,6 +63,8 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const maxConversationMs = options.maxConversationMs ?? 8000;
   const log = options.log ?? ((message, error) => getLogger("voice-simulator").error({ err: error }, message));
   const placed = new Map<string, { providerCallId: string; dials: number }>();
+  /** Calls in conversation: `hangUp` sets `hungUp` and wakes the conversation from its wait. */
+  const live = new Map<string, { hungUp: boolean; wake: () => void }>();
   const pending: Array<{ callId: string; run: () => Promise<void> }> = [];
   const running = new Set<Promise<void>>();
 
@@ -86,46 +88,91 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
     const at = (simulatedSeconds: number) =>
       (options.eventTimes === "simulated" ? new Date(placedAt.getTime() + simulatedSeconds * 1000) : now()).toISOString();
     const answeredAfter = 8;
-    await sleep(RINGING_AFTER_MS);
-    await deliver({ ...base, type: "call.ringing", occurredAt: at(3) });
-    let booking: ToolCallResult | null = null;
-    if (plan.connected) {
-      await sleep(ANSWERED_AFTER_MS);
-      await deliver({ ...base, type: "call.answered", occurredAt: at(answeredAfter) });
-      if (plan.booksMeeting) {
-        await sleep(TOOL_AFTER_MS);
-        booking = await deliver({
-          ...base,
-          type: "call.tool",
-          tool: "book_meeting",
-          occurredAt: at(answeredAfter + Math.floor(plan.durationSeconds * 0.7)),
-          arguments: { contactName: request.contact.name, contactEmail: request.contact.email, timezone: request.contact.timezone },
-        }).catch((error: unknown) => ({ ok: false, message: error instanceof Error ? error.message : "tool call failed" }));
-      }
-      await sleep(Math.min(maxConversationMs, plan.durationSeconds * msPerSecond));
-    } else {
-      await sleep(NOT_CONNECTED_ENDS_AFTER_MS);
+    const control = { hungUp: false, wake: () => {} };
+    live.set(request.callId, control);
+    /** Waits `ms` of wall time (realtime pace), or less when the call is hung up meanwhile. */
+    const wait = (ms: number) =>
+      pace === "realtime" && !control.hungUp
+        ? new Promise<void>((resolve) => {
+            const timer = setTimeout(resolve, ms);
+            control.wake = () => {
+              clearTimeout(timer);
+              resolve();
+            };
+          })
+        : Promise.resolve();
+    try {
+      await conversation();
+    } finally {
+      live.delete(request.callId);
     }
-    const transcript = renderSimulatedTranscript(request, plan, startedAt, booking);
-    const recording = plan.outcome.hasRecording
-      ? {
-          contentType: "audio/wav",
-          contentBase64: Buffer.from(
-            createConversationWav({ seconds: Math.max(1, plan.durationSeconds), seed: seedOf(request.callId) }),
-          ).toString("base64"),
-          durationSeconds: plan.durationSeconds,
+
+    async function conversation() {
+      await sleep(RINGING_AFTER_MS);
+      await deliver({ ...base, type: "call.ringing", occurredAt: at(3) });
+      let booking: ToolCallResult | null = null;
+      if (plan.connected) {
+        await sleep(ANSWERED_AFTER_MS);
+        await deliver({ ...base, type: "call.answered", occurredAt: at(answeredAfter) });
+        if (plan.booksMeeting) {
+          await sleep(TOOL_AFTER_MS);
+          booking = await deliver({
+            ...base,
+            type: "call.tool",
+            tool: "book_meeting",
+            occurredAt: at(answeredAfter + Math.floor(plan.durationSeconds * 0.7)),
+            arguments: { contactName: request.contact.name, contactEmail: request.contact.email, timezone: request.contact.timezone },
+          }).catch((error: unknown) => ({ ok: false, message: error instanceof Error ? error.message : "tool call failed" }));
         }
-      : null;
-    await deliver({
-      ...base,
-      type: "call.ended",
-      occurredAt: at(plan.connected ? answeredAfter + plan.durationSeconds : NOT_CONNECTED_ENDS_AFTER_SECONDS[plan.outcome.disposition] ?? 10),
-      disposition: plan.outcome.disposition,
-      durationSeconds: plan.durationSeconds,
-      transcript,
-      recording,
-      ...(plan.outcome.disposition === "failed" ? { errorMessage: "Simulated carrier error (SIP 503)" } : {}),
-    });
+      }
+      let transcript = renderSimulatedTranscript(request, plan, startedAt, booking);
+      let durationSeconds = plan.durationSeconds;
+      if (plan.connected) {
+        // The turns are spoken (and reported live, as the real engine does) spread over the conversation's wall time.
+        const turns = (transcript ?? "").split("\n").filter(Boolean);
+        const wallMs = Math.min(maxConversationMs, plan.durationSeconds * msPerSecond);
+        let spoken = 0;
+        for (const [index, turn] of turns.entries()) {
+          if (control.hungUp) break;
+          const separator = turn.indexOf(": ");
+          await deliver({
+            ...base,
+            type: "call.transcript",
+            occurredAt: at(answeredAfter + Math.floor((plan.durationSeconds * index) / turns.length)),
+            itemId: `turn-${index + 1}`,
+            speaker: turn.startsWith("Agent:") ? "agent" : "customer",
+            text: separator >= 0 ? turn.slice(separator + 2) : turn,
+            offsetMs: Math.floor((plan.durationSeconds * 1000 * index) / turns.length),
+          }).catch((error: unknown) => log(`call ${request.callId}: a live transcript line was not stored`, error));
+          spoken = index + 1;
+          await wait(wallMs / turns.length);
+        }
+        if (control.hungUp) {
+          // Hung up from our side: the call lasted as long as the turns spoken so far, and says only those.
+          durationSeconds = Math.max(1, Math.floor((plan.durationSeconds * spoken) / Math.max(1, turns.length)));
+          transcript = turns.slice(0, spoken).join("\n") || null;
+        }
+      } else {
+        await sleep(NOT_CONNECTED_ENDS_AFTER_MS);
+      }
+      const recording = plan.outcome.hasRecording
+        ? {
+            contentType: "audio/wav",
+            contentBase64: Buffer.from(createConversationWav({ seconds: Math.max(1, durationSeconds), seed: seedOf(request.callId) })).toString("base64"),
+            durationSeconds,
+          }
+        : null;
+      await deliver({
+        ...base,
+        type: "call.ended",
+        occurredAt: at(plan.connected ? answeredAfter + durationSeconds : NOT_CONNECTED_ENDS_AFTER_SECONDS[plan.outcome.disposition] ?? 10),
+        disposition: plan.outcome.disposition,
+        durationSeconds,
+        transcript,
+        recording,
+        ...(plan.outcome.disposition === "failed" ? { errorMessage: "Simulated carrier error (SIP 503)" } : {}),
+      });
+    }
   }
 
   return {
@@ -149,6 +196,14 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
         running.add(task);
       }
       return { providerCallId, alreadyPlaced: false };
+    },
+
+    async endCall(callId) {
+      const call = live.get(callId);
+      if (!call || call.hungUp) return false;
+      call.hungUp = true;
+      call.wake();
+      return true;
     },
 
     dialCount(callId) {

@@ -281,6 +281,13 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       }
     },
 
+    async endCall(callId) {
+      const row = await findTwilioCall(deps.getDb(), callId);
+      if (!row?.callSid || isFinalStatus(row.status) || row.callSid.startsWith("rejected:")) return false;
+      await engine.hangUp(callId, { reason: "console" });
+      return true;
+    },
+
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();

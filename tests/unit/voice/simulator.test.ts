@@ -77,8 +77,9 @@ describe("simulated voice engine", () => {
     expect(engine.dialCount(request.callId)).toBe(1);
     expect(events).toHaveLength(0);
     await engine.runPending();
-    expect(events.map((event) => event.type)).toEqual(["call.ringing", "call.answered", "call.ended"]);
-    const ended = events[2]!;
+    // A voicemail is one spoken turn, reported live before the end.
+    expect(events.map((event) => event.type)).toEqual(["call.ringing", "call.answered", "call.transcript", "call.ended"]);
+    const ended = events[3]!;
     if (ended.type !== "call.ended") throw new Error("unreachable");
     expect(ended.disposition).toBe("voicemail");
     expect(ended.recording?.contentType).toBe("audio/wav");
@@ -97,15 +98,49 @@ describe("simulated voice engine", () => {
     const request = placeCallRequest("+12025550100", { agent: { ...placeCallRequest("+1").agent, hasBookingTool: true } });
     await engine.placeCall(request);
     await engine.runPending();
-    expect(events.map((event) => event.type)).toEqual(["call.ringing", "call.answered", "call.tool", "call.ended"]);
+    const types = events.map((event) => event.type).filter((type) => type !== "call.transcript");
+    expect(types).toEqual(["call.ringing", "call.answered", "call.tool", "call.ended"]);
     const ended = events.at(-1)!;
     if (ended.type !== "call.ended") throw new Error("unreachable");
     expect(ended.transcript).toContain("you're booked for Thursday, March 5 at 10:00 AM");
+    // The live lines, in order, say exactly what the final transcript says.
+    const live = events.flatMap((event) => (event.type === "call.transcript" ? [`${event.speaker === "agent" ? "Agent" : "Customer"}: ${event.text}`] : []));
+    expect(live.join("\n")).toBe(ended.transcript);
+    expect(events.findIndex((event) => event.type === "call.tool")).toBeLessThan(events.findIndex((event) => event.type === "call.transcript"));
     // Digit 8 reaches the goal without a meeting, even with a calendar tool.
     const plain: VoiceProviderEvent[] = [];
     const other = createSimulatedVoiceEngine({ pace: "manual", transport: async (event) => (plain.push(event), null) });
     await other.placeCall(placeCallRequest("+12025550108", { agent: request.agent }));
     await other.runPending();
     expect(plain.map((event) => event.type)).not.toContain("call.tool");
+  });
+
+  it("reports the transcript line by line while the call is live, and ends early when hung up", async () => {
+    const events: VoiceProviderEvent[] = [];
+    let hungUp: Promise<boolean> | null = null;
+    const engine = createSimulatedVoiceEngine({
+      pace: "realtime",
+      msPerSimulatedSecond: 20,
+      maxConversationMs: 2000,
+      transport: async (event) => {
+        events.push(event);
+        // Hang up right after the third live line.
+        if (event.type === "call.transcript" && event.itemId === "turn-3") hungUp = engine.endCall!(event.callId);
+        return null;
+      },
+    });
+    const request = placeCallRequest("+12025550101");
+    await engine.placeCall(request);
+    await engine.idle();
+    expect(await hungUp).toBe(true);
+    const lines = events.filter((event) => event.type === "call.transcript");
+    expect(lines.map((line) => line.type === "call.transcript" && line.itemId)).toEqual(["turn-1", "turn-2", "turn-3"]);
+    const ended = events.at(-1)!;
+    if (ended.type !== "call.ended") throw new Error("unreachable");
+    expect(ended.disposition).toBe("answered");
+    expect(ended.transcript!.split("\n")).toHaveLength(3);
+    expect(ended.recording!.durationSeconds).toBe(ended.durationSeconds);
+    // Once over, there is nothing left to hang up.
+    expect(await engine.endCall!(request.callId)).toBe(false);
   });
 });

@@ -16,6 +16,7 @@ import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { LocalTime } from "../../../_components/ui/time";
 import { AgentFilterField } from "./agent-filter-field";
+import { EndpointHealthStatus, FailingEndpointsAlert } from "./endpoint-health";
 import { SecretReveal } from "./secret-reveal";
 
 type Endpoint = RouterOutputs["webhooks"]["listEndpoints"]["endpoints"][number];
@@ -68,7 +69,11 @@ export function WebhooksView() {
       }),
       col.accessor("enabled", {
         header: "Status",
-        cell: ({ row }) => <EndpointStatusBadge enabled={row.original.enabled} disabledReason={row.original.disabledReason} />,
+        cell: ({ row }) => (
+          <EndpointHealthStatus endpointId={row.original.endpointId} enabled={row.original.enabled}>
+            <EndpointStatusBadge enabled={row.original.enabled} disabledReason={row.original.disabledReason} />
+          </EndpointHealthStatus>
+        ),
       }),
       col.accessor((endpoint) => endpoint.agentIds.length, {
         id: "agents",
@@ -92,6 +97,7 @@ export function WebhooksView() {
           </>
         }
       />
+      <FailingEndpointsAlert />
       {can.admin && (
         <Section title="Add an endpoint">
           <form onSubmit={onCreate} className="flex flex-col gap-3">

@@ -16,6 +16,7 @@ import { ErrorState, Loading } from "../../../../_components/ui/states";
 import { LocalTime } from "../../../../_components/ui/time";
 import { AgentFilterField } from "../agent-filter-field";
 import { SecretReveal } from "../secret-reveal";
+import { EndpointHealthStatus } from "../endpoint-health";
 import { EndpointStatusBadge } from "../webhooks-view";
 import { DeliveriesLog } from "./deliveries-log";
 
@@ -143,7 +144,9 @@ export function EndpointView({ endpointId }: { endpointId: string }) {
         description={
           <span className="flex flex-wrap items-center gap-2">
             <span className="break-all">{data.url}</span>
-            <EndpointStatusBadge enabled={data.enabled} disabledReason={data.disabledReason} />
+            <EndpointHealthStatus endpointId={data.endpointId} enabled={data.enabled}>
+              <EndpointStatusBadge enabled={data.enabled} disabledReason={data.disabledReason} />
+            </EndpointHealthStatus>
             {!data.enabled && data.disabledAt && (
               <span className="text-sm">
                 since <LocalTime iso={data.disabledAt} />

@@ -1,0 +1,58 @@
+"use client";
+
+import { useQuery } from "@tanstack/react-query";
+import { useEffect, useRef, useState } from "react";
+import { useTRPC } from "@/server/trpc/client/react";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { ErrorState } from "../../../_components/ui/states";
+
+type Line = RouterOutputs["calls"]["liveTranscript"]["lines"][number];
+
+/** Polls the call's transcript lines after the last one shown, every second, while the call is in progress. */
+export function LiveTranscript({ callId, onEnded }: { callId: string; onEnded: () => void }) {
+  const trpc = useTRPC();
+  const [lines, setLines] = useState<Line[]>([]);
+  const cursor = lines.at(-1)?.cursor;
+  const transcript = useQuery({
+    ...trpc.calls.liveTranscript.queryOptions({ callId, after: cursor }),
+    refetchInterval: (query) => (query.state.data && !query.state.data.live ? false : 1000),
+  });
+  const data = transcript.data;
+  useEffect(() => {
+    if (!data || data.lines.length === 0) return;
+    setLines((shown) => {
+      const last = shown.at(-1)?.cursor ?? -1;
+      return [...shown, ...data.lines.filter((line) => line.cursor > last)];
+    });
+  }, [data]);
+  const ended = data ? !data.live : false;
+  const reported = useRef(false);
+  useEffect(() => {
+    if (ended && !reported.current) {
+      reported.current = true;
+      onEnded();
+    }
+  }, [ended, onEnded]);
+
+  if (transcript.isError && lines.length === 0) return <ErrorState error={transcript.error} retry={() => void transcript.refetch()} />;
+  return (
+    <div className="flex flex-col gap-2">
+      {lines.length === 0 ? (
+        <p className="text-muted-foreground">{ended ? "Nothing was said." : "Nothing said yet…"}</p>
+      ) : (
+        <ol className="flex flex-col gap-1.5" data-testid="live-transcript" aria-live="polite" aria-label="Transcript so far">
+          {lines.map((line) => (
+            <li key={line.cursor} className="break-words">
+              <span className="font-semibold">{line.speaker === "agent" ? "Agent" : "Contact"}:</span> {line.text}
+            </li>
+          ))}
+        </ol>
+      )}
+      {ended && (
+        <p className="font-semibold" data-testid="call-ended">
+          The call has ended.
+        </p>
+      )}
+    </div>
+  );
+}
