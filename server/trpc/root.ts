@@ -17,6 +17,7 @@ import { callsRouter } from "../routers/calls/router";
 import { suppressionsRouter } from "../routers/suppressions/router";
 import { eventsRouter } from "../routers/events/router";
 import { consentRouter } from "../routers/consent/router";
+import { integrationsRouter } from "../routers/integrations/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -39,6 +40,7 @@ export const appRouter = router({
   suppressions: suppressionsRouter,
   events: eventsRouter,
   consent: consentRouter,
+  integrations: integrationsRouter,
 });
 
 export type AppRouter = typeof appRouter;
