@@ -70,8 +70,8 @@ export function DashboardShell({ children, search }: { children: ReactNode; sear
               />
             )}
             <span className="min-w-0 truncate font-semibold md:hidden">{org.name}</span>
-            {/* The global search box ("find a customer") goes here, on every page. */}
-            {search && <div className="ml-auto min-w-0 flex-1 md:ml-0 md:max-w-xl">{search}</div>}
+            {/* The global search box ("find a customer") goes here, on every page; its 10rem basis makes the org name truncate on phones instead of squeezing the box. */}
+            {search && <div className="ml-auto min-w-0 flex-[1_1_10rem] md:ml-0 md:max-w-xl">{search}</div>}
           </header>
           <main id="main" className="w-full max-w-[75rem] min-w-0 flex-1 px-4 py-4 sm:px-8 sm:py-6">
             {children}

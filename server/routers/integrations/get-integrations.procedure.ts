@@ -1,5 +1,4 @@
-import { getCalendarIntegration, listAgentNumbers } from "@/server/services/integrations/calendar-integration";
-import { voiceEngineSummary } from "@/server/services/integrations/voice-engine";
+import { getIntegrations } from "@/server/services/integrations/get-integrations";
 import { requireRole } from "@/server/trpc/init";
 import { ZGetIntegrationsRequestSchema, ZGetIntegrationsResponseSchema } from "./get-integrations.schema";
 
@@ -7,8 +6,4 @@ import { ZGetIntegrationsRequestSchema, ZGetIntegrationsResponseSchema } from ".
 export const getIntegrationsProcedure = requireRole("member", { sessionOnly: true })
   .input(ZGetIntegrationsRequestSchema)
   .output(ZGetIntegrationsResponseSchema)
-  .query(async ({ ctx }) => {
-    const organizationId = ctx.auth.organizationId;
-    const [calendar, agentNumbers] = await Promise.all([getCalendarIntegration(ctx.db, { organizationId }), listAgentNumbers(ctx.db, { organizationId })]);
-    return { calendar, voiceEngine: voiceEngineSummary(), agentNumbers };
-  });
+  .query(({ ctx }) => getIntegrations(ctx.db, { organizationId: ctx.auth.organizationId }));
