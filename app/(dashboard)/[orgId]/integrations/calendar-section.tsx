@@ -138,7 +138,7 @@ function CapabilityRow({ capability, connected }: { capability: Capability; conn
         {!connected ? <Badge tone="neutral">Not connected</Badge> : capability.works ? <Badge tone="success">Works</Badge> : <Badge tone="danger">Missing permissions</Badge>}
       </div>
       <p className="text-sm text-muted-foreground">
-        {label.description} {capability.agentsUsing > 0 ? `${agentsText(capability.agentsUsing)} ${capability.capability === "meetings" ? "book meetings" : "book this way"}.` : ""}
+        {label.description} {capability.agentsUsing > 0 ? `${agentsText(capability.agentsUsing)} ${capability.agentsUsing === 1 ? "books" : "book"} ${label.usedBy}.` : ""}
       </p>
       {connected && capability.missing.length > 0 && (
         <p className={atRisk ? "mt-1 text-sm text-danger" : "mt-1 text-sm"}>
@@ -190,7 +190,7 @@ function ConnectForm({ replacing, onConnected }: { replacing: boolean; onConnect
           data-testid="calendar-api-key"
         />
       </Field>
-      <Button variant={replacing ? "secondary" : "primary"} type="submit" className="sm:mt-6.5" disabled={connect.isPending || !apiKey.trim()}>
+      <Button variant={replacing ? "secondary" : "primary"} type="submit" className="sm:mt-6.5 sm:justify-self-start" disabled={connect.isPending || !apiKey.trim()}>
         {connect.isPending ? "Checking the key…" : replacing ? "Replace key" : "Connect"}
       </Button>
     </form>

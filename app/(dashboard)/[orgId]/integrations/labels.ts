@@ -17,11 +17,12 @@ export function permissionLabel(permission: string): string {
   return PERMISSION_LABELS[permission] ?? permission;
 }
 
+/** `usedBy` ends "N agents book …". */
 export const CAPABILITY_LABELS: Record<"link" | "crm" | "concierge" | "meetings", { title: string; description: string; usedBy: string }> = {
-  link: { title: "Booking through a scheduling link", description: "The agent offers times from a round-robin, group or team link.", usedBy: "agents book this way" },
-  crm: { title: "Booking routed by your CRM", description: "A handoff router picks the host from the caller's CRM record.", usedBy: "agents book this way" },
-  concierge: { title: "Concierge booking", description: "A concierge router qualifies the caller and picks the host.", usedBy: "agents book this way" },
-  meetings: { title: "Managing booked meetings", description: "Support staff cancel meetings and add attendees.", usedBy: "agents book meetings" },
+  link: { title: "Booking through a scheduling link", description: "The agent offers times from a round-robin, group or team link.", usedBy: "this way" },
+  crm: { title: "Booking routed by your CRM", description: "A handoff router picks the host from the caller's CRM record.", usedBy: "this way" },
+  concierge: { title: "Concierge booking", description: "A concierge router qualifies the caller and picks the host.", usedBy: "this way" },
+  meetings: { title: "Managing booked meetings", description: "Support staff cancel meetings and add attendees.", usedBy: "meetings" },
 };
 
 export function agentsText(count: number): string {
