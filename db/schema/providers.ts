@@ -18,6 +18,8 @@ export const providerConnections = pgTable(
     encryptedApiKey: text("encrypted_api_key").notNull(),
     /** First 12 hex chars of SHA-256(key): lets support tell two keys apart without revealing either. */
     keyFingerprint: text("key_fingerprint").notNull(),
+    /** The key's last 4 characters, shown masked ("…a1b2") so an admin can match it to the token in Chili Piper; null for keys stored before it existed. */
+    keyHint: text("key_hint"),
     /** Permissions the provider granted the key, as read when the connection was made or last checked. */
     permissions: jsonb("permissions").$type<string[]>().notNull(),
     connectedByUserId: text("connected_by_user_id"),

@@ -18,6 +18,7 @@ import { suppressionsRouter } from "../routers/suppressions/router";
 import { eventsRouter } from "../routers/events/router";
 import { consentRouter } from "../routers/consent/router";
 import { overviewRouter } from "../routers/overview/router";
+import { integrationsRouter } from "../routers/integrations/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -41,6 +42,7 @@ export const appRouter = router({
   events: eventsRouter,
   consent: consentRouter,
   overview: overviewRouter,
+  integrations: integrationsRouter,
 });
 
 export type AppRouter = typeof appRouter;

@@ -59,6 +59,7 @@ const ORG_PAGES: Array<{ name: string; path: (ids: Ids) => string | null; headin
   { name: "suppressions", path: () => "/suppressions", heading: "Suppressions" },
   { name: "compliance", path: () => "/compliance", heading: "Compliance" },
   { name: "webhooks", path: () => "/webhooks", heading: "Webhooks" },
+  { name: "integrations", path: () => "/integrations", heading: "Integrations" },
   { name: "jobs", path: () => "/jobs", heading: "Jobs" },
   { name: "api-keys", path: () => "/api-keys", heading: "API keys" },
   { name: "members", path: () => "/members", heading: "Members" },

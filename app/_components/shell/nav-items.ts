@@ -16,6 +16,7 @@ export function navItems(org: ConsoleOrg, path: (sub?: string) => string): NavIt
     { href: path("/suppressions"), label: "Suppressions", show: true },
     { href: path("/compliance"), label: "Compliance", show: true },
     { href: path("/webhooks"), label: "Webhooks", show: true },
+    { href: path("/integrations"), label: "Integrations", show: true },
     { href: path("/jobs"), label: "Jobs", show: admin || org.operator },
     { href: path("/api-keys"), label: "API keys", show: admin },
     { href: path("/members"), label: "Members", show: true },

@@ -8,10 +8,13 @@ import { ulid } from "ulid";
 
 export const CALENDAR_PROVIDER: CalendarProvider = "chili-piper";
 
-/** What anyone may see of a connection: never the key, not even part of it. */
+/** What anyone may see of a connection: never the key, only its last 4 characters (to match it to the token in Chili Piper). */
 export type ProviderConnectionSummary = {
   provider: CalendarProvider;
   keyFingerprint: string;
+  /** The key's last 4 characters (shown as "…a1b2"); null for a key stored before hints were kept. */
+  keyHint: string | null;
+  connectedByUserId: string | null;
   permissions: string[];
   connectedAt: string;
   permissionsCheckedAt: string;
@@ -23,6 +26,8 @@ function summarize(row: ConnectionRow): ProviderConnectionSummary {
   return {
     provider: row.provider,
     keyFingerprint: row.keyFingerprint,
+    keyHint: row.keyHint,
+    connectedByUserId: row.connectedByUserId,
     permissions: row.permissions,
     connectedAt: row.connectedAt.toISOString(),
     permissionsCheckedAt: row.permissionsCheckedAt.toISOString(),
@@ -32,6 +37,11 @@ function summarize(row: ConnectionRow): ProviderConnectionSummary {
 /** Binds the ciphertext to its organization: a copied row does not decrypt elsewhere. */
 function encryptionContext(organizationId: string, provider: CalendarProvider): string {
   return `provider-connection:${organizationId}:${provider}`;
+}
+
+/** The last 4 characters of a key long enough that they give nothing useful away (none for keys under 16). */
+export function keyHint(apiKey: string): string | null {
+  return apiKey.length >= 16 ? apiKey.slice(-4) : null;
 }
 
 export type ConnectProviderParams = {
@@ -66,6 +76,7 @@ export async function connectProvider(db: DbOrTx, params: ConnectProviderParams)
   const values = {
     encryptedApiKey: encryptSecret(apiKey, encryptionContext(params.organizationId, CALENDAR_PROVIDER)),
     keyFingerprint: secretFingerprint(apiKey),
+    keyHint: keyHint(apiKey),
     permissions,
     connectedByUserId: params.connectedByUserId ?? null,
     connectedAt: now,

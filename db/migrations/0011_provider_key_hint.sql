@@ -1,0 +1,1 @@
+ALTER TABLE "provider_connections" ADD COLUMN "key_hint" text;
