@@ -35,11 +35,16 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
     detached: false,
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  let exited: number | null = null;
+  child.once("exit", (code) => (exited = code ?? -1));
+  // Up to 90 s: on this shared 2-core machine under load, Next's preparation alone can take 20 s and more.
+  for (let i = 0; ; i++) {
     try {
       await request(`${url}/api/v1/openapi.json`, {});
       break;
-    } catch {
+    } catch (error) {
+      if (exited !== null) throw new Error(`the app exited with code ${exited} before answering`);
+      if (i >= 900) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
