@@ -1,7 +1,7 @@
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Db } from "@/db";
 import { appBaseUrl, trustedProxyHops } from "@/server/config/settings";
-import { authenticate } from "../auth/authenticate";
+import { authenticate, type AuthContext } from "../auth/authenticate";
 import { AppError, appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, INTERNAL_ERROR_MESSAGE, isAppErrorCode, type AppErrorCode } from "../errors";
 import { currentRequestContext, getLogger } from "../observability/logger";
 import { recordRateLimitRejection } from "../observability/metrics";
@@ -159,7 +159,7 @@ function openApiDocumentResponse(): ApiResponse {
   return { status: 200, headers: { ...JSON_HEADERS }, body };
 }
 
-type Caller = { keyId: string; orgId: string; keyPrefix: string } | { address: string; authError: AppError };
+type Caller = { keyId: string; orgId: string; keyPrefix: string; auth: AuthContext } | { address: string; authError: AppError };
 
 /**
  * The verified key (the same check the procedures make; verified keys are cached, so they do not pay twice), or
@@ -167,9 +167,10 @@ type Caller = { keyId: string; orgId: string; keyPrefix: string } | { address: s
  */
 async function identifyCaller(req: ApiRequest, options: ApiV1Options): Promise<Caller> {
   try {
-    const { actor, orgId } = await authenticate(restContext(req, options));
+    const auth = await authenticate(restContext(req, options));
+    const { actor, orgId } = auth;
     // A REST context only ever authenticates by key; its visible prefix (never the key) goes to the request log.
-    return { keyId: actor.type === "apiKey" ? actor.keyId : actor.userId, orgId, keyPrefix: keyPrefix(req.header("x-api-key") ?? "") };
+    return { keyId: actor.type === "apiKey" ? actor.keyId : actor.userId, orgId, keyPrefix: keyPrefix(req.header("x-api-key") ?? ""), auth };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const address = clientAddress({
@@ -206,9 +207,10 @@ function routeTemplateFor(method: string, path: string): string {
 
 type DispatchTarget = { method: string; path: string; search: string; caller: Caller };
 
-/** A REST tRPC context on the request's headers. */
-function restContext(req: ApiRequest, options: ApiV1Options): Context {
-  return createContext({ db: options.db, headers: req.headers(), source: "rest", now: options.now });
+/** A REST tRPC context on the request's headers, with the organization its key was verified for (once the edge has). */
+function restContext(req: ApiRequest, options: ApiV1Options, caller?: Caller): Context {
+  const verified = caller && "auth" in caller ? caller.auth : undefined;
+  return createContext({ db: options.db, headers: req.headers(), source: "rest", now: options.now, verified });
 }
 
 async function dispatch(req: ApiRequest, target: DispatchTarget, options: ApiV1Options): Promise<ApiResponse> {
@@ -224,7 +226,7 @@ async function dispatch(req: ApiRequest, target: DispatchTarget, options: ApiV1O
     if (!isParsedBody(parsed)) return parsed;
     body = parsed.value;
   }
-  const response = await invokeOpenApi({ method, relativeUrl: `${path}${search}`, header: req.header, hasJsonBody: body !== undefined, body }, () => restContext(req, options));
+  const response = await invokeOpenApi({ method, relativeUrl: `${path}${search}`, header: req.header, hasJsonBody: body !== undefined, body }, () => restContext(req, options, caller));
   if (response.status < 400) return response;
   return reshapeError(response);
 }
@@ -358,7 +360,7 @@ async function handleHead(req: ApiRequest, target: Omit<DispatchTarget, "method"
   if (scheduling) {
     try {
       // The id as GET passes it to procedures: the segment of the canonical path (one decoding, see canonicalPath).
-      await createCaller(restContext(req, options)).agents.checkAccess({ agentId: scheduling[1]! });
+      await createCaller(restContext(req, options, caller)).agents.checkAccess({ agentId: scheduling[1]! });
       return { status: 200, headers: {}, body: null };
     } catch (error) {
       return { status: ERROR_TABLE[appCodeOfError(error)].status, headers: {}, body: null };
