@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -27,6 +27,10 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
     await run(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "build"]);
   }
   const port = await findFreePort();
+  // No demo seed: embedded mode seeds on a first start (a simulated call history through the call engine), which
+  // takes minutes on a loaded machine and has nothing to do with what a bench measures. An existing demo.json skips it.
+  const demoFile = path.join(dataDir, "demo.json");
+  if (!existsSync(demoFile)) writeFileSync(demoFile, JSON.stringify({ baseUrl: "", dashboard: { url: "", users: [] }, organizations: [] }));
   // BENCH_APP_NODE_ARGS: extra node flags for the app process, e.g. "--cpu-prof --cpu-prof-dir=/tmp/prof".
   const extraArgs = (process.env.BENCH_APP_NODE_ARGS ?? "").split(" ").filter(Boolean);
   const child: ChildProcess = spawn(process.execPath, [...extraArgs, "--import", "tsx", path.resolve("scripts/start.ts")], {
@@ -35,14 +39,20 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
     detached: false,
   });
   const url = `http://127.0.0.1:${port}`;
-  for (let i = 0; i < 200; i++) {
+  let exited: number | null = null;
+  child.once("exit", (code) => (exited = code ?? -1));
+  // Up to 90 s: on this shared 2-core machine under load, Next's preparation alone can take 20 s and more.
+  for (let i = 0; ; i++) {
     try {
       await request(`${url}/api/v1/openapi.json`, {});
       break;
-    } catch {
+    } catch (error) {
+      if (exited !== null) throw new Error(`the app exited with code ${exited} before answering`);
+      if (i >= 900) throw error;
       await new Promise((resolve) => setTimeout(resolve, 100));
     }
   }
+  await waitUntilSettled(child.pid!);
   return {
     url,
     stop: async () => {
@@ -50,6 +60,27 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
       await new Promise((resolve) => child.once("exit", resolve));
     },
   };
+}
+
+/**
+ * Until the process's own CPU use stays under 10 % for half a second (at most 60 s). Answering is not the end of
+ * the app's start: Next.js loads every page module in the background after it listens (preloadEntriesOnStart),
+ * seconds of CPU on a loaded 2-core machine that would otherwise be counted against the first requests measured.
+ */
+async function waitUntilSettled(pid: number) {
+  const cpuMs = () => {
+    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+  };
+  if (!existsSync(`/proc/${pid}/stat`)) return;
+  const deadline = performance.now() + 60_000;
+  let previous = cpuMs();
+  while (performance.now() < deadline) {
+    await new Promise((resolve) => setTimeout(resolve, 500));
+    const current = cpuMs();
+    if (current - previous < 50) return;
+    previous = current;
+  }
 }
 
 function run(command: string, args: string[]): Promise<void> {

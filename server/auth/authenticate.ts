@@ -11,6 +11,7 @@ export type AuthContext = { organizationId: string; orgId: string; actor: AuthAc
 
 export async function authenticate(ctx: Context): Promise<AuthContext> {
   if (ctx.source === "rest") {
+    if (ctx.verified) return ctx.verified;
     // Raised when the x-api-key header is absent (UNAUTHORIZED) or does not match a live key (INVALID_API_KEY).
     if (!ctx.apiKey) throw new AppError("UNAUTHORIZED", "Missing API key: send it in the x-api-key header.");
     const found = await findOrganizationByApiKey(ctx.db, ctx.apiKey, ctx.now());

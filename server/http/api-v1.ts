@@ -1,7 +1,7 @@
 import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Db } from "@/db";
 import { appBaseUrl, trustedProxyHops } from "@/server/config/settings";
-import { authenticate } from "../auth/authenticate";
+import { authenticate, type AuthContext } from "../auth/authenticate";
 import { AppError, appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, INTERNAL_ERROR_MESSAGE, isAppErrorCode, type AppErrorCode } from "../errors";
 import { currentRequestContext, getLogger } from "../observability/logger";
 import { recordRateLimitRejection } from "../observability/metrics";
@@ -33,8 +33,35 @@ export type ApiV1Options = {
   rateLimits?: { keyStore?: RateLimitStore; addressStore?: RateLimitStore; nowMs?: () => number };
 };
 
-function errorResponse(code: AppErrorCode, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}) {
-  return Response.json({ error: code, message, ...extra }, { status: ERROR_TABLE[code].status, headers });
+/**
+ * What the handler reads of a request, whichever server received it: a fetch Request (the Next route, tests) or
+ * Node's IncomingMessage (the production server, without converting it to a fetch Request and back).
+ */
+export type ApiRequest = {
+  method: string;
+  /** The request target below the origin: path and query as received (`/api/v1/agents?limit=5`). */
+  target: string;
+  /** One header by its lower-case name (repeated headers joined by ", ", as fetch's Headers.get does); null when absent. */
+  header: (name: string) => string | null;
+  /** Every header, for the tRPC context (built once, when first asked for). */
+  headers: () => Headers;
+  /** The body's bytes, never reading past `limitBytes` (BodyTooLargeError instead); null for a request without body. */
+  readBody: (limitBytes: number) => Promise<Uint8Array | null>;
+};
+
+/** The answer: header names in lower case; `body` null for none. HEAD answers carry no body whatever `body` says. */
+export type ApiResponse = { status: number; headers: Record<string, string>; body: string | null };
+
+const JSON_HEADERS = { "content-type": "application/json" } as const;
+
+function errorResponse(code: AppErrorCode, message: string, headers: Record<string, string> = {}, extra: Record<string, unknown> = {}): ApiResponse {
+  return { status: ERROR_TABLE[code].status, headers: { ...JSON_HEADERS, ...lowerCaseKeys(headers) }, body: JSON.stringify({ error: code, message, ...extra }) };
+}
+
+function lowerCaseKeys(headers: Record<string, string>): Record<string, string> {
+  const lowered: Record<string, string> = {};
+  for (const key in headers) lowered[key.toLowerCase()] = headers[key]!;
+  return lowered;
 }
 
 /** HEAD on these paths is a connectivity check of the key and the agent (spec: "The scheduling endpoints answer HEAD"). */
@@ -46,24 +73,45 @@ const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
 const ALLOW = "GET, HEAD, POST, DELETE";
 
 /**
- * The `/api/v1` entry point: the trpc-to-openapi fetch handler wrapped so that every response under the prefix
+ * The `/api/v1` entry point for fetch Requests (the Next route file, tests, benches): see respondApiV1. The Node
+ * server calls respondApiV1 on its own request object instead (server/http/node-server.ts).
+ */
+export async function handleApiV1(req: Request, options: ApiV1Options): Promise<Response> {
+  const url = new URL(req.url);
+  const answer = await respondApiV1(
+    {
+      method: req.method,
+      target: `${url.pathname}${url.search}`,
+      header: (name) => req.headers.get(name),
+      headers: () => req.headers,
+      readBody: (limitBytes) => readBodyWithLimit(req.body, limitBytes),
+    },
+    options,
+  );
+  return new Response(req.method.toUpperCase() === "HEAD" ? null : answer.body, { status: answer.status, headers: answer.headers });
+}
+
+/**
+ * The `/api/v1` handler: trpc-to-openapi's node handler wrapped so that every response under the prefix
  * keeps the spec's contract — `{error, message}` bodies with our status table (the library's own error body,
  * its 415/404/parse errors included, never leaks), empty optional bodies, and HEAD — behind the edge checks:
  * request line and Host, authentication of the key before any body is read, the rate limits (per key, or per
  * client address for requests without a valid key), and the body limit.
  */
-export async function handleApiV1(req: Request, options: ApiV1Options): Promise<Response> {
+export async function respondApiV1(req: ApiRequest, options: ApiV1Options): Promise<ApiResponse> {
   const method = req.method.toUpperCase();
   if (!KNOWN_METHODS.has(method)) {
     return errorResponse("METHOD_NOT_ALLOWED", `Method ${method.slice(0, 32)} is not allowed. This API uses ${ALLOW}.`, { Allow: ALLOW });
   }
-  const host = req.headers.get("host");
+  const host = req.header("host");
   if (host !== null && !isValidHostHeader(host)) return errorResponse("INVALID_REQUEST", "The Host header is not a valid host[:port].");
-  const url = new URL(req.url);
-  if (url.pathname !== API_PREFIX && !url.pathname.startsWith(`${API_PREFIX}/`)) {
+  const queryAt = req.target.indexOf("?");
+  const pathname = queryAt < 0 ? req.target : req.target.slice(0, queryAt);
+  const search = queryAt < 0 ? "" : req.target.slice(queryAt);
+  if (pathname !== API_PREFIX && !pathname.startsWith(`${API_PREFIX}/`)) {
     return errorResponse("NOT_FOUND", "No such endpoint. See /api/v1/openapi.json.");
   }
-  const path = canonicalPath(url.pathname.slice(API_PREFIX.length) || "/");
+  const path = canonicalPath(pathname.slice(API_PREFIX.length) || "/");
   if (path === null) return errorResponse("INVALID_REQUEST", "The request path is not valid percent-encoded UTF-8.");
   // The Node server's request log line and metrics name the route template, never the raw path.
   const requestContext = currentRequestContext();
@@ -83,7 +131,7 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
       "keyId" in caller
         ? await consumeRateLimit(limits.keyStore ?? apiKeyRateLimitStore(), `key:${caller.keyId}`, API_KEY_POLICY, nowMs)
         : await consumeRateLimit(limits.addressStore ?? clientAddressRateLimitStore(), `address:${caller.address}`, clientAddressPolicy(), nowMs);
-    limitHeaders = rateLimitHeaders(decision);
+    limitHeaders = lowerCaseKeys(rateLimitHeaders(decision));
     if (!decision.allowed) {
       recordRateLimitRejection("keyId" in caller ? "key" : "address");
       const message =
@@ -93,11 +141,12 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
       return errorResponse("RATE_LIMITED", message, limitHeaders);
     }
 
-    let response: Response;
-    if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) response = openApiDocumentResponse(method);
-    else if (method === "HEAD") response = await handleHead(req, { path, search: url.search, caller }, options);
-    else response = await dispatch(req, { method, path, search: url.search, caller }, options);
-    return withHeaders(response, limitHeaders);
+    let response: ApiResponse;
+    if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) response = openApiDocumentResponse();
+    else if (method === "HEAD") response = await handleHead(req, { path, search, caller }, options);
+    else response = await dispatch(req, { method, path, search, caller }, options);
+    Object.assign(response.headers, limitHeaders);
+    return response;
   } catch (error) {
     getLogger("api").error({ err: error }, "unexpected error");
     return errorResponse("INTERNAL_SERVER_ERROR", INTERNAL_ERROR_MESSAGE, limitHeaders);
@@ -105,27 +154,28 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
 }
 
 /** The server in the document is the configured base URL, never the request's Host header. */
-function openApiDocumentResponse(method: string): Response {
+function openApiDocumentResponse(): ApiResponse {
   const body = JSON.stringify(getOpenApiDocument(`${appBaseUrl().replace(/\/+$/, "")}${API_PREFIX}`));
-  return new Response(method === "HEAD" ? null : body, { headers: { "content-type": "application/json" } });
+  return { status: 200, headers: { ...JSON_HEADERS }, body };
 }
 
-type Caller = { keyId: string; orgId: string; keyPrefix: string } | { address: string; authError: AppError };
+type Caller = { keyId: string; orgId: string; keyPrefix: string; auth: AuthContext } | { address: string; authError: AppError };
 
 /**
  * The verified key (the same check the procedures make; verified keys are cached, so they do not pay twice), or
  * the client address that requests without a valid key are limited by.
  */
-async function identifyCaller(req: Request, options: ApiV1Options): Promise<Caller> {
+async function identifyCaller(req: ApiRequest, options: ApiV1Options): Promise<Caller> {
   try {
-    const { actor, orgId } = await authenticate(createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now }));
+    const auth = await authenticate(restContext(req, options));
+    const { actor, orgId } = auth;
     // A REST context only ever authenticates by key; its visible prefix (never the key) goes to the request log.
-    return { keyId: actor.type === "apiKey" ? actor.keyId : actor.userId, orgId, keyPrefix: keyPrefix(req.headers.get("x-api-key") ?? "") };
+    return { keyId: actor.type === "apiKey" ? actor.keyId : actor.userId, orgId, keyPrefix: keyPrefix(req.header("x-api-key") ?? ""), auth };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const address = clientAddress({
       socketAddress: options.socketAddress,
-      forwardedFor: req.headers.get("x-forwarded-for"),
+      forwardedFor: req.header("x-forwarded-for"),
       trustedProxyHops: trustedProxyHops(),
     });
     return { address, authError: error };
@@ -157,9 +207,14 @@ function routeTemplateFor(method: string, path: string): string {
 
 type DispatchTarget = { method: string; path: string; search: string; caller: Caller };
 
-async function dispatch(req: Request, target: DispatchTarget, options: ApiV1Options): Promise<Response> {
+/** A REST tRPC context on the request's headers, with the organization its key was verified for (once the edge has). */
+function restContext(req: ApiRequest, options: ApiV1Options, caller?: Caller): Context {
+  const verified = caller && "auth" in caller ? caller.auth : undefined;
+  return createContext({ db: options.db, headers: req.headers(), source: "rest", now: options.now, verified });
+}
+
+async function dispatch(req: ApiRequest, target: DispatchTarget, options: ApiV1Options): Promise<ApiResponse> {
   const { method, path, search, caller } = target;
-  let headers = req.headers;
   let body: unknown = undefined;
   if (BODY_METHODS.has(method)) {
     // Nothing below reads a body it is not going to use: unknown routes and requests without a valid key are
@@ -168,45 +223,44 @@ async function dispatch(req: Request, target: DispatchTarget, options: ApiV1Opti
     if (!route) return errorResponse("NOT_FOUND", "No such endpoint. See /api/v1/openapi.json.");
     if ("authError" in caller) return errorResponse(caller.authError.code, caller.authError.message);
     const parsed = await readJsonBody(req, bodyLimitBytes(route.method, route.template));
-    if (parsed instanceof Response) return parsed;
-    body = parsed;
-    headers = new Headers(req.headers);
-    headers.set("content-type", "application/json");
+    if (!isParsedBody(parsed)) return parsed;
+    body = parsed.value;
   }
-  const response = await invokeOpenApi(req, { relativeUrl: `${path}${search}`, headers, body }, () =>
-    createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now }),
-  );
+  const response = await invokeOpenApi({ method, relativeUrl: `${path}${search}`, header: req.header, hasJsonBody: body !== undefined, body }, () => restContext(req, options, caller));
   if (response.status < 400) return response;
   return reshapeError(response);
 }
+
+type ParsedBody = { value: Record<string, unknown> };
+const isParsedBody = (parsed: ParsedBody | ApiResponse): parsed is ParsedBody => "value" in parsed;
 
 /**
  * The body as a JSON object, or the error response: 413 over the limit (by Content-Length before reading, else
  * while reading), 415 for a present body that is not `application/json` or is content-encoded, 400 for bytes that
  * are not UTF-8 JSON or JSON that is not an object. No body at all is `{}` (optional bodies, e.g. meeting cancel).
  */
-async function readJsonBody(req: Request, limitBytes: number): Promise<Record<string, unknown> | Response> {
+async function readJsonBody(req: ApiRequest, limitBytes: number): Promise<ParsedBody | ApiResponse> {
   const tooLarge = () =>
     errorResponse("PAYLOAD_TOO_LARGE", `The request body is larger than this endpoint accepts (${limitBytes} bytes).`);
-  const declared = declaredContentLength(req.headers);
+  const declared = declaredContentLength({ get: req.header });
   if (declared !== null && declared > limitBytes) return tooLarge();
   let bytes: Uint8Array | null;
   try {
-    bytes = await readBodyWithLimit(req.body, limitBytes);
+    bytes = await req.readBody(limitBytes);
   } catch (error) {
     if (error instanceof BodyTooLargeError) return tooLarge();
     return errorResponse("INVALID_REQUEST_BODY", "The request body could not be read completely.");
   }
   let text: string;
   try {
-    text = new TextDecoder("utf-8", { fatal: true }).decode(bytes ?? new Uint8Array());
+    text = utf8.decode(bytes ?? new Uint8Array());
   } catch {
     return errorResponse("INVALID_REQUEST_BODY", "The request body is not valid UTF-8.");
   }
   // No body at all is `{}`; 415 is only for a body that is present (DESIGN §4).
-  if (text.trim() === "") return {};
-  const encoding = req.headers.get("content-encoding")?.trim().toLowerCase();
-  if (!isJsonContentType(req.headers.get("content-type")) || (encoding && encoding !== "identity")) {
+  if (text.trim() === "") return { value: {} };
+  const encoding = req.header("content-encoding")?.trim().toLowerCase();
+  if (!isJsonContentType(req.header("content-type")) || (encoding && encoding !== "identity")) {
     return errorResponse("UNSUPPORTED_MEDIA_TYPE", "Request bodies must be JSON: send Content-Type: application/json (optionally ; charset=utf-8), uncompressed.");
   }
   let value: unknown;
@@ -218,18 +272,20 @@ async function readJsonBody(req: Request, limitBytes: number): Promise<Record<st
   if (typeof value !== "object" || value === null || Array.isArray(value)) {
     return errorResponse("INVALID_REQUEST", "Invalid request: body: must be a JSON object.");
   }
-  return value as Record<string, unknown>;
+  return { value: value as Record<string, unknown> };
 }
+
+const utf8 = new TextDecoder("utf-8", { fatal: true });
 
 type OpenApiNodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
 const contextFactories = new WeakMap<object, () => Context>();
 let openApiHandler: OpenApiNodeHandler | undefined;
+/** Handed to procedures as the request's signal: an answer to a gone client is dropped by the server, not aborted. */
+const NEVER_ABORTED = new AbortController().signal;
 
 /**
- * trpc-to-openapi's node handler, built once: its fetch adapter builds a new one (procedure cache, and outside
- * production the whole OpenAPI document) on every request. The request it gets is the fetch Request seen through a
- * proxy that supplies the path below /api/v1, the parsed body and the effective headers; the response object collects
- * what the handler writes into a fetch Response.
+ * trpc-to-openapi's node handler, built once (its fetch adapter builds a new one — procedure cache, and outside
+ * production the whole OpenAPI document — on every request).
  */
 function getOpenApiHandler(): OpenApiNodeHandler {
   openApiHandler ??= createOpenApiNodeHttpHandler({
@@ -242,45 +298,46 @@ function getOpenApiHandler(): OpenApiNodeHandler {
   return openApiHandler;
 }
 
-function invokeOpenApi(req: Request, overrides: { relativeUrl: string; headers: Headers; body: unknown }, makeContext: () => Context): Promise<Response> {
-  const proxied = new Proxy(req, {
-    get(target, property) {
-      if (property === "url") return overrides.relativeUrl;
-      if (property === "body") return overrides.body;
-      if (property === "headers") return overrides.headers;
-      const value = Reflect.get(target, property, target) as unknown;
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
-  contextFactories.set(proxied, makeContext);
-  return new Promise<Response>((resolve, reject) => {
-    const responseHeaders = new Headers();
-    let statusCode = 200;
+type OpenApiCall = { method: string; relativeUrl: string; header: ApiRequest["header"]; hasJsonBody: boolean; body: unknown };
+
+/**
+ * Runs the procedure through trpc-to-openapi's node handler without a fetch Request: the handler reads the request
+ * through `instanceof Request` checks (headers.get, signal, a body already parsed), so it gets a bare object on
+ * Request's prototype carrying only what it reads — the path below /api/v1, the method, the parsed body (declared
+ * JSON: the content type was checked by readJsonBody) and a never-aborted signal. What it writes is collected into an
+ * ApiResponse.
+ */
+function invokeOpenApi(call: OpenApiCall, makeContext: () => Context): Promise<ApiResponse> {
+  const headers = { get: (name: string) => (call.hasJsonBody && name.toLowerCase() === "content-type" ? "application/json" : call.header(name.toLowerCase())) };
+  const request = Object.create(Request.prototype, {
+    method: { value: call.method, enumerable: true },
+    url: { value: call.relativeUrl, enumerable: true },
+    headers: { value: headers, enumerable: true },
+    body: { value: call.body, enumerable: true },
+    signal: { value: NEVER_ABORTED, enumerable: true },
+  }) as object;
+  contextFactories.set(request, makeContext);
+  return new Promise<ApiResponse>((resolve, reject) => {
+    const responseHeaders: Record<string, string> = {};
     const res = {
+      statusCode: 200,
       setHeader(key: string, value: string | string[]) {
-        if (Array.isArray(value)) value.forEach((item) => responseHeaders.append(key, item));
-        else responseHeaders.set(key, value);
-      },
-      get statusCode() {
-        return statusCode;
-      },
-      set statusCode(code: number) {
-        statusCode = code;
+        responseHeaders[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
       },
       end(chunk?: string) {
-        resolve(new Response(chunk ?? null, { status: statusCode, headers: responseHeaders }));
+        resolve({ status: res.statusCode, headers: responseHeaders, body: chunk ?? null });
       },
     };
-    getOpenApiHandler()(proxied as never, res as never).catch(reject);
+    getOpenApiHandler()(request as never, res as never).catch(reject);
   });
 }
 
 type LibraryErrorBody = { message?: string; code?: string; data?: { appCode?: string; message?: string; details?: Record<string, unknown> } };
 
-async function reshapeError(response: Response): Promise<Response> {
+function reshapeError(response: ApiResponse): ApiResponse {
   let body: LibraryErrorBody = {};
   try {
-    body = (await response.json()) as LibraryErrorBody;
+    body = (JSON.parse(response.body ?? "") as LibraryErrorBody | null) ?? {};
   } catch {
     body = {};
   }
@@ -289,35 +346,27 @@ async function reshapeError(response: Response): Promise<Response> {
   if (appCode === "NOT_FOUND" && !body.data?.details && message === "Not found") message = "No such endpoint. See /api/v1/openapi.json.";
   if (appCode === "INTERNAL_SERVER_ERROR") message = INTERNAL_ERROR_MESSAGE;
   const headers: Record<string, string> = {};
-  const retryAfter = response.headers.get("retry-after");
-  if (retryAfter) headers["Retry-After"] = retryAfter;
+  const retryAfter = response.headers["retry-after"];
+  if (retryAfter) headers["retry-after"] = retryAfter;
   const details = body.data?.details;
   // NO_VALID_CONTACTS carries `rejected` at the top level too (DESIGN §4), like a 202's body.
   const extra = details ? { ...(Array.isArray(details.rejected) ? { rejected: details.rejected } : {}), details } : {};
   return errorResponse(appCode, message, headers, extra);
 }
 
-async function handleHead(req: Request, target: Omit<DispatchTarget, "method">, options: ApiV1Options): Promise<Response> {
+async function handleHead(req: ApiRequest, target: Omit<DispatchTarget, "method">, options: ApiV1Options): Promise<ApiResponse> {
   const { path, search, caller } = target;
   const scheduling = SCHEDULING_PATH.exec(path);
   if (scheduling) {
-    const ctx = createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now });
     try {
       // The id as GET passes it to procedures: the segment of the canonical path (one decoding, see canonicalPath).
-      await createCaller(ctx).agents.checkAccess({ agentId: scheduling[1]! });
-      return new Response(null, { status: 200 });
+      await createCaller(restContext(req, options, caller)).agents.checkAccess({ agentId: scheduling[1]! });
+      return { status: 200, headers: {}, body: null };
     } catch (error) {
-      return new Response(null, { status: ERROR_TABLE[appCodeOfError(error)].status });
+      return { status: ERROR_TABLE[appCodeOfError(error)].status, headers: {}, body: null };
     }
   }
   // Any other path: the GET of the same path, without its body (so unknown paths and bad keys are not 204).
-  const get = await dispatch(new Request(req.url, { method: "GET", headers: req.headers }), { method: "GET", path, search, caller }, options);
-  return new Response(null, { status: get.status, headers: get.headers });
-}
-
-function withHeaders(response: Response, headers: Record<string, string>): Response {
-  if (Object.keys(headers).length === 0) return response;
-  const merged = new Headers(response.headers);
-  for (const [key, value] of Object.entries(headers)) merged.set(key, value);
-  return new Response(response.body, { status: response.status, statusText: response.statusText, headers: merged });
+  const get = await dispatch(req, { method: "GET", path, search, caller }, options);
+  return { status: get.status, headers: get.headers, body: null };
 }

@@ -12,10 +12,10 @@ import { isShuttingDown } from "@/server/runtime/lifecycle";
 import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine } from "@/server/voice";
-import { API_PREFIX, handleApiV1 } from "./api-v1";
+import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
 import { handleOpsRequest, opsPathOf, type OpsHandlers } from "./ops-routes";
-import { BodyTooLargeError, largestBodyLimitBytes } from "./request-body";
+import { BodyTooLargeError } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
 import { routeTemplateOf } from "./route-template";
 
@@ -203,8 +203,7 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
       // handleApiV1 names the route template (and the organization and key prefix once the key is verified).
       context.route = `${API_PREFIX}/{unmatched}`;
-      const maxBodyBytes = largestBodyLimitBytes();
-      void serveFetch(req, res, maxBodyBytes, (request) => handleApiV1(request, { db: getDb(), socketAddress: req.socket.remoteAddress }));
+      void serveApiV1(req, res);
       return;
     }
     if (url.startsWith(RECORDINGS_PREFIX)) {
@@ -319,6 +318,94 @@ function expectsContinue(req: IncomingMessage): boolean {
   return (req.headers.expect ?? "").toLowerCase() === "100-continue";
 }
 
+/**
+ * `/api/v1` on Node's own request and response: no fetch Request or Response is built on the way (they cost more
+ * than the rest of a cached read, see bench/read-path.ts). The handler reads the headers as Node parsed them and
+ * the body only when it asks for it, within the route's limit; the answer is written with its Content-Length.
+ */
+async function serveApiV1(req: IncomingMessage, res: ServerResponse) {
+  try {
+    const answer = await respondApiV1(nodeApiRequest(req, res), { db: getDb(), socketAddress: req.socket.remoteAddress });
+    res.statusCode = answer.status;
+    for (const key in answer.headers) res.setHeader(key, answer.headers[key]!);
+    closeIfBodyUnread(req, res);
+    if (answer.body === null || req.method === "HEAD") {
+      res.end();
+      return;
+    }
+    res.setHeader("content-length", Buffer.byteLength(answer.body));
+    res.end(answer.body);
+  } catch (error) {
+    answerUnexpectedError(req, res, error);
+  }
+}
+
+function answerUnexpectedError(req: IncomingMessage, res: ServerResponse, error: unknown) {
+  getLogger("http").error({ err: error }, "unexpected error");
+  if (!res.headersSent) {
+    res.statusCode = 500;
+    res.setHeader("content-type", "application/json");
+    closeIfBodyUnread(req, res);
+  }
+  res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: INTERNAL_ERROR_MESSAGE }));
+}
+
+/** The API handler's view of a Node request; the target is the path as received (checkRequestHead reduced an absolute form). */
+function nodeApiRequest(req: IncomingMessage, res: ServerResponse): ApiRequest {
+  let headers: Headers | undefined;
+  return {
+    method: req.method ?? "GET",
+    target: req.url ?? "/",
+    header: (name) => {
+      const value = req.headers[name];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+    headers: () => (headers ??= toFetchHeaders(req)),
+    readBody: (limitBytes) => (req.method === "GET" || req.method === "HEAD" ? Promise.resolve(null) : readNodeBody(req, res, limitBytes)),
+  };
+}
+
+function toFetchHeaders(req: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [key, value] of Object.entries(req.headers)) {
+    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
+    else if (value !== undefined) headers.set(key, value);
+  }
+  return headers;
+}
+
+/**
+ * The body's bytes, read only now (100 Continue is sent now, not before) and never past `limitBytes`: the reading
+ * stops there with BodyTooLargeError and closeIfBodyUnread deals with the rest.
+ */
+function readNodeBody(req: IncomingMessage, res: ServerResponse, limitBytes: number): Promise<Uint8Array> {
+  return new Promise((resolve, reject) => {
+    if (expectsContinue(req)) res.writeContinue();
+    const chunks: Buffer[] = [];
+    let received = 0;
+    let settled = false;
+    const settle = (error: Error | null) => {
+      if (settled) return;
+      settled = true;
+      req.off("data", onData);
+      if (error) {
+        req.pause();
+        reject(error);
+      } else resolve(Buffer.concat(chunks, received));
+    };
+    const onData = (chunk: Buffer) => {
+      received += chunk.byteLength;
+      if (received > limitBytes) settle(new BodyTooLargeError(limitBytes));
+      else chunks.push(chunk);
+    };
+    req.on("data", onData);
+    req.once("end", () => settle(null));
+    req.once("error", (error) => settle(error));
+    req.once("aborted", () => settle(new Error("The client aborted the request.")));
+  });
+}
+
 /** Runs a fetch-style handler `(Request) => Response` on a Node request, streaming the body with its headers as given. */
 async function serveFetch(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number, handle: (request: Request) => Promise<Response>) {
   try {
@@ -338,13 +425,7 @@ async function serveFetch(req: IncomingMessage, res: ServerResponse, maxBodyByte
     res.setHeader("content-length", body.length);
     res.end(body);
   } catch (error) {
-    getLogger("http").error({ err: error }, "unexpected error");
-    if (!res.headersSent) {
-      res.statusCode = 500;
-      res.setHeader("content-type", "application/json");
-      closeIfBodyUnread(req, res);
-    }
-    res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: INTERNAL_ERROR_MESSAGE }));
+    answerUnexpectedError(req, res, error);
   }
 }
 

@@ -45,7 +45,7 @@ export class BodyTooLargeError extends Error {
 }
 
 /** The declared Content-Length, or null when absent or not a plain number (the stream cap still applies). */
-export function declaredContentLength(headers: Headers): number | null {
+export function declaredContentLength(headers: Pick<Headers, "get">): number | null {
   const value = headers.get("content-length")?.trim();
   return value && /^\d+$/.test(value) ? Number(value) : null;
 }

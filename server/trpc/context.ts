@@ -1,4 +1,5 @@
 import type { Db } from "@/db";
+import type { AuthContext } from "../auth/authenticate";
 
 /** A signed-in dashboard user, with the organization they are acting in (verified membership). */
 export type SessionActor = { userId: string; email: string; activeOrgId: string | null };
@@ -17,6 +18,11 @@ export type Context = {
   resMeta: ResponseMetaHolder;
   now: () => Date;
   source: "rest" | "dashboard" | "internal";
+  /**
+   * REST: the organization the `/api/v1` edge verified for this request's key moments before (it must, to rate-limit
+   * by key); authenticate() returns it instead of checking the same key a second time.
+   */
+  verified?: AuthContext;
 };
 
 export type CreateContextOptions = {
@@ -25,6 +31,7 @@ export type CreateContextOptions = {
   getSession?: () => Promise<SessionActor | null>;
   source: Context["source"];
   now?: () => Date;
+  verified?: AuthContext;
 };
 
 export function createContext(options: CreateContextOptions): Context {
@@ -37,5 +44,6 @@ export function createContext(options: CreateContextOptions): Context {
     resMeta: { headers: {} },
     now: options.now ?? (() => new Date()),
     source: options.source,
+    ...(options.verified && options.source === "rest" ? { verified: options.verified } : {}),
   };
 }
