@@ -22,6 +22,11 @@ export const sequenceCancelled = eventType("sequence/cancelled", {
   schema: z.object({ sequenceId: z.string() }),
 });
 
+/** The dispatcher's sweep ran out of rounds before its hour was over: a fresh sweep run takes over. */
+export const dispatchSweepRequested = eventType("calls/dispatch.sweep", {
+  schema: z.object({}),
+});
+
 /** A call ended (any result): the sequence moves on, analysis starts. */
 export const callEnded = eventType("call/ended", {
   schema: z.object({ callId: z.string() }),
@@ -37,7 +42,11 @@ export const meetingCancelled = eventType("meeting/cancelled", {
   schema: z.object({ callId: z.string() }),
 });
 
-/** One webhook delivery (call result → one endpoint) is due: its own run, so endpoints never wait on each other. */
+/**
+ * One webhook delivery (call result → one endpoint) needs its own run, so endpoints never wait on each other: its
+ * retries after a failed first attempt (`afterAttempt` attempts made, the next one due in `retryInMs`), or all of its
+ * attempts when neither is given.
+ */
 export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
-  schema: z.object({ deliveryId: z.string() }),
+  schema: z.object({ deliveryId: z.string(), afterAttempt: z.number().int().min(0).optional(), retryInMs: z.number().int().min(0).optional() }),
 });
