@@ -51,7 +51,7 @@ async function main() {
 
   const handle = createDb(database.url, { max: 4 });
   const db = handle.db;
-  const organization = await createOrganization(db, { name: "Campaign bench" });
+  const organization = await createOrganization(db, { name: "Campaign bench", monthlyCreditAllocation: 1_000_000 });
   const phoneNumbers = Array.from({ length: NUMBERS }, (_, i) => `+1646555${String(1000 + i).padStart(4, "0")}`);
   const agent = await createAgent(db, {
     organizationId: organization.id,

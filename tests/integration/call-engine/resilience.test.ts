@@ -82,7 +82,7 @@ describe("call engine: watchdog, crashes and retries", () => {
     const engine = await start({ start: START, watchdog: true, withoutAnalysis: true });
     const { organization, agent } = await createEngineOrganization(db);
     engine.watchdogScope.push(organization.id);
-    const created = await enroll(db, { agent, phoneNumber: "+12025550417", now: START });
+    const created = await enroll(db, { agent, phoneNumber: "+12025550471", now: START });
     await engine.settle();
     // An analysis run claimed the call and died (its process was killed for good).
     await db.update(calls).set({ analysisStartedAt: engine.clock.now() }).where(eq(calls.sequenceId, created.sequenceId));
