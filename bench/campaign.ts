@@ -161,9 +161,11 @@ async function main() {
   clearInterval(loadTimer);
   const allWebhooksAt = firstSeen.size >= CONTACTS ? Math.max(...firstSeen.values()) : null;
 
-  const rows = await handle.sql<{ scheduled_at: Date; dialed_at: Date | null; slot: Date | null }[]>`
-    select scheduled_at, dialed_at, ${hasSlotColumn ? handle.sql`dial_slot_at` : handle.sql`null::timestamptz`} as slot
+  const raw = await handle.sql<{ scheduled_at: string; dialed_at: string | null; slot: string | null }[]>`
+    select scheduled_at::text, dialed_at::text, ${hasSlotColumn ? handle.sql`dial_slot_at::text` : handle.sql`null::text`} as slot
     from calls where organization_id = ${organization.id} and step_number = 1`;
+  const date = (value: string | null) => (value === null ? null : new Date(value));
+  const rows = raw.map((row) => ({ scheduled_at: date(row.scheduled_at)!, dialed_at: date(row.dialed_at), slot: date(row.slot) }));
   const dues = rows.map((row) => row.scheduled_at.getTime()).sort((a, b) => a - b);
   const dials = rows.filter((row) => row.dialed_at).map((row) => row.dialed_at!.getTime()).sort((a, b) => a - b);
   const schedule: number[] = [];

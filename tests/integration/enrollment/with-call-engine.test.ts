@@ -74,7 +74,8 @@ describe("enrollment with the call engine", () => {
   });
 
   it("a bulk enrollment's sequences are dialed by one dispatcher run woken by the materialization's events", async () => {
-    engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z") });
+    // Event batches as in production (up to 1,000 events or 1 s): the three `sequence/started` make one run.
+    engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z"), eventBatchSize: 1000 });
     // A second runner in the engine's partition, with the engine's clock, runs the materialization; it also knows the
     // engine's dispatcher, so the `sequence/started` events it sends start a (batched) run the engine then executes.
     const materializer = await startTestInngest({
@@ -100,6 +101,7 @@ describe("enrollment with the call engine", () => {
       expect(res.status).toBe(202);
       await materializer.drain();
       await engine.settle();
+      await engine.advance(1000); // the batch timeout
       await materializer.drain();
       await engine.settle();
       const ids = (await db.execute<{ id: string }>(sql`select id from sequences where batch_id = ${res.body.batchId} order by batch_index`)).map((row) => row.id);
