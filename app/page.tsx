@@ -1,7 +1,6 @@
 import { redirect } from "next/navigation";
-import { getDb } from "@/db";
 import { getSessionActor } from "@/server/auth/next-auth";
-import { listMyOrganizations } from "@/server/services/members/list-my-organizations";
+import { getServerCaller } from "@/server/trpc/server-caller";
 import { SignOutButton } from "./_components/sign-out-button";
 
 export const dynamic = "force-dynamic";
@@ -10,7 +9,7 @@ export const dynamic = "force-dynamic";
 export default async function HomePage() {
   const actor = await getSessionActor();
   if (!actor) redirect("/sign-in");
-  const { organizations } = await listMyOrganizations(getDb(), { userId: actor.userId });
+  const { organizations } = await getServerCaller().organizations.listMine();
   const target = organizations.find((org) => org.orgId === actor.activeOrgId) ?? organizations[0];
   if (target) redirect(`/${encodeURIComponent(target.orgId)}`);
   return (

@@ -42,6 +42,9 @@ export const ERROR_TABLE = {
 
 export type AppErrorCode = keyof typeof ERROR_TABLE;
 
+/** The only message a 500 ever carries: unexpected errors never leak internals (STYLE 8). */
+export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Retry with backoff.";
+
 export class AppError extends Error {
   readonly code: AppErrorCode;
   readonly details?: Record<string, unknown>;

@@ -21,8 +21,8 @@ export function DashboardShell({ children }: { children: ReactNode }) {
     { href: path("/conversations"), label: "Conversations", show: true },
     { href: path("/import"), label: "Import contacts", show: org.role === "admin" },
     { href: path("/credits"), label: "Credits", show: true },
-    { href: path("/webhooks"), label: "Webhooks", show: org.features.webhooks },
-    { href: path("/jobs"), label: "Jobs", show: org.features.jobs && (org.role === "admin" || org.operator) },
+    { href: path("/webhooks"), label: "Webhooks", show: true },
+    { href: path("/jobs"), label: "Jobs", show: org.role === "admin" || org.operator },
     { href: path("/api-keys"), label: "API keys", show: org.role === "admin" },
     { href: path("/members"), label: "Members", show: true },
   ];

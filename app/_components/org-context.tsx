@@ -11,8 +11,6 @@ export type ConsoleOrg = {
   organizations: Array<{ orgId: string; name: string; role: Role }>;
   /** Server-wide operator (OPERATOR_EMAILS): sees every organization's background jobs. */
   operator: boolean;
-  /** Areas whose procedures exist in this build (pages appear only then). */
-  features: { webhooks: boolean; jobs: boolean };
 };
 
 const OrgContext = createContext<ConsoleOrg | null>(null);

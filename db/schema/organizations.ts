@@ -2,6 +2,8 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const memberRole = pgEnum("member_role", ["admin", "support", "member"]);
+/** A member's role in an organization: admin (everything), support (conversations, recordings, meetings), member (read-only). */
+export type MemberRole = (typeof memberRole.enumValues)[number];
 
 export const organizations = pgTable("organizations", {
   id: text("id").primaryKey(),

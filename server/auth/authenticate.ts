@@ -1,8 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { memberships, organizations } from "@/db/schema";
+import { memberships, organizations, type MemberRole } from "@/db/schema";
 import { AppError } from "../errors";
 import { findOrganizationByApiKey } from "../services/api-keys/verify-api-key";
-import type { Context, MemberRole } from "../trpc/context";
+import type { Context } from "../trpc/context";
 
 export type AuthActor = { type: "apiKey"; keyId: string } | { type: "user"; userId: string; role: MemberRole };
 

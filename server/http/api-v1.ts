@@ -2,7 +2,7 @@ import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Db } from "@/db";
 import { appBaseUrl, trustedProxyHops } from "@/server/config/settings";
 import { authenticate } from "../auth/authenticate";
-import { AppError, appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, isAppErrorCode, type AppErrorCode } from "../errors";
+import { AppError, appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, INTERNAL_ERROR_MESSAGE, isAppErrorCode, type AppErrorCode } from "../errors";
 import { createContext, type Context } from "../trpc/context";
 import type { Meta } from "../trpc/init";
 import { getOpenApiDocument } from "../trpc/openapi";
@@ -89,7 +89,7 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
     return withHeaders(response, limitHeaders);
   } catch (error) {
     console.error("[api/v1] unexpected error", error);
-    return errorResponse("INTERNAL_SERVER_ERROR", "An unexpected error occurred. Retry with backoff.", limitHeaders);
+    return errorResponse("INTERNAL_SERVER_ERROR", INTERNAL_ERROR_MESSAGE, limitHeaders);
   }
 }
 
@@ -269,7 +269,7 @@ async function reshapeError(response: Response): Promise<Response> {
   const appCode = isAppErrorCode(body.data?.appCode) ? body.data.appCode : appCodeForTrpcCode(body.code ?? "INTERNAL_SERVER_ERROR");
   let message = body.data?.message ?? body.message ?? "Request failed.";
   if (appCode === "NOT_FOUND" && !body.data?.details && message === "Not found") message = "No such endpoint. See /api/v1/openapi.json.";
-  if (appCode === "INTERNAL_SERVER_ERROR") message = "An unexpected error occurred. Retry with backoff.";
+  if (appCode === "INTERNAL_SERVER_ERROR") message = INTERNAL_ERROR_MESSAGE;
   const headers: Record<string, string> = {};
   const retryAfter = response.headers.get("retry-after");
   if (retryAfter) headers["Retry-After"] = retryAfter;

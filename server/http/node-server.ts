@@ -4,7 +4,7 @@ import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
 import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/config/settings";
-import { ERROR_TABLE, type AppErrorCode } from "@/server/errors";
+import { ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type AppErrorCode } from "@/server/errors";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine } from "@/server/voice";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
@@ -19,9 +19,13 @@ const SERVED_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE",
 
 /** An unread body up to this size is drained so the connection can be reused; a larger or unknown one closes it. */
 const DRAIN_UNREAD_BODY_BYTES = 64 * 1024;
-/** After answering early, what the client is still sending is read and dropped for at most this long / this much. */
+/**
+ * After answering early, what the client is still sending is read and dropped for at most this long / this much.
+ * 8 MB because a loopback or LAN socket buffers several MB before a busy client reads the answer (1 MB reset some
+ * clients under load before they saw their 413); dropped bytes are never held.
+ */
 const LINGER_MS = 2_000;
-const LINGER_BYTES = 1024 * 1024;
+const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
  * The production HTTP server: `/api/v1/*` goes straight to the same fetch handler the Next.js route
@@ -216,7 +220,7 @@ async function serveFetch(req: IncomingMessage, res: ServerResponse, maxBodyByte
       res.setHeader("content-type", "application/json");
       closeIfBodyUnread(req, res);
     }
-    res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: "An unexpected error occurred. Retry with backoff." }));
+    res.end(JSON.stringify({ error: "INTERNAL_SERVER_ERROR", message: INTERNAL_ERROR_MESSAGE }));
   }
 }
 

@@ -11,8 +11,8 @@ const holder = globalThis as unknown as { __embeddedServices?: Promise<EmbeddedS
 
 /**
  * Starts the in-process services of embedded mode, once per process (Next.js may evaluate instrumentation in
- * several bundles; the promise lives on globalThis). Today: the embedded Inngest runner, polling the app database.
- * Later embedded services (simulators) start here too.
+ * several bundles; the promise lives on globalThis): the calendar provider's simulator (embedded mode), the voice
+ * engine, and the embedded Inngest runner.
  */
 export function startEmbeddedServices(): Promise<EmbeddedServices> {
   holder.__embeddedServices ??= start().catch((error) => {

@@ -38,3 +38,37 @@ export const ZMeetingAttendeesResponseSchema = z.object({
   bookingUid: z.string().describe("The provider's ID of the booking."),
   attendees: z.array(ZMeetingAttendeeSchema).describe("Read live from the calendar provider."),
 });
+
+export const ZMeetingCancellationSchema = z.object({
+  entityId: z.string(),
+  bookingUid: z.string(),
+  status: z.literal("cancelled"),
+});
+
+/** The console's meeting panel (dashboard only): the provider's live meeting next to the stored status. */
+export const ZMeetingStateSchema = z.object({
+  entityId: z.string(),
+  bookingUid: z.string(),
+  storedStatus: z
+    .enum(["booked", "cancelled"])
+    .nullable()
+    .describe("What the conversation's metadata says (crmSchedulingDetails.status), reconciled asynchronously after changes."),
+  provider: z
+    .object({
+      status: z.enum(["active", "cancelled", "completed", "no-show"]),
+      startTime: z.string(),
+      endTime: z.string().nullable(),
+      hostEmail: z.string().nullable(),
+      meetingLink: z.string().nullable(),
+      cancelledAt: z.string().nullable(),
+    })
+    .describe("The provider's meeting, read live (the source of truth)."),
+  reconciled: z.boolean().describe("True when the stored status agrees with the provider (cancelled as cancelled, any other as booked)."),
+  canAddAttendees: z.boolean().describe("Attendees can be added only before the start, and never to a cancelled meeting (as in the API)."),
+});
+
+export type TMeetingAttendee = z.infer<typeof ZMeetingAttendeeSchema>;
+export type TNewMeetingAttendee = z.infer<typeof ZNewMeetingAttendeeSchema>;
+export type TMeetingAttendees = z.infer<typeof ZMeetingAttendeesResponseSchema>;
+export type TMeetingCancellation = z.infer<typeof ZMeetingCancellationSchema>;
+export type TMeetingState = z.infer<typeof ZMeetingStateSchema>;

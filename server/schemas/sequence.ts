@@ -53,3 +53,98 @@ export const ZSequenceReferenceSchema = z.object({
   referenceKey: boundedText(MAX_VARIABLE_NAME_LENGTH).min(1).describe("Name of a custom input variable given at enrollment."),
   referenceValue: boundedText(MAX_VARIABLE_VALUE_LENGTH).min(1).describe("The value it must equal (exact, case-sensitive)."),
 });
+
+/*
+ * The console's views of sequences (dashboard only, not in /api/v1). Their services return these types.
+ */
+
+const ZChainStatusSchema = z.enum(["active", "waiting"]).nullable();
+
+/** What happened to one step of a sequence, as far as its calls tell. */
+export const ZStepStateSchema = z.enum(["done", "in progress", "scheduled", "cancelled", "to come", "not run"]);
+
+/** The console's sequence page: the API's Sequence with what the page adds, its steps, calls and chain. */
+export const ZSequenceViewSchema = z.object({
+  sequence: ZSequenceSchema.extend({
+    agentName: z.string(),
+    requestedScheduledAt: z.string().nullable().describe("The first-call time asked for at enrollment, if any."),
+    batchId: z.string().nullable(),
+    updatedAt: z.string(),
+    endedAt: z.string().nullable(),
+  }),
+  steps: z.array(
+    ZStepSchema.extend({
+      stepNumber: z.number().int(),
+      state: ZStepStateSchema,
+      callId: z.string().nullable().describe("The latest call of the step, if any."),
+      resultType: z.string().nullable(),
+      scheduledAt: z.string().nullable().describe("When the latest call of the step was (or is) scheduled."),
+    }),
+  ),
+  calls: z.array(
+    z.object({
+      callId: z.string(),
+      stepNumber: z.number().int(),
+      attempt: z.number().int(),
+      scheduledAt: z.string(),
+      endedAt: z.string().nullable(),
+      resultType: z.string(),
+      callStatus: z.string(),
+      duration: z.number().int(),
+      hasRecording: z.boolean(),
+      hasTranscript: z.boolean(),
+      hasMeeting: z.boolean(),
+    }),
+  ),
+  chain: z
+    .object({
+      groupByField: z.string().nullable(),
+      groupValue: z.string(),
+      position: z.number().int().nullable(),
+      chainStatus: ZChainStatusSchema,
+      waitingCount: z.number().int().describe("In-progress members still waiting for their turn."),
+      members: z
+        .array(
+          z.object({
+            sequenceId: z.string(),
+            name: z.string(),
+            phoneNumber: z.string(),
+            position: z.number().int().nullable(),
+            chainStatus: ZChainStatusSchema,
+            lifecycleStatus: ZLifecycleStatusSchema,
+          }),
+        )
+        .describe("The group's members in chain order."),
+      truncated: z.boolean().describe("True when the group has more members than listed."),
+    })
+    .nullable()
+    .describe("Contact chaining (groupByField); null for a sequence that is not chained."),
+});
+
+/** One row of a conversation search page in the console. */
+export const ZSequenceSummarySchema = z.object({
+  sequenceId: z.string(),
+  agentId: z.string(),
+  agentName: z.string(),
+  name: z.string(),
+  phoneNumber: z.string(),
+  timezone: z.string(),
+  lifecycleStatus: ZLifecycleStatusSchema,
+  callCount: z.number().int(),
+  firstScheduledAt: z.string().nullable(),
+  lastCall: z
+    .object({
+      callId: z.string(),
+      stepNumber: z.number().int(),
+      resultType: z.string(),
+      callStatus: z.string(),
+      scheduledAt: z.string(),
+      hasRecording: z.boolean(),
+      hasTranscript: z.boolean(),
+    })
+    .nullable(),
+});
+
+export type TStepState = z.infer<typeof ZStepStateSchema>;
+export type TSequenceView = z.infer<typeof ZSequenceViewSchema>;
+export type TSequenceSummary = z.infer<typeof ZSequenceSummarySchema>;

@@ -3,7 +3,7 @@ import bcrypt from "bcryptjs";
 import { and, eq, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { Db } from "@/db";
-import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, users, type AgentStep } from "@/db/schema";
+import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, users, type AgentStep, type MemberRole } from "@/db/schema";
 import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
@@ -12,7 +12,6 @@ import { seedCallHistory } from "@/server/services/call-engine/seed-call-history
 import { seedEnrollments } from "@/server/services/enrollment/seed-enrollments";
 import { configureDemoBooking, seedMeetingFixtures } from "./meeting-fixtures";
 import { createWebhookEndpoint } from "@/server/services/webhooks/manage-endpoints";
-import type { MemberRole } from "@/server/trpc/context";
 
 export type SeedOptions = { baseUrl: string; webhookUrl?: string; now?: Date };
 

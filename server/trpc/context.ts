@@ -1,7 +1,5 @@
 import type { Db } from "@/db";
 
-export type MemberRole = "admin" | "support" | "member";
-
 /** A signed-in dashboard user, with the organization they are acting in (verified membership). */
 export type SessionActor = { userId: string; email: string; activeOrgId: string | null };
 

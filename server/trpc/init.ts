@@ -1,10 +1,11 @@
 import { initTRPC, TRPCError } from "@trpc/server";
 import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
-import { AppError, appCodeForTrpcCode, ERROR_TABLE, type AppErrorCode } from "../errors";
+import { AppError, appCodeForTrpcCode, ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type AppErrorCode } from "../errors";
 import { findRefusedInput } from "../schemas/text";
 import { authenticate, type AuthContext } from "../auth/authenticate";
-import type { Context, MemberRole } from "./context";
+import type { MemberRole } from "@/db/schema";
+import type { Context } from "./context";
 
 /**
  * `successStatus`: the HTTP status of a successful REST call (default 200); also written into the OpenAPI document.
@@ -51,7 +52,7 @@ const t = initTRPC
       } else {
         appCode = appCodeForTrpcCode(error.code);
         // Unexpected errors never leak internals (STYLE 8).
-        message = appCode === "INTERNAL_SERVER_ERROR" ? "An unexpected error occurred. Retry with backoff." : error.message;
+        message = appCode === "INTERNAL_SERVER_ERROR" ? INTERNAL_ERROR_MESSAGE : error.message;
       }
       const data: AppErrorData = { appCode, message, httpStatus: ERROR_TABLE[appCode].status, details, path: shape.data.path };
       return { message, code: shape.code, data };

@@ -1,6 +1,5 @@
 import { agentsRouter } from "../routers/agents/router";
 import { creditsRouter } from "../routers/credits/router";
-import { agentAdminRouter } from "../routers/agent-admin/router";
 import { apiKeysRouter } from "../routers/api-keys/router";
 import { membersRouter } from "../routers/members/router";
 import { invitationsRouter } from "../routers/invitations/router";
@@ -12,8 +11,6 @@ import { conversationsRouter } from "../routers/conversations/router";
 import { recordingsRouter } from "../routers/recordings/router";
 import { webhooksRouter } from "../routers/webhooks/router";
 import { meetingsRouter } from "../routers/meetings/router";
-import { consoleConversationsRouter } from "../routers/console-conversations/router";
-import { consoleImportRouter } from "../routers/console-import/router";
 import { jobsRouter } from "../routers/jobs/router";
 import { createCallerFactory, router } from "./init";
 
@@ -23,7 +20,6 @@ export const appRouter = router({
   recordings: recordingsRouter,
   agents: agentsRouter,
   credits: creditsRouter,
-  agentAdmin: agentAdminRouter,
   apiKeys: apiKeysRouter,
   members: membersRouter,
   invitations: invitationsRouter,
@@ -32,8 +28,6 @@ export const appRouter = router({
   enrollment: enrollmentRouter,
   sequences: sequencesRouter,
   webhooks: webhooksRouter,
-  consoleConversations: consoleConversationsRouter,
-  consoleImport: consoleImportRouter,
   jobs: jobsRouter,
 });
 

@@ -115,7 +115,7 @@ test("support and members cannot import", async ({ page }) => {
   await expect(page.getByRole("link", { name: "Import contacts" })).toHaveCount(0);
   await openOrgPage(page, "/import");
   await expect(page.getByRole("heading", { name: "Not allowed" })).toBeVisible();
-  const response = await page.request.post("/api/trpc/consoleImport.submitBatch", {
+  const response = await page.request.post("/api/trpc/enrollment.submitImportBatch", {
     headers: { "x-org-id": primaryOrg().orgId, "content-type": "application/json" },
     data: { agentId: "agent.x", idempotencyKey: "k", contacts: [{ name: "A", phoneNumber: "+12015550101" }] },
   });

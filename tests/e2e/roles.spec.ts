@@ -29,7 +29,7 @@ test("a member sees agents read-only and cannot save", async ({ page, snap }) =>
   await expect(page.getByRole("region", { name: "General" }).getByLabel("Name")).toBeDisabled();
   await expect(page.getByRole("button", { name: "Save changes" })).toHaveCount(0);
   await snap("agent-readonly-member");
-  const response = await page.request.post("/api/trpc/agentAdmin.update", {
+  const response = await page.request.post("/api/trpc/agents.update", {
     headers: { "x-org-id": primaryOrg().orgId, "content-type": "application/json" },
     data: {},
   });

@@ -1,12 +1,10 @@
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import type { ReactNode } from "react";
-import { getDb } from "@/db";
 import { getConsoleMembership } from "@/server/auth/next-auth";
 import { isOperatorEmail } from "@/server/config/settings";
-import { listMyOrganizations } from "@/server/services/members/list-my-organizations";
 import { TRPCReactProvider } from "@/server/trpc/client/react";
-import { appRouter } from "@/server/trpc/root";
+import { getServerCaller } from "@/server/trpc/server-caller";
 import { DashboardShell } from "../../_components/dashboard-shell";
 import { OrgProvider, type ConsoleOrg } from "../../_components/org-context";
 import { SignOutButton } from "../../_components/sign-out-button";
@@ -15,17 +13,11 @@ export const dynamic = "force-dynamic";
 
 type Props = { children: ReactNode; params: Promise<{ orgId: string }> };
 
-/** Areas built by other parts of the project get their pages only once their procedures exist. */
-function availableFeatures(): ConsoleOrg["features"] {
-  const routers = appRouter._def.record as Record<string, unknown>;
-  return { webhooks: "webhooks" in routers, jobs: "jobs" in routers };
-}
-
 export default async function DashboardLayout({ children, params }: Props) {
   const orgId = decodeURIComponent((await params).orgId);
   const { actor, membership } = await getConsoleMembership(orgId);
   if (!actor) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/${orgId}`)}`);
-  const { organizations } = await listMyOrganizations(getDb(), { userId: actor.userId });
+  const { organizations } = await getServerCaller(orgId).organizations.listMine();
   if (!membership) {
     return (
       <main className="auth-page">
@@ -53,7 +45,6 @@ export default async function DashboardLayout({ children, params }: Props) {
     email: membership.email,
     organizations,
     operator: isOperatorEmail(membership.email),
-    features: availableFeatures(),
   };
   return (
     <TRPCReactProvider key={orgId} orgId={orgId}>

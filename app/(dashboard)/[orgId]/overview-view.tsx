@@ -13,7 +13,7 @@ export function OverviewView() {
   const can = useCan();
   const path = useOrgPath();
   const usage = useQuery(trpc.credits.usage.queryOptions({}));
-  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1 }));
+  const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1 }));
 
   return (
     <>

@@ -1,10 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
-import { getDb } from "@/db";
 import { getSessionActor, signInMethods } from "@/server/auth/next-auth";
-import { lookupInvitation, type InvitationStatus } from "@/server/services/members/accept-invitation";
 import { TRPCReactProvider } from "@/server/trpc/client/react";
-import { ZInvitationTokenSchema } from "@/server/routers/invitations/invitations.schema";
+import { getServerCaller } from "@/server/trpc/server-caller";
+import { ZInvitationTokenSchema, type TInvitationStatus } from "@/server/routers/invitations/invitations.schema";
 import { SignOutButton } from "../../_components/sign-out-button";
 import { AcceptAsSignedIn, CreateAccountAndAccept } from "./accept-invitation";
 
@@ -14,7 +13,7 @@ export const metadata: Metadata = { title: "Invitation", referrer: "no-referrer"
 
 type Props = { params: Promise<{ token: string }> };
 
-const UNUSABLE: Record<Exclude<InvitationStatus, "pending">, { title: string; text: string }> = {
+const UNUSABLE: Record<Exclude<TInvitationStatus, "pending">, { title: string; text: string }> = {
   expired: { title: "This invitation has expired", text: "Invitation links work for 7 days. Ask an admin of the organization to resend it." },
   accepted: { title: "This invitation was already used", text: "Each invitation link works once. Sign in to reach the organization." },
   revoked: { title: "This invitation was revoked", text: "An admin of the organization cancelled it. Ask them for a new one if you need access." },
@@ -38,7 +37,7 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
  */
 export default async function InvitationPage({ params }: Props) {
   const token = (await params).token;
-  const invitation = ZInvitationTokenSchema.safeParse(token).success ? await lookupInvitation(getDb(), { token, now: new Date() }) : null;
+  const invitation = ZInvitationTokenSchema.safeParse(token).success ? await getServerCaller().invitations.lookup({ token }) : null;
   if (!invitation) {
     return (
       <Card title="Invitation not found">

@@ -1,5 +1,5 @@
 import { z } from "zod";
-import { assertAgentInOrganization } from "@/server/services/agents/find-agent";
+import { assertAgentInOrganization } from "@/db/queries/agents";
 import { orgProcedure } from "@/server/trpc/init";
 import { ZAgentPathRequestSchema } from "./agent-definitions.schema";
 

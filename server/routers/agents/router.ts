@@ -1,11 +1,20 @@
 import { router } from "@/server/trpc/init";
 import { callEventSampleProcedure } from "./call-event-sample.procedure";
 import { checkAccessProcedure } from "./check-access.procedure";
+import { createAgentProcedure } from "./create-agent.procedure";
+import { getAgentConfigProcedure } from "./get-agent-config.procedure";
 import { listAgentsProcedure } from "./list-agents.procedure";
+import { listConsoleAgentsProcedure } from "./list-console-agents.procedure";
 import { listExtractedVariablesProcedure } from "./list-extracted-variables.procedure";
 import { listInputVariablesProcedure } from "./list-input-variables.procedure";
 import { listOutcomesProcedure } from "./list-outcomes.procedure";
+import { updateAgentProcedure } from "./update-agent.procedure";
 
+/**
+ * Agents. Procedures with an OpenAPI `.meta()` are also `/api/v1` operations (checkAccess backs the HEAD checks);
+ * listForConsole, getConfig, create and update are the console's agent management (dashboard sessions only): every
+ * role reads, admins write.
+ */
 export const agentsRouter = router({
   list: listAgentsProcedure,
   listInputVariables: listInputVariablesProcedure,
@@ -13,4 +22,8 @@ export const agentsRouter = router({
   listOutcomes: listOutcomesProcedure,
   checkAccess: checkAccessProcedure,
   callEventSample: callEventSampleProcedure,
+  listForConsole: listConsoleAgentsProcedure,
+  getConfig: getAgentConfigProcedure,
+  create: createAgentProcedure,
+  update: updateAgentProcedure,
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZAgentIdSchema } from "@/server/schemas/agent";
+import { ZBulkEnrollmentResultSchema } from "@/server/schemas/enrollment";
 import {
   MAX_CONTACTS_PER_REQUEST,
   MAX_DATETIME_LENGTH,
@@ -104,18 +105,4 @@ export const ZEnrollManyRequestSchema = z.object({
     .describe("Custom variables (and `name`) to title-case before scheduling; applied only for organizations on the normalization allowlist."),
 });
 
-export const ZBulkRejectionSchema = z.object({
-  index: z.number().int().describe("Position of the contact in the request (0-based)."),
-  phoneNumber: z.string().describe("The phone number as sent."),
-  reason: z.string().describe("Reason code, e.g. MISSING_NAME, DUPLICATE_PHONE_NUMBER, OPTED_OUT."),
-  error: z.string().describe("Human-readable explanation."),
-});
-
-export const ZEnrollManyResponseSchema = z
-  .object({
-    batchId: z.string().describe("UUID of the batch."),
-    total: z.number().int().describe("Contacts submitted."),
-    accepted: z.number().int().describe("Contacts that passed validation and will be scheduled."),
-    rejected: z.array(ZBulkRejectionSchema).describe("Contacts that failed validation; empty when all passed."),
-  })
-  .describe("Bulk enrollment result.");
+export const ZEnrollManyResponseSchema = ZBulkEnrollmentResultSchema;

@@ -63,3 +63,20 @@ export const ZAcceptInvitationWithNewAccountRequestSchema = z.object({
   password: ZPasswordSchema,
 });
 export const ZAcceptInvitationWithNewAccountResponseSchema = z.object({ orgId: z.string(), role: ZMemberRoleSchema, email: z.string() });
+
+export const ZInvitationStatusSchema = z.enum(["pending", "expired", "accepted", "revoked"]);
+export type TInvitationStatus = z.infer<typeof ZInvitationStatusSchema>;
+
+export const ZLookupInvitationRequestSchema = z.object({ token: ZInvitationTokenSchema });
+/** What the invitation page shows before anyone signs in; null for an unknown token. */
+export const ZLookupInvitationResponseSchema = z
+  .object({
+    status: ZInvitationStatusSchema,
+    organizationName: z.string(),
+    orgId: z.string(),
+    email: z.string(),
+    role: ZMemberRoleSchema,
+    expiresAt: z.string(),
+    account: z.object({ exists: z.boolean(), hasPassword: z.boolean() }).describe("Whether an account exists for the invited address, and whether it has a password."),
+  })
+  .nullable();

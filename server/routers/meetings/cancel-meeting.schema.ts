@@ -1,6 +1,6 @@
 import { z } from "zod";
 import { MAX_DESCRIPTION_LENGTH } from "@/server/schemas/limits";
-import { ZMeetingEntityIdSchema } from "@/server/schemas/meeting";
+import { ZMeetingCancellationSchema, ZMeetingEntityIdSchema } from "@/server/schemas/meeting";
 import { boundedText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
 
@@ -32,8 +32,4 @@ export const ZCancelMeetingRequestSchema = z.object({
     .describe("For recurring bookings: also cancel the later occurrences."),
 });
 
-export const ZCancelMeetingResponseSchema = z.object({
-  entityId: z.string(),
-  bookingUid: z.string(),
-  status: z.literal("cancelled"),
-});
+export const ZCancelMeetingResponseSchema = ZMeetingCancellationSchema;

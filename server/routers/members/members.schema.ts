@@ -1,6 +1,7 @@
 import { z } from "zod";
+import { memberRole } from "@/db/schema";
 
-export const ZMemberRoleSchema = z.enum(["admin", "support", "member"]).describe("admin: everything; support: conversations, recordings, meetings, read-only elsewhere; member: read-only.");
+export const ZMemberRoleSchema = z.enum(memberRole.enumValues).describe("admin: everything; support: conversations, recordings, meetings, read-only elsewhere; member: read-only.");
 
 export const ZMemberSchema = z.object({
   userId: z.string(),

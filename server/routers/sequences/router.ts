@@ -1,6 +1,9 @@
 import { router } from "@/server/trpc/init";
 import { cancelSequencesProcedure } from "./cancel-sequences.procedure";
+import { countSequencesByReferenceProcedure } from "./count-sequences-by-reference.procedure";
 
+/** cancel is `POST /sequences/cancel`; countByReference is the console's preview of it (dashboard only). */
 export const sequencesRouter = router({
   cancel: cancelSequencesProcedure,
+  countByReference: countSequencesByReferenceProcedure,
 });

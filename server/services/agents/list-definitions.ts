@@ -1,40 +1,22 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions } from "@/db/schema";
+import { assertAgentInOrganization, findExtractedVariableDefinitions, findInputVariableDefinitions } from "@/db/queries/agents";
+import { agents, outcomeDefinitions } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import { assertAgentInOrganization } from "./find-agent";
 
 export type AgentScopedParams = { organizationId: string; agentId: string };
 
 /** Only non-deleted definitions. */
 export async function listInputVariables(db: DbOrTx, params: AgentScopedParams) {
   await assertAgentInOrganization(db, params);
-  const rows = await db
-    .select({
-      slug: inputVariableDefinitions.slug,
-      displayName: inputVariableDefinitions.displayName,
-      description: inputVariableDefinitions.description,
-    })
-    .from(inputVariableDefinitions)
-    .where(and(eq(inputVariableDefinitions.agentId, params.agentId), isNull(inputVariableDefinitions.deletedAt)))
-    .orderBy(asc(inputVariableDefinitions.position), asc(inputVariableDefinitions.createdAt));
-  return { inputVariables: rows };
+  const rows = await findInputVariableDefinitions(db, { agentId: params.agentId });
+  return { inputVariables: rows.map((row) => ({ slug: row.slug, displayName: row.displayName, description: row.description })) };
 }
 
 /** Only non-deleted, customer-defined definitions (system defaults are excluded). */
 export async function listExtractedVariables(db: DbOrTx, params: AgentScopedParams) {
   await assertAgentInOrganization(db, params);
-  const rows = await db
-    .select()
-    .from(extractedVariableDefinitions)
-    .where(
-      and(
-        eq(extractedVariableDefinitions.agentId, params.agentId),
-        isNull(extractedVariableDefinitions.deletedAt),
-        eq(extractedVariableDefinitions.systemDefault, false),
-      ),
-    )
-    .orderBy(asc(extractedVariableDefinitions.position), asc(extractedVariableDefinitions.createdAt));
+  const rows = await findExtractedVariableDefinitions(db, { agentId: params.agentId, customerDefinedOnly: true });
   return {
     extractedVariables: rows.map((row) => ({
       slug: row.slug,

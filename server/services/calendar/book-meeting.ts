@@ -1,10 +1,9 @@
-import { and, eq, sql } from "drizzle-orm";
+import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
+import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
 import {
-  agents,
   calls,
   meetings,
-  sequences,
   type BookingConfig,
   type BookingMode,
   type CallAction,
@@ -170,13 +169,7 @@ async function bookThroughProvider(
  */
 export async function bookMeetingForCall(db: Db, params: BookMeetingForCallParams): Promise<BookingResult> {
   const now = params.now ?? new Date();
-  const [row] = await db
-    .select({ call: calls, sequence: sequences, agent: agents })
-    .from(calls)
-    .innerJoin(sequences, eq(calls.sequenceId, sequences.id))
-    .innerJoin(agents, eq(calls.agentId, agents.id))
-    .where(params.organizationId ? and(eq(calls.id, params.callId), eq(calls.organizationId, params.organizationId)) : eq(calls.id, params.callId))
-    .limit(1);
+  const row = await findCallWithSequenceAndAgent(db, { callId: params.callId, organizationId: params.organizationId ?? null });
   if (!row) return { status: "skipped", reason: "CALL_NOT_FOUND", message: `Call ${params.callId} not found.` };
   const config = row.agent.bookingConfig;
   if (!config) return { status: "skipped", reason: "NO_BOOKING_CONFIG", message: "The agent has no calendar booking configured." };

@@ -1,20 +1,15 @@
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, calls, optOuts, sequences } from "@/db/schema";
+import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
+import { calls, optOuts, sequences } from "@/db/schema";
 import { ruleBasedAnalyzer } from "@/server/analysis/rule-based";
 import type { AnalysisInput, AnalysisResult, CallAnalyzer, ExtractionDefinition } from "@/server/analysis/types";
 import { callDispositions, type CallDisposition } from "@/server/voice/types";
-import { findExtractionDefinitions, findOutcomeDefinitions } from "./call-context";
+import { findAnalysisOutcomes, findExtractionDefinitions } from "./call-context";
 
 /** What the analyser gets for a call that is in `Processing Analysis`; null for any other state. */
 export async function buildAnalysisInput(db: DbOrTx, callId: string): Promise<AnalysisInput | null> {
-  const [row] = await db
-    .select({ call: calls, sequence: sequences, agentName: agents.name })
-    .from(calls)
-    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
-    .innerJoin(agents, eq(agents.id, calls.agentId))
-    .where(eq(calls.id, callId))
-    .limit(1);
+  const row = await findCallWithSequenceAndAgent(db, { callId, organizationId: null });
   if (!row || row.call.resultType !== "Processing Analysis") return null;
   const disposition = (callDispositions as readonly string[]).includes(row.call.disposition ?? "") ? (row.call.disposition as CallDisposition) : "failed";
   return {
@@ -23,10 +18,10 @@ export async function buildAnalysisInput(db: DbOrTx, callId: string): Promise<An
     transcript: row.call.transcript,
     durationSeconds: row.call.duration,
     endedAt: row.call.endedAt ?? row.call.updatedAt,
-    agent: { name: row.agentName },
+    agent: { name: row.agent.name },
     contact: { name: row.sequence.name, timezone: row.sequence.timezone, variables: row.sequence.customInputVariables },
     extractionDefinitions: await findExtractionDefinitions(db, row.call.agentId),
-    outcomeDefinitions: await findOutcomeDefinitions(db, row.call.agentId),
+    outcomeDefinitions: await findAnalysisOutcomes(db, row.call.agentId),
     meeting: row.call.followUpMeetingDetails ?? null,
     errorMessage: row.call.providerError,
   };

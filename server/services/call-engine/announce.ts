@@ -2,7 +2,8 @@ import { eq } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { calls, sequences, type ResultType } from "@/db/schema";
 import type { TCallEventPayload } from "@/server/schemas/call";
-import { findCallMetadataRow, toCallEventPayload } from "@/server/services/calls/call-metadata";
+import { findCallMetadataRow } from "@/db/queries/calls";
+import { toCallEventPayload } from "@/server/services/calls/call-metadata";
 import { handOverChain } from "./chain";
 
 /** Results a call can end with; `call/analyzed` exists only for these. */
@@ -34,7 +35,7 @@ export function callAnalyzedEventId(callId: string): string {
 
 /** The `call/analyzed` data of an analysed call (final result and `analyzedAt`); null otherwise. */
 export async function buildCallAnalyzedData(db: DbOrTx, callId: string): Promise<CallAnalyzedData | null> {
-  const row = await findCallMetadataRow(db, { callId });
+  const row = await findCallMetadataRow(db, { callId, organizationId: null });
   if (!row || !finalResultTypeSet.has(row.call.resultType) || !row.call.analyzedAt) return null;
   return {
     callId,

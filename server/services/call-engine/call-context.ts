@@ -1,15 +1,12 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, extractedVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
+import { findExtractedVariableDefinitions, findOutcomeDefinitions } from "@/db/queries/agents";
+import { agents, promptVersions } from "@/db/schema";
 import type { ExtractionDefinition, OutcomeDefinition } from "@/server/analysis/types";
 
 /** The agent's non-deleted extraction definitions, in their configured order (the keys of extractedVariables). */
 export async function findExtractionDefinitions(db: DbOrTx, agentId: string): Promise<Array<ExtractionDefinition & { systemDefault: boolean }>> {
-  const rows = await db
-    .select()
-    .from(extractedVariableDefinitions)
-    .where(and(eq(extractedVariableDefinitions.agentId, agentId), isNull(extractedVariableDefinitions.deletedAt)))
-    .orderBy(asc(extractedVariableDefinitions.position), asc(extractedVariableDefinitions.createdAt));
+  const rows = await findExtractedVariableDefinitions(db, { agentId, customerDefinedOnly: false });
   return rows.map((row) => ({
     slug: row.slug,
     displayName: row.displayName,
@@ -23,12 +20,9 @@ export async function findExtractionDefinitions(db: DbOrTx, agentId: string): Pr
 }
 
 /** The agent's enabled, customer-defined outcomes: the only names a call's outcomes may carry. */
-export async function findOutcomeDefinitions(db: DbOrTx, agentId: string): Promise<OutcomeDefinition[]> {
-  return db
-    .select({ name: outcomeDefinitions.name, description: outcomeDefinitions.description })
-    .from(outcomeDefinitions)
-    .where(and(eq(outcomeDefinitions.agentId, agentId), eq(outcomeDefinitions.enabled, true), eq(outcomeDefinitions.customerDefined, true)))
-    .orderBy(asc(outcomeDefinitions.position), asc(outcomeDefinitions.createdAt));
+export async function findAnalysisOutcomes(db: DbOrTx, agentId: string): Promise<OutcomeDefinition[]> {
+  const rows = await findOutcomeDefinitions(db, { agentId, enabledCustomerDefinedOnly: true });
+  return rows.map((row) => ({ name: row.name, description: row.description }));
 }
 
 export async function findPromptText(db: DbOrTx, promptVersionId: string | null): Promise<string> {

@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
+import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
 import { agents, calls, optOuts, organizations, sequences } from "@/db/schema";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
@@ -196,13 +197,7 @@ async function recordPlacements(db: DbOrTx, placements: Array<{ callId: string; 
 
 /** Everything the voice engine needs to run the conversation (a real provider receives the same). */
 export async function buildPlaceCallRequest(db: DbOrTx, callId: string): Promise<PlaceCallRequest> {
-  const [row] = await db
-    .select({ call: calls, sequence: sequences, agent: agents })
-    .from(calls)
-    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
-    .innerJoin(agents, eq(agents.id, calls.agentId))
-    .where(eq(calls.id, callId))
-    .limit(1);
+  const row = await findCallWithSequenceAndAgent(db, { callId, organizationId: null });
   if (!row) throw new Error(`call ${callId} vanished while being dialed`);
   return new PlaceRequestCache().request(db, row);
 }

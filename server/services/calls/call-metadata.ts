@@ -1,6 +1,4 @@
-import { and, asc, eq, inArray } from "drizzle-orm";
-import type { DbOrTx } from "@/db";
-import { agents, calls, sequences } from "@/db/schema";
+import type { CallMetadataRow } from "@/db/queries/calls";
 import { appBaseUrl } from "@/server/config/settings";
 import type { TCallEventPayload, TCallMetadata } from "@/server/schemas/call";
 
@@ -12,30 +10,6 @@ export function callStatusOf(resultType: string): string {
 export function callUrlOf(callId: string): string {
   return `${appBaseUrl()}/calls/${encodeURIComponent(callId)}`;
 }
-
-const callColumns = {
-  call: calls,
-  sequenceId: sequences.id,
-  lifecycleStatus: sequences.lifecycleStatus,
-  name: sequences.name,
-  phoneNumber: sequences.phoneNumber,
-  phoneNumberExt: sequences.phoneNumberExt,
-  timezone: sequences.timezone,
-  customInputVariables: sequences.customInputVariables,
-  agentName: agents.name,
-};
-
-export type CallMetadataRow = {
-  call: typeof calls.$inferSelect;
-  sequenceId: string;
-  lifecycleStatus: string;
-  name: string;
-  phoneNumber: string;
-  phoneNumberExt: string;
-  timezone: string;
-  customInputVariables: Record<string, string>;
-  agentName: string;
-};
 
 /** The call-result payload of one call (webhook body, sample and metadata share it). Never includes recordingUrl. */
 export function toCallEventPayload(row: CallMetadataRow): TCallEventPayload {
@@ -77,28 +51,4 @@ export function toCallEventPayload(row: CallMetadataRow): TCallEventPayload {
 
 export function toCallMetadata(row: CallMetadataRow, recordingUrl?: string): TCallMetadata {
   return { ...toCallEventPayload(row), ...(recordingUrl ? { recordingUrl } : {}) };
-}
-
-/** Every call of the given sequences in the organization, ordered by sequence, step and attempt. */
-export async function findCallMetadataRows(db: DbOrTx, params: { organizationId: string; sequenceIds: string[] }): Promise<CallMetadataRow[]> {
-  if (params.sequenceIds.length === 0) return [];
-  return db
-    .select(callColumns)
-    .from(calls)
-    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
-    .innerJoin(agents, eq(agents.id, calls.agentId))
-    .where(and(eq(calls.organizationId, params.organizationId), inArray(calls.sequenceId, params.sequenceIds)))
-    .orderBy(asc(calls.sequenceId), asc(calls.stepNumber), asc(calls.attempt));
-}
-
-/** One call's row, scoped to the organization when given (internal callers such as Inngest steps pass none). */
-export async function findCallMetadataRow(db: DbOrTx, params: { callId: string; organizationId?: string }): Promise<CallMetadataRow | null> {
-  const rows = await db
-    .select(callColumns)
-    .from(calls)
-    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
-    .innerJoin(agents, eq(agents.id, calls.agentId))
-    .where(and(eq(calls.id, params.callId), params.organizationId ? eq(calls.organizationId, params.organizationId) : undefined))
-    .limit(1);
-  return rows[0] ?? null;
 }

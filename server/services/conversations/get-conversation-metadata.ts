@@ -1,9 +1,8 @@
-import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { sequences } from "@/db/schema";
-import { AppError } from "@/server/errors";
+import { findCallMetadataRows } from "@/db/queries/calls";
+import { getSequenceOrThrow } from "@/db/queries/sequences";
 import type { TCallMetadata } from "@/server/schemas/call";
-import { findCallMetadataRows, toCallMetadata } from "@/server/services/calls/call-metadata";
+import { toCallMetadata } from "@/server/services/calls/call-metadata";
 import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
 import { getRecordingStore, type RecordingStore } from "@/server/storage/recording-store";
 
@@ -27,15 +26,10 @@ export async function getConversationMetadata(
   params: GetConversationMetadataParams,
 ): Promise<{ sequenceId: string; metadata: TCallMetadata[] }> {
   const { organizationId, sequenceId } = params;
-  const [found, rows] = await Promise.all([
-    db
-      .select({ id: sequences.id })
-      .from(sequences)
-      .where(and(eq(sequences.id, sequenceId), eq(sequences.organizationId, organizationId)))
-      .limit(1),
+  const [, rows] = await Promise.all([
+    getSequenceOrThrow(db, { organizationId, sequenceId }),
     findCallMetadataRows(db, { organizationId, sequenceIds: [sequenceId] }),
   ]);
-  if (found.length === 0) throw new AppError("SEQUENCE_NOT_FOUND", `Sequence ${sequenceId} was not found.`);
 
   if (!params.includeRecording) return { sequenceId, metadata: rows.map((row) => toCallMetadata(row)) };
   const keys = rows.map((row) => signableRecordingKey(row.call));

@@ -3,7 +3,7 @@ import { MAX_OFFSET, MAX_QUERY_YEAR, MAX_SEARCH_LIMIT, MIN_QUERY_YEAR } from "@/
 import type { DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import { assertAgentInOrganization } from "@/server/services/agents/find-agent";
+import { assertAgentInOrganization } from "@/db/queries/agents";
 
 export const DEFAULT_SEARCH_LIMIT = 100;
 

@@ -13,26 +13,12 @@ import {
   MAX_VARIABLE_VALUE_LENGTH,
   MAX_VARIABLES_PER_CONTACT,
 } from "@/server/schemas/limits";
+import { AppError } from "@/server/errors";
+import type { RejectionReason } from "@/server/schemas/enrollment";
 import { isSafeText, toSafeText, UNSAFE_TEXT_MESSAGE } from "@/server/schemas/text";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone, inferTimezone } from "@/server/services/phone/timezones";
 import { stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
-
-/** Per-contact rejection reasons (DESIGN §4, plus INVALID_NAME: a name that is too long or not text). */
-export const rejectionReasons = [
-  "MISSING_NAME",
-  "INVALID_NAME",
-  "MISSING_PHONE_NUMBER",
-  "INVALID_PHONE_NUMBER",
-  "DUPLICATE_PHONE_NUMBER",
-  "INVALID_TIMEZONE",
-  "INVALID_SCHEDULED_AT",
-  "MISSING_EMAIL",
-  "MISSING_INPUT_VARIABLE",
-  "INVALID_INPUT_VARIABLE",
-  "OPTED_OUT",
-] as const;
-export type RejectionReason = (typeof rejectionReasons)[number];
 
 /** Body fields with a meaning of their own; every other top-level property is a custom input variable. */
 export const CONTACT_FIELDS = new Set([
@@ -88,6 +74,31 @@ export type ContactRules = {
 };
 
 export type ContactValidation = { ok: true; contact: EnrollmentContact } | { ok: false; rejection: ContactRejection };
+
+/** The rules every contact of one enrollment request is checked by: the agent's, and the request's options. */
+export function contactRulesFor(
+  agent: Pick<ContactRules, "steps" | "requiredVariables" | "emailRequired" | "agentTimezone">,
+  request: { defaultTimezone: string | null; groupByField?: string; titleCaseFields?: ReadonlySet<string>; now: Date },
+): ContactRules {
+  return {
+    steps: agent.steps,
+    requiredVariables: agent.requiredVariables,
+    emailRequired: agent.emailRequired,
+    agentTimezone: agent.agentTimezone,
+    defaultTimezone: request.defaultTimezone,
+    groupByField: request.groupByField?.trim() || null,
+    titleCaseFields: request.titleCaseFields ?? new Set(),
+    now: request.now,
+  };
+}
+
+/** A request's default `timezone` as a canonical IANA name; null when absent or blank, 400 INVALID_TIMEZONE when unknown. */
+export function parseDefaultTimezone(timezone: string | undefined): string | null {
+  if (timezone === undefined || timezone.trim() === "") return null;
+  const canonical = canonicalTimezone(timezone);
+  if (!canonical) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(timezone)} is not an IANA timezone name.`);
+  return canonical;
+}
 
 class Rejected extends Error {
   constructor(

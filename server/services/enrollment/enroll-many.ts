@@ -4,10 +4,10 @@ import { bulkBatches, organizations } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { newUuid } from "@/server/ids";
 import { sendSequenceEvents } from "@/server/services/sequences/sequence-events";
-import { canonicalTimezone } from "@/server/services/phone/timezones";
+import type { TBulkEnrollmentResult } from "@/server/schemas/enrollment";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "@/server/schemas/limits";
 import { assertCreditsFor, findOptedOutNumbers } from "./checks";
-import { phoneNumberAsSent, validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
+import { contactRulesFor, parseDefaultTimezone, phoneNumberAsSent, validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
 import { getSchedulableAgent } from "./schedulable-agent";
 
 /** A replay within this window returns the first 202 body (DESIGN §4). */
@@ -19,13 +19,6 @@ export type BulkEnrollmentBody = {
   groupByField?: string;
   allowDuplicates?: boolean;
   titleCaseFields?: string[];
-};
-
-export type BulkEnrollmentResult = {
-  batchId: string;
-  total: number;
-  accepted: number;
-  rejected: ContactRejection[];
 };
 
 export type EnrollManyParams = {
@@ -47,14 +40,14 @@ export function checkIdempotencyKey(key: string | null): string | null {
   return key;
 }
 
-async function findReplay(db: Db, organizationId: string, key: string, now: Date): Promise<BulkEnrollmentResult | null> {
+async function findReplay(db: Db, organizationId: string, key: string, now: Date): Promise<TBulkEnrollmentResult | null> {
   const [row] = await db
     .select({ response: bulkBatches.response, createdAt: bulkBatches.createdAt })
     .from(bulkBatches)
     .where(and(eq(bulkBatches.organizationId, organizationId), eq(bulkBatches.idempotencyKey, key)))
     .limit(1);
   if (!row || row.createdAt.getTime() <= now.getTime() - IDEMPOTENCY_WINDOW_MS) return null;
-  return row.response as BulkEnrollmentResult;
+  return row.response as TBulkEnrollmentResult;
 }
 
 /** Duplicate detection key: the normalized number and its extension (two extensions are two people). */
@@ -70,7 +63,7 @@ const dialKey = (contact: EnrollmentContact) => `${contact.phoneNumber};${contac
  * A key seen in this organization within 24 h returns the first 202 body and schedules nothing, also when the two
  * requests race (the unique (organization, key) index decides; the loser reads the winner's body).
  */
-export async function enrollMany(db: Db, params: EnrollManyParams): Promise<BulkEnrollmentResult> {
+export async function enrollMany(db: Db, params: EnrollManyParams): Promise<TBulkEnrollmentResult> {
   const outcome = await acceptBulkEnrollment(db, params);
   // After commit: materialization starts; a lost send is picked up by the resume sweep.
   if (outcome.created) await sendSequenceEvents([{ name: "sequence/bulk.accepted", data: { batchId: outcome.response.batchId } }]);
@@ -81,7 +74,7 @@ export async function enrollMany(db: Db, params: EnrollManyParams): Promise<Bulk
  * `enrollMany` without the event: validates and records the batch; `created` is false for an idempotent replay.
  * The caller materializes it (`materializeBulkBatch`) or sends `sequence/bulk.accepted`.
  */
-export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Promise<{ response: BulkEnrollmentResult; created: boolean }> {
+export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Promise<{ response: TBulkEnrollmentResult; created: boolean }> {
   const { organizationId, body, now } = params;
   const idempotencyKey = checkIdempotencyKey(params.idempotencyKey);
   if (idempotencyKey) {
@@ -94,11 +87,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
   }
 
   const agent = await getSchedulableAgent(db, params);
-  let defaultTimezone: string | null = null;
-  if (body.timezone !== undefined && body.timezone.trim() !== "") {
-    defaultTimezone = canonicalTimezone(body.timezone);
-    if (!defaultTimezone) throw new AppError("INVALID_TIMEZONE", `timezone ${JSON.stringify(body.timezone)} is not an IANA timezone name.`);
-  }
+  const defaultTimezone = parseDefaultTimezone(body.timezone);
   let titleCaseFields: ReadonlySet<string> = new Set();
   if (body.titleCaseFields?.length) {
     // Title-casing is applied only for organizations on the normalization allowlist; others are scheduled as sent.
@@ -109,16 +98,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
     if (org?.allowlisted) titleCaseFields = new Set(body.titleCaseFields);
   }
 
-  const rules = {
-    steps: agent.steps,
-    requiredVariables: agent.requiredVariables,
-    emailRequired: agent.emailRequired,
-    agentTimezone: agent.agentTimezone,
-    defaultTimezone,
-    groupByField: body.groupByField?.trim() || null,
-    titleCaseFields,
-    now,
-  };
+  const rules = contactRulesFor(agent, { defaultTimezone, groupByField: body.groupByField, titleCaseFields, now });
   const rejected: ContactRejection[] = [];
   let valid: EnrollmentContact[] = [];
   for (let index = 0; index < body.contacts.length; index += 1) {
@@ -162,7 +142,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
   await assertCreditsFor(db, { organizationId, contacts: valid.length, now });
 
   const batchId = newUuid();
-  const response: BulkEnrollmentResult = { batchId, total: body.contacts.length, accepted: valid.length, rejected };
+  const response: TBulkEnrollmentResult = { batchId, total: body.contacts.length, accepted: valid.length, rejected };
   return db.transaction(async (tx) => {
     if (idempotencyKey) {
       // A key older than the replay window is free again.
@@ -205,6 +185,6 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
       .from(bulkBatches)
       .where(and(eq(bulkBatches.organizationId, organizationId), eq(bulkBatches.idempotencyKey, idempotencyKey!)));
     if (!winner) throw new Error("enrollMany: idempotency conflict without a winning batch");
-    return { created: false as const, response: winner.response as BulkEnrollmentResult };
+    return { created: false as const, response: winner.response as TBulkEnrollmentResult };
   });
 }

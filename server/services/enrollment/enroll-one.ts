@@ -1,11 +1,14 @@
 import type { Db } from "@/db";
+import { getSequenceOrThrow } from "@/db/queries/sequences";
 import { AppError, type AppErrorCode } from "@/server/errors";
+import type { RejectionReason } from "@/server/schemas/enrollment";
 import type { TSequence } from "@/server/schemas/sequence";
 import { sendSequenceEvents, startedEvents } from "@/server/services/sequences/sequence-events";
+import { toApiSequence } from "@/server/services/sequences/sequence-shape";
 import { assertCreditsFor, findOptedOutNumbers } from "./checks";
-import { validateContact, type EnrollmentContact, type RejectionReason } from "./contact";
-import { createSequences, type CreatedSequence } from "./create-sequences";
-import { getSchedulableAgent, type AgentSnapshot } from "./schedulable-agent";
+import { contactRulesFor, validateContact } from "./contact";
+import { createSequences } from "./create-sequences";
+import { getSchedulableAgent } from "./schedulable-agent";
 
 export type EnrollOneParams = {
   organizationId: string;
@@ -49,16 +52,7 @@ export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequ
 /** `enrollOne` without the event: for callers that announce themselves, or need not (the demo seed). */
 export async function createEnrollment(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence; started: boolean }> {
   const agent = await getSchedulableAgent(db, params);
-  const validation = await validateContact(params.body, 0, {
-    steps: agent.steps,
-    requiredVariables: agent.requiredVariables,
-    emailRequired: agent.emailRequired,
-    agentTimezone: agent.agentTimezone,
-    defaultTimezone: null,
-    groupByField: null,
-    titleCaseFields: new Set(),
-    now: params.now,
-  });
+  const validation = await validateContact(params.body, 0, contactRulesFor(agent, { defaultTimezone: null, now: params.now }));
   if (!validation.ok) {
     const { reason, error } = validation.rejection;
     throw new AppError(errorCodeOfReason[reason], error, { reason });
@@ -70,28 +64,11 @@ export async function createEnrollment(db: Db, params: EnrollOneParams): Promise
   }
   await assertCreditsFor(db, { organizationId: params.organizationId, contacts: 1, now: params.now });
 
-  const [created] = await db.transaction((tx) =>
-    createSequences(tx, { agent, contacts: [contact], batchId: null, now: params.now, random: params.random }),
-  );
-  if (!created) throw new Error("enrollOne: the sequence was not created");
-  return { sequence: toSequence(agent, contact, created), started: created.firstCall !== null };
-}
-
-export function toSequence(agent: AgentSnapshot, contact: EnrollmentContact, created: CreatedSequence): TSequence {
-  return {
-    sequenceId: created.sequenceId,
-    agentId: agent.agentId,
-    name: contact.name,
-    phoneNumber: contact.phoneNumber,
-    phoneNumberExt: contact.phoneNumberExt,
-    scheduledAt: created.firstCall ? created.firstCall.scheduledAt.toISOString() : null,
-    toEmailAddress: contact.toEmailAddress ?? "",
-    customInputVariables: contact.customInputVariables,
-    timezone: contact.timezone,
-    scheduledBy: agent.scheduledBy,
-    steps: agent.steps,
-    lifecycleStatus: "in progress",
-    chainStatus: created.chainStatus,
-    createdAt: created.createdAt.toISOString(),
-  };
+  const { created, sequence } = await db.transaction(async (tx) => {
+    const [created] = await createSequences(tx, { agent, contacts: [contact], batchId: null, now: params.now, random: params.random });
+    if (!created) throw new Error("enrollOne: the sequence was not created");
+    // The answer is the stored row, read back in the same transaction.
+    return { created, sequence: await getSequenceOrThrow(tx, { organizationId: params.organizationId, sequenceId: created.sequenceId }) };
+  });
+  return { sequence: toApiSequence(sequence, created.firstCall?.scheduledAt ?? null), started: created.firstCall !== null };
 }

@@ -27,19 +27,22 @@ export type MaterializeChunkResult = {
   chunks: number;
 };
 
+/** A batch without its stored contacts (the large column: a chunk reads only its own slice of them). */
+const batchColumns = {
+  id: bulkBatches.id,
+  organizationId: bulkBatches.organizationId,
+  agentId: bulkBatches.agentId,
+  accepted: bulkBatches.accepted,
+  status: bulkBatches.status,
+  steps: bulkBatches.steps,
+  agentTimezone: bulkBatches.agentTimezone,
+  promptVersionId: bulkBatches.promptVersionId,
+  scheduledBy: bulkBatches.scheduledBy,
+};
+
 async function getBatch(db: Db, batchId: string) {
   const [batch] = await db
-    .select({
-      id: bulkBatches.id,
-      organizationId: bulkBatches.organizationId,
-      agentId: bulkBatches.agentId,
-      accepted: bulkBatches.accepted,
-      status: bulkBatches.status,
-      steps: bulkBatches.steps,
-      agentTimezone: bulkBatches.agentTimezone,
-      promptVersionId: bulkBatches.promptVersionId,
-      scheduledBy: bulkBatches.scheduledBy,
-    })
+    .select(batchColumns)
     .from(bulkBatches)
     .where(eq(bulkBatches.id, batchId));
   if (!batch) throw new Error(`Bulk batch ${batchId} does not exist`);
@@ -75,15 +78,7 @@ export async function materializeBulkBatchChunk(
   // The batch and only this chunk's slice of its stored contacts (lax jsonpath: indexes past the end yield nothing).
   const [batch] = await db
     .select({
-      id: bulkBatches.id,
-      organizationId: bulkBatches.organizationId,
-      agentId: bulkBatches.agentId,
-      accepted: bulkBatches.accepted,
-      status: bulkBatches.status,
-      steps: bulkBatches.steps,
-      agentTimezone: bulkBatches.agentTimezone,
-      promptVersionId: bulkBatches.promptVersionId,
-      scheduledBy: bulkBatches.scheduledBy,
+      ...batchColumns,
       contacts: sql<EnrollmentContact[]>`jsonb_path_query_array(${bulkBatches.contacts}, ${`$[${from} to ${to}]`}::jsonpath)`,
     })
     .from(bulkBatches)

@@ -1,8 +1,7 @@
-import { and, asc, eq, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { inputVariableDefinitions, type AgentStep, type BookingConfig } from "@/db/schema";
+import { findInputVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
+import type { AgentStep, BookingConfig } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import { getAgentOrThrow } from "@/server/services/agents/find-agent";
 
 /** `scheduledBy` of sequences created through the API key (dashboard-created ones carry "dashboard"). */
 export const API_SCHEDULED_BY = "api";
@@ -57,17 +56,7 @@ export async function getSchedulableAgent(
   }
   const bookingProblem = bookingConfigProblem(agent.bookingConfig);
   if (bookingProblem) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} cannot be scheduled: ${bookingProblem}.`);
-  const variables = await db
-    .select({ slug: inputVariableDefinitions.slug })
-    .from(inputVariableDefinitions)
-    .where(
-      and(
-        eq(inputVariableDefinitions.agentId, agent.id),
-        eq(inputVariableDefinitions.required, true),
-        isNull(inputVariableDefinitions.deletedAt),
-      ),
-    )
-    .orderBy(asc(inputVariableDefinitions.position));
+  const variables = await findInputVariableDefinitions(db, { agentId: agent.id });
   return {
     organizationId: agent.organizationId,
     agentId: agent.id,
@@ -76,7 +65,7 @@ export async function getSchedulableAgent(
     agentTimezone: agent.timezones[0] ?? "UTC",
     promptVersionId: agent.currentPromptVersionId,
     scheduledBy: params.scheduledBy,
-    requiredVariables: variables.map((v) => v.slug),
+    requiredVariables: variables.filter((v) => v.required).map((v) => v.slug),
     emailRequired: agent.steps.some((step) => step.stepType === "EMAIL"),
   };
 }

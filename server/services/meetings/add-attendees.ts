@@ -1,16 +1,15 @@
 import type { DbOrTx } from "@/db";
 import { AppError } from "@/server/errors";
 import { isProviderStatus, ProviderRequestError } from "@/server/providers/chili-piper/client";
+import type { TMeetingAttendees, TNewMeetingAttendee } from "@/server/schemas/meeting";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
-import type { MeetingAttendeesList } from "./list-attendees";
 import { meetingGone, openMeeting, toMeetingAttendee } from "./open-meeting";
 
-export type NewMeetingAttendee = { email: string; name?: string; timeZone?: string; phoneNumber?: string; language?: string };
 
 export type AddMeetingAttendeesParams = {
   organizationId: string;
   entityId: string;
-  attendees: NewMeetingAttendee[];
+  attendees: TNewMeetingAttendee[];
   now?: Date;
   baseUrl?: string;
 };
@@ -32,7 +31,7 @@ function started(entityId: string) {
  * meeting (case-insensitive) are not added twice, so a retry after a partial failure (provider down half-way) adds
  * only what is missing; the provider, the source of truth, keeps what was added before the failure.
  */
-export async function addMeetingAttendees(db: DbOrTx, params: AddMeetingAttendeesParams): Promise<MeetingAttendeesList> {
+export async function addMeetingAttendees(db: DbOrTx, params: AddMeetingAttendeesParams): Promise<TMeetingAttendees> {
   if (params.attendees.length < 1 || params.attendees.length > MAX_ATTENDEES_PER_REQUEST) {
     throw new AppError("INVALID_REQUEST", `attendees: between 1 and ${MAX_ATTENDEES_PER_REQUEST} attendees per request`);
   }

@@ -2,6 +2,7 @@ import type { DbOrTx } from "@/db";
 import { inngest } from "@/inngest/client";
 import { meetingCancelled } from "@/inngest/events";
 import { isProviderStatus } from "@/server/providers/chili-piper/client";
+import type { TMeetingCancellation } from "@/server/schemas/meeting";
 import { meetingGone, openMeeting } from "./open-meeting";
 
 export type CancelMeetingParams = {
@@ -14,7 +15,6 @@ export type CancelMeetingParams = {
   notifyCancelled?: (callId: string) => Promise<void>;
 };
 
-export type CancelMeetingResult = { entityId: string; bookingUid: string; status: "cancelled" };
 
 async function sendMeetingCancelled(callId: string): Promise<void> {
   await inngest.send(meetingCancelled.create({ callId }));
@@ -26,7 +26,7 @@ async function sendMeetingCancelled(callId: string): Promise<void> {
  * Cancelling a meeting that is already cancelled answers the same 200 without asking the provider to cancel again.
  * Raises MEETING_NOT_FOUND; PROVIDER_ERROR/UNAVAILABLE when the provider does not confirm (nothing is changed then).
  */
-export async function cancelMeeting(db: DbOrTx, params: CancelMeetingParams): Promise<CancelMeetingResult> {
+export async function cancelMeeting(db: DbOrTx, params: CancelMeetingParams): Promise<TMeetingCancellation> {
   const meeting = await openMeeting(db, params);
   const { client, bookingUid } = meeting;
   const record = await client.getMeeting(bookingUid);

@@ -1,11 +1,10 @@
-import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { calls } from "@/db/schema";
+import { findCall } from "@/db/queries/calls";
 import { AppError } from "@/server/errors";
 import type { ChiliPiperClient, ProviderAttendee } from "@/server/providers/chili-piper/client";
+import type { TMeetingAttendee } from "@/server/schemas/meeting";
 import { openProviderClient } from "@/server/services/calendar/provider-connection";
 
-export type MeetingAttendee = { email: string; name?: string; timeZone?: string; phoneNumber?: string };
 
 export type OpenedMeeting = {
   entityId: string;
@@ -26,11 +25,7 @@ export async function openMeeting(
   db: DbOrTx,
   params: { organizationId: string; entityId: string; baseUrl?: string },
 ): Promise<OpenedMeeting> {
-  const [call] = await db
-    .select({ id: calls.id, crmSchedulingDetails: calls.crmSchedulingDetails })
-    .from(calls)
-    .where(and(eq(calls.id, params.entityId), eq(calls.organizationId, params.organizationId)))
-    .limit(1);
+  const call = await findCall(db, { organizationId: params.organizationId, callId: params.entityId });
   const bookingUid = call?.crmSchedulingDetails?.bookingUid;
   if (!call || !bookingUid) {
     throw new AppError("MEETING_NOT_FOUND", `No meeting was booked during conversation ${params.entityId}.`);
@@ -43,8 +38,8 @@ export async function openMeeting(
 }
 
 /** The spec's attendee: email always; name, timeZone, phoneNumber only when the provider has them. */
-export function toMeetingAttendee(attendee: ProviderAttendee): MeetingAttendee {
-  const out: MeetingAttendee = { email: attendee.email };
+export function toMeetingAttendee(attendee: ProviderAttendee): TMeetingAttendee {
+  const out: TMeetingAttendee = { email: attendee.email };
   if (attendee.name) out.name = attendee.name;
   if (attendee.timeZone) out.timeZone = attendee.timeZone;
   if (attendee.phoneNumber) out.phoneNumber = attendee.phoneNumber;

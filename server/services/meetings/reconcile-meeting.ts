@@ -1,5 +1,6 @@
 import { eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
+import { findCall } from "@/db/queries/calls";
 import { calls, meetings, type CrmSchedulingDetails } from "@/db/schema";
 import { openProviderClient } from "@/server/services/calendar/provider-connection";
 
@@ -14,12 +15,8 @@ export type ReconcileMeetingResult =
  * the API request. Idempotent. Provider failures are thrown so the caller (an Inngest step) retries.
  */
 export async function reconcileMeetingStatus(db: Db, params: { callId: string; now?: Date; baseUrl?: string }): Promise<ReconcileMeetingResult> {
-  const [call] = await db
-    .select({ id: calls.id, organizationId: calls.organizationId, details: calls.crmSchedulingDetails })
-    .from(calls)
-    .where(eq(calls.id, params.callId))
-    .limit(1);
-  const bookingUid = call?.details?.bookingUid;
+  const call = await findCall(db, { callId: params.callId, organizationId: null });
+  const bookingUid = call?.crmSchedulingDetails?.bookingUid;
   if (!call || !bookingUid) return { outcome: "skipped", reason: "NO_MEETING" };
   const opened = await openProviderClient(db, { organizationId: call.organizationId, baseUrl: params.baseUrl });
   if (!opened) return { outcome: "skipped", reason: "NOT_CONNECTED" };
@@ -27,7 +24,7 @@ export async function reconcileMeetingStatus(db: Db, params: { callId: string; n
   if (!record) return { outcome: "skipped", reason: "MISSING_AT_PROVIDER" };
 
   const status = record.status === "cancelled" ? "cancelled" : "booked";
-  if (call.details.status === status) return { outcome: "unchanged", status };
+  if (call.crmSchedulingDetails.status === status) return { outcome: "unchanged", status };
   const cancelledAt = status === "cancelled" ? new Date(record.cancelledAt ?? params.now ?? new Date()) : null;
   const patch: CrmSchedulingDetails = { status, ...(cancelledAt ? { cancelledAt: cancelledAt.toISOString() } : {}) };
   await db.transaction(async (tx) => {

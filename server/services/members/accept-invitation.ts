@@ -1,11 +1,10 @@
 import bcrypt from "bcryptjs";
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
-import { invitations, memberships, organizations, users } from "@/db/schema";
+import { invitations, memberships, organizations, users, type MemberRole } from "@/db/schema";
 import { isOperatorEmail } from "@/server/config/settings";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import type { MemberRole } from "@/server/trpc/context";
 import { hashInvitationToken } from "./invitation-token";
 
 export type InvitationStatus = "pending" | "expired" | "accepted" | "revoked";

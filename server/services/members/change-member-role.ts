@@ -1,8 +1,7 @@
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { memberships } from "@/db/schema";
+import { memberships, type MemberRole } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import type { MemberRole } from "@/server/trpc/context";
 import { assertNotLastAdmin } from "./guard-last-admin";
 
 export type ChangeMemberRoleParams = { organizationId: string; userId: string; role: MemberRole };

@@ -1,6 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { mailSettings } from "@/server/config/settings";
-import type { MemberRole } from "@/server/trpc/context";
+import type { MemberRole } from "@/db/schema";
 
 export type InvitationMessage = {
   to: string;

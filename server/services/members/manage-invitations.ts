@@ -1,10 +1,9 @@
 import { and, desc, eq, isNull, lte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { invitations, memberships, organizations, users } from "@/db/schema";
+import { invitations, memberships, organizations, users, type MemberRole } from "@/db/schema";
 import { mailSettings } from "@/server/config/settings";
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
-import type { MemberRole } from "@/server/trpc/context";
 import { deliverInvitation, type InvitationDelivery } from "./deliver-invitation";
 import { consumeInvitationQuota } from "./invitation-quota";
 import { INVITATION_TTL_MS, invitationUrl, newInvitationToken } from "./invitation-token";

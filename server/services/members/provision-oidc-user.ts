@@ -1,8 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { memberships, organizations, users } from "@/db/schema";
+import { memberships, organizations, users, type MemberRole } from "@/db/schema";
 import { newId } from "@/server/ids";
-import type { MemberRole } from "@/server/trpc/context";
 
 export type ProvisionOidcUserParams = {
   email: string;

@@ -1,9 +1,7 @@
-import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { calls } from "@/db/schema";
-import { AppError } from "@/server/errors";
+import { getCallOrThrow } from "@/db/queries/calls";
 import type { RecordingStore } from "@/server/storage/recording-store";
-import { buildRecordingEntries, recordingCallColumns, type RecordingEntry } from "./recording-entries";
+import { buildRecordingEntries, type RecordingEntry } from "./recording-entries";
 
 export type GetRecordingParams = {
   /** Verified organization of the caller. */
@@ -19,13 +17,7 @@ export type GetRecordingParams = {
  * Raises CALL_NOT_FOUND for an unknown call and for a call of another organization alike.
  */
 export async function getRecording(db: DbOrTx, params: GetRecordingParams): Promise<{ recording: RecordingEntry & { sequenceId: string } }> {
-  const columns = params.includeTranscript ? { ...recordingCallColumns, transcript: calls.transcript } : recordingCallColumns;
-  const [row] = await db
-    .select(columns)
-    .from(calls)
-    .where(and(eq(calls.id, params.callId), eq(calls.organizationId, params.organizationId)))
-    .limit(1);
-  if (!row) throw new AppError("CALL_NOT_FOUND", `Call ${params.callId} was not found.`);
+  const row = await getCallOrThrow(db, { organizationId: params.organizationId, callId: params.callId });
   const [entry] = await buildRecordingEntries([row], { includeTranscripts: params.includeTranscript, now: params.now, store: params.store });
   return { recording: { ...entry!, sequenceId: row.sequenceId } };
 }

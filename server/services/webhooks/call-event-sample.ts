@@ -1,9 +1,8 @@
 import { createHash } from "node:crypto";
-import { and, asc, eq, isNull } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { DbOrTx } from "@/db";
-import { extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, type ExtractedVariableType } from "@/db/schema";
-import { getAgentOrThrow } from "@/server/services/agents/find-agent";
+import { findExtractedVariableDefinitions, findInputVariableDefinitions, findOutcomeDefinitions, getAgentOrThrow } from "@/db/queries/agents";
+import type { ExtractedVariableType } from "@/db/schema";
 import { callUrlOf } from "@/server/services/calls/call-metadata";
 import type { TCallEventPayload } from "@/server/schemas/call";
 
@@ -60,27 +59,9 @@ export async function buildCallEventSample(db: DbOrTx, params: BuildCallEventSam
   const agent = await getAgentOrThrow(db, params);
   const now = DateTime.fromJSDate(params.now ?? new Date()).startOf("minute");
   const [inputVariables, extractedVariables, outcomes] = await Promise.all([
-    db
-      .select()
-      .from(inputVariableDefinitions)
-      .where(and(eq(inputVariableDefinitions.agentId, agent.id), isNull(inputVariableDefinitions.deletedAt)))
-      .orderBy(asc(inputVariableDefinitions.position), asc(inputVariableDefinitions.createdAt)),
-    db
-      .select()
-      .from(extractedVariableDefinitions)
-      .where(
-        and(
-          eq(extractedVariableDefinitions.agentId, agent.id),
-          isNull(extractedVariableDefinitions.deletedAt),
-          eq(extractedVariableDefinitions.systemDefault, false),
-        ),
-      )
-      .orderBy(asc(extractedVariableDefinitions.position), asc(extractedVariableDefinitions.createdAt)),
-    db
-      .select()
-      .from(outcomeDefinitions)
-      .where(and(eq(outcomeDefinitions.agentId, agent.id), eq(outcomeDefinitions.enabled, true), eq(outcomeDefinitions.customerDefined, true)))
-      .orderBy(asc(outcomeDefinitions.position), asc(outcomeDefinitions.createdAt)),
+    findInputVariableDefinitions(db, { agentId: agent.id }),
+    findExtractedVariableDefinitions(db, { agentId: agent.id, customerDefinedOnly: true }),
+    findOutcomeDefinitions(db, { agentId: agent.id, enabledCustomerDefinedOnly: true }),
   ]);
 
   const timezone = agent.timezones[0] ?? "America/New_York";

@@ -2,7 +2,8 @@ import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryStatus } from "@/db/schema";
 import { AppError } from "@/server/errors";
-import { findCallMetadataRow, toCallEventPayload } from "@/server/services/calls/call-metadata";
+import { findCallMetadataRow } from "@/db/queries/calls";
+import { toCallEventPayload } from "@/server/services/calls/call-metadata";
 import { defaultAddressPolicy, type AddressPolicy } from "./address-guard";
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from "./http-sender";
 import { newWebhookEntityId } from "./ids";
@@ -19,7 +20,7 @@ export type CreateCallDeliveriesParams = { callId: string; now?: Date };
  */
 export async function createCallDeliveries(db: DbOrTx, params: CreateCallDeliveriesParams): Promise<{ deliveryIds: string[] }> {
   const now = params.now ?? new Date();
-  const row = await findCallMetadataRow(db, { callId: params.callId });
+  const row = await findCallMetadataRow(db, { callId: params.callId, organizationId: null });
   if (!row) return { deliveryIds: [] };
   const call = row.call;
   const endpoints = await db

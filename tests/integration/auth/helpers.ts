@@ -1,8 +1,7 @@
 import bcrypt from "bcryptjs";
 import type { Db } from "@/db";
-import { memberships, users } from "@/db/schema";
+import { memberships, users, type MemberRole } from "@/db/schema";
 import { newId } from "@/server/ids";
-import type { MemberRole } from "@/server/trpc/context";
 
 /** A password account (bcrypt, as the invitation flow creates them), optionally a member of an organization. */
 export async function createPasswordUser(db: Db, params: { password: string; organizationId?: string; role?: MemberRole }) {

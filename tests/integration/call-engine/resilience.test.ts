@@ -216,6 +216,8 @@ describe("call engine: watchdog, crashes and retries", () => {
     expect((await postEvent(event, { ...signVoiceEvent(text, { secret: Buffer.from("not-the-secret-0123456789") }) })).status).toBe(401);
     expect((await postEvent(event, signVoiceEvent(text, { now: new Date(Date.now() - 10 * MINUTE) }))).status).toBe(401);
     expect((await postEvent({ ...event, durationSeconds: 1 }, signVoiceEvent(text))).status).toBe(401);
+    // Over 25 MB, even signed: 413 with the error table's code, nothing read past the cap.
+    expect(await postEvent({ ...event, transcript: "x".repeat(25 * 1024 * 1024) })).toMatchObject({ status: 413, body: { error: "PAYLOAD_TOO_LARGE" } });
     expect(await postEvent({ ...event, callId: "call.unknown" })).toMatchObject({ status: 404, body: { error: "CALL_NOT_FOUND" } });
     expect(await postEvent({ ...event, providerCallId: "sim-someone-else" })).toMatchObject({ status: 404 });
     expect(await postEvent({ ...event, disposition: "exploded" })).toMatchObject({ status: 400, body: { error: "INVALID_REQUEST" } });

@@ -1,6 +1,7 @@
 import { describe, expect, it } from "vitest";
 import type { AgentStep } from "@/db/schema";
-import { findCallOrganizationForMember } from "@/server/services/console-conversations/find-call-organization";
+import { createContext } from "@/server/trpc/context";
+import { createCaller } from "@/server/trpc/root";
 import { useTestDb } from "../../helpers/db";
 import { createTestCall, createTestSequence } from "../../factories";
 import { createConversation, createOrgWithAgent, useRecordingsSandbox } from "../conversations/fixtures";
@@ -16,7 +17,7 @@ const THREE_STEPS: AgentStep[] = [
   { stepType: "CALL", delaySeconds: 172_800, delaySecondsMax: 3_600, executionWindowConfig: window },
 ];
 
-describe("consoleConversations.sequenceSummaries", () => {
+describe("conversations.sequenceSummaries", () => {
   it("hydrates a search page in request order, with the last call's result, audio and transcript flags", async () => {
     const { organization, agent } = await createOrgWithAgent(db);
     const owner = { organizationId: organization.id, agentId: agent.id };
@@ -27,7 +28,7 @@ describe("consoleConversations.sequenceSummaries", () => {
     const foreign = await createConversation(db, { organizationId: other.organization.id, agentId: other.agent.id }, [{}]);
 
     const support = await consoleCaller(db, organization.id, "support");
-    const result = await support.consoleConversations.sequenceSummaries({
+    const result = await support.conversations.sequenceSummaries({
       sequenceIds: [noAudio.sequence.id, foreign.sequence.id, withAudio.sequence.id, "call-sequence.unknown", busy.sequence.id],
     });
     expect(result.sequences.map((s) => s.sequenceId)).toEqual([noAudio.sequence.id, withAudio.sequence.id, busy.sequence.id]);
@@ -48,14 +49,14 @@ describe("consoleConversations.sequenceSummaries", () => {
     const { organization, apiKey, agent } = await createOrgWithAgent(db);
     const conversation = await createConversation(db, { organizationId: organization.id, agentId: agent.id }, [{}]);
     const member = await consoleCaller(db, organization.id, "member");
-    expect((await member.consoleConversations.sequenceSummaries({ sequenceIds: [conversation.sequence.id] })).sequences).toHaveLength(1);
-    await expect(apiKeyCaller(db, apiKey).consoleConversations.sequenceSummaries({ sequenceIds: [conversation.sequence.id] })).rejects.toMatchObject({
+    expect((await member.conversations.sequenceSummaries({ sequenceIds: [conversation.sequence.id] })).sequences).toHaveLength(1);
+    await expect(apiKeyCaller(db, apiKey).conversations.sequenceSummaries({ sequenceIds: [conversation.sequence.id] })).rejects.toMatchObject({
       cause: { code: "FORBIDDEN" },
     });
   });
 });
 
-describe("consoleConversations.sequenceView", () => {
+describe("conversations.sequenceView", () => {
   it("shows steps done, scheduled and to come with their calls", async () => {
     const { organization, agent } = await createOrgWithAgent(db);
     const owner = { organizationId: organization.id, agentId: agent.id };
@@ -70,7 +71,7 @@ describe("consoleConversations.sequenceView", () => {
     const second = await createTestCall(db, { ...owner, sequenceId: sequence.id, stepNumber: 2, scheduledAt: new Date("2026-01-11T15:00:00Z"), resultType: "Scheduled" });
 
     const member = await consoleCaller(db, organization.id, "member");
-    const view = await member.consoleConversations.sequenceView({ sequenceId: sequence.id });
+    const view = await member.conversations.sequenceView({ sequenceId: sequence.id });
     expect(view.sequence).toMatchObject({ sequenceId: sequence.id, agentName: "Recorder", name: "Katherine Johnson", lifecycleStatus: "in progress", customInputVariables: { crm_ref: "CRM-1" } });
     expect(view.steps.map((s) => [s.stepNumber, s.state, s.callId, s.resultType])).toEqual([
       [1, "done", first.id, "Voicemail"],
@@ -90,7 +91,7 @@ describe("consoleConversations.sequenceView", () => {
     const owner = { organizationId: organization.id, agentId: agent.id };
     const sequence = await createTestSequence(db, { ...owner, steps: THREE_STEPS, lifecycleStatus: "cancelled" });
     await createTestCall(db, { ...owner, sequenceId: sequence.id, stepNumber: 1, scheduledAt: new Date(), resultType: "Cancelled" });
-    const view = await (await consoleCaller(db, organization.id, "admin")).consoleConversations.sequenceView({ sequenceId: sequence.id });
+    const view = await (await consoleCaller(db, organization.id, "admin")).conversations.sequenceView({ sequenceId: sequence.id });
     expect(view.steps.map((s) => s.state)).toEqual(["cancelled", "not run", "not run"]);
   });
 
@@ -105,7 +106,7 @@ describe("consoleConversations.sequenceView", () => {
     await createTestSequence(db, { ...owner, ...chain, groupKey: "account=OTHER", name: "Elsewhere", chainPosition: 0, chainStatus: "active" });
 
     const support = await consoleCaller(db, organization.id, "support");
-    const view = await support.consoleConversations.sequenceView({ sequenceId: waiting1.id });
+    const view = await support.conversations.sequenceView({ sequenceId: waiting1.id });
     expect(view.chain).toMatchObject({ groupByField: "account", groupValue: "ACME", position: 1, chainStatus: "waiting", waitingCount: 2, truncated: false });
     expect(view.chain!.members.map((m) => [m.name, m.chainStatus, m.lifecycleStatus])).toEqual([
       ["First", "active", "in progress"],
@@ -123,11 +124,11 @@ describe("consoleConversations.sequenceView", () => {
     const theirs = await createOrgWithAgent(db, "Theirs");
     const foreign = await createConversation(db, { organizationId: theirs.organization.id, agentId: theirs.agent.id }, [{}]);
     const admin = await consoleCaller(db, mine.organization.id, "admin");
-    await expect(admin.consoleConversations.sequenceView({ sequenceId: foreign.sequence.id })).rejects.toMatchObject({ cause: { code: "SEQUENCE_NOT_FOUND" } });
+    await expect(admin.conversations.sequenceView({ sequenceId: foreign.sequence.id })).rejects.toMatchObject({ cause: { code: "SEQUENCE_NOT_FOUND" } });
   });
 });
 
-describe("consoleConversations.countByReference", () => {
+describe("sequences.countByReference", () => {
   it("counts what a cancel by reference would cancel and skip, in this organization only", async () => {
     const { organization, agent } = await createOrgWithAgent(db);
     const owner = { organizationId: organization.id, agentId: agent.id };
@@ -139,8 +140,8 @@ describe("consoleConversations.countByReference", () => {
     await createTestSequence(db, { organizationId: other.organization.id, agentId: other.agent.id, customInputVariables: { crm_ref: "R-9" }, lifecycleStatus: "in progress" });
 
     const member = await consoleCaller(db, organization.id, "member");
-    expect(await member.consoleConversations.countByReference({ referenceKey: "crm_ref", referenceValue: "R-9" })).toEqual({ inProgress: 2, total: 3 });
-    expect(await member.consoleConversations.countByReference({ referenceKey: "crm_ref", referenceValue: "nothing" })).toEqual({ inProgress: 0, total: 0 });
+    expect(await member.sequences.countByReference({ referenceKey: "crm_ref", referenceValue: "R-9" })).toEqual({ inProgress: 2, total: 3 });
+    expect(await member.sequences.countByReference({ referenceKey: "crm_ref", referenceValue: "nothing" })).toEqual({ inProgress: 0, total: 0 });
   });
 });
 
@@ -153,8 +154,11 @@ describe("call links (callUrl) in the console", () => {
     const other = await createOrgWithAgent(db, "Other");
     const outsider = await consoleUser(db, other.organization.id, "admin");
 
-    expect(await findCallOrganizationForMember(db, { callId, userId: member.userId })).toEqual({ orgId: organization.orgId });
-    expect(await findCallOrganizationForMember(db, { callId, userId: outsider.userId })).toBeNull();
-    expect(await findCallOrganizationForMember(db, { callId: "call.unknown", userId: member.userId })).toBeNull();
+    // The call link page asks through the server caller, as the signed-in person (conversations.callOrganization).
+    expect(await member.caller.conversations.callOrganization({ callId })).toEqual({ orgId: organization.orgId });
+    expect(await outsider.caller.conversations.callOrganization({ callId })).toBeNull();
+    expect(await member.caller.conversations.callOrganization({ callId: "call.unknown" })).toBeNull();
+    const signedOut = createCaller(createContext({ db, source: "dashboard" }));
+    await expect(signedOut.conversations.callOrganization({ callId })).rejects.toMatchObject({ code: "UNAUTHORIZED" });
   });
 });

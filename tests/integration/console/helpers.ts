@@ -1,7 +1,7 @@
-import { memberships, users } from "@/db/schema";
+import { memberships, users, type MemberRole } from "@/db/schema";
 import type { Db } from "@/db";
 import { newId } from "@/server/ids";
-import { createContext, type MemberRole } from "@/server/trpc/context";
+import { createContext } from "@/server/trpc/context";
 import { createCaller } from "@/server/trpc/root";
 
 /** A tRPC caller acting as a signed-in console user with `role` in the organization (the dashboard's path). */

@@ -40,13 +40,13 @@ const sampleRows = (): Array<Record<string, unknown>> => [
   { name: "Missing Phone", customVariables: { company_name: "X" } },
 ];
 
-describe("consoleImport.validateRows", () => {
+describe("enrollment.validateImportRows", () => {
   it("rejects exactly the rows the bulk API rejects, with the same reasons", async () => {
     const { organization, apiKey, agent, admin } = await importSetup();
     await db.insert(optOuts).values({ organizationId: organization.id, phoneNumber: "+12015550107" });
     const rows = sampleRows();
 
-    const preview = await admin.consoleImport.validateRows({ agentId: agent.id, rows });
+    const preview = await admin.enrollment.validateImportRows({ agentId: agent.id, rows });
     const bulk = await api(`/agents/${agent.id}/schedule/sequences`, { method: "POST", key: apiKey, body: { contacts: rows } });
     expect(bulk.status).toBe(202);
 
@@ -68,16 +68,16 @@ describe("consoleImport.validateRows", () => {
 
   it("raises the bulk service's whole-request errors", async () => {
     const { organization, agent, admin } = await importSetup();
-    await expect(admin.consoleImport.validateRows({ agentId: agent.id, rows: sampleRows(), timezone: "Nowhere/Zone" })).rejects.toMatchObject({
+    await expect(admin.enrollment.validateImportRows({ agentId: agent.id, rows: sampleRows(), timezone: "Nowhere/Zone" })).rejects.toMatchObject({
       cause: { code: "INVALID_TIMEZONE" },
     });
     const archived = await createTestAgent(db, organization.id, { name: "Old", status: "ARCHIVED" });
-    await expect(admin.consoleImport.validateRows({ agentId: archived.id, rows: sampleRows() })).rejects.toMatchObject({ cause: { code: "AGENT_MISCONFIGURED" } });
-    await expect(admin.consoleImport.validateRows({ agentId: "agent.unknown", rows: sampleRows() })).rejects.toMatchObject({ cause: { code: "AGENT_NOT_FOUND" } });
+    await expect(admin.enrollment.validateImportRows({ agentId: archived.id, rows: sampleRows() })).rejects.toMatchObject({ cause: { code: "AGENT_MISCONFIGURED" } });
+    await expect(admin.enrollment.validateImportRows({ agentId: "agent.unknown", rows: sampleRows() })).rejects.toMatchObject({ cause: { code: "AGENT_NOT_FOUND" } });
   });
 });
 
-describe("consoleImport.submitBatch", () => {
+describe("enrollment.submitImportBatch", () => {
   it("schedules a batch once per idempotency key, and reports the progress of sequence creation", async () => {
     const { organization, agent, admin } = await importSetup();
     const contacts = Array.from({ length: 30 }, (_, i) => ({
@@ -89,19 +89,19 @@ describe("consoleImport.submitBatch", () => {
     contacts.push({ name: "Duplicate", phoneNumber: "+1 201 555 1000", scheduledAt: future, customVariables: { company_name: "Dup" } });
     const key = "csv-import:v1:test-file:1/1";
 
-    const first = await admin.consoleImport.submitBatch({ agentId: agent.id, idempotencyKey: key, contacts });
+    const first = await admin.enrollment.submitImportBatch({ agentId: agent.id, idempotencyKey: key, contacts });
     expect(first).toMatchObject({ total: 31, accepted: 30, replayed: false });
     expect(first.rejected).toEqual([expect.objectContaining({ index: 30, reason: "DUPLICATE_PHONE_NUMBER" })]);
     expect(first.batchId).toMatch(/^[0-9a-f-]{36}$/);
 
-    const before = await admin.consoleImport.progress({ batchIds: [first.batchId!] });
+    const before = await admin.enrollment.importProgress({ batchIds: [first.batchId!] });
     expect(before.batches).toEqual([{ batchId: first.batchId, status: "accepted", accepted: 30, created: 0 }]);
     await materializeBulkBatch(db, { batchId: first.batchId! });
-    const after = await admin.consoleImport.progress({ batchIds: [first.batchId!, "00000000-0000-0000-0000-000000000000"] });
+    const after = await admin.enrollment.importProgress({ batchIds: [first.batchId!, "00000000-0000-0000-0000-000000000000"] });
     expect(after.batches).toEqual([{ batchId: first.batchId, status: "completed", accepted: 30, created: 30 }]);
 
     // The same import submitted again: the first answer, nothing new scheduled.
-    const again = await admin.consoleImport.submitBatch({ agentId: agent.id, idempotencyKey: key, contacts });
+    const again = await admin.enrollment.submitImportBatch({ agentId: agent.id, idempotencyKey: key, contacts });
     expect(again).toEqual({ ...first, replayed: true });
     const batches = await db.select({ id: bulkBatches.id }).from(bulkBatches).where(eq(bulkBatches.organizationId, organization.id));
     expect(batches).toHaveLength(1);
@@ -112,7 +112,7 @@ describe("consoleImport.submitBatch", () => {
 
   it("answers a batch with no valid row with its rejections instead of failing the import", async () => {
     const { organization, agent, admin } = await importSetup();
-    const result = await admin.consoleImport.submitBatch({
+    const result = await admin.enrollment.submitImportBatch({
       agentId: agent.id,
       idempotencyKey: "csv-import:v1:bad-file:1/1",
       contacts: [{ name: "", phoneNumber: "+12015550101" }, { name: "No phone" }],
@@ -132,7 +132,7 @@ describe("consoleImport.submitBatch", () => {
     const agent = await createTestAgent(db, organization.id, { steps: [{ stepType: "CALL", delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: window }] });
     const admin = await consoleCaller(db, organization.id, "admin");
     await expect(
-      admin.consoleImport.submitBatch({
+      admin.enrollment.submitImportBatch({
         agentId: agent.id,
         idempotencyKey: "k",
         contacts: [{ name: "A", phoneNumber: "+12015550101" }, { name: "B", phoneNumber: "+12015550102" }],
@@ -141,14 +141,14 @@ describe("consoleImport.submitBatch", () => {
   });
 });
 
-describe("consoleImport roles", () => {
+describe("CSV import roles", () => {
   it("is for admins only: support, members and API keys are refused", async () => {
     const { organization, apiKey, agent } = await importSetup();
     const contacts = [{ name: "A", phoneNumber: "+12015550101", customVariables: { company_name: "A" } }];
     for (const caller of [await consoleCaller(db, organization.id, "support"), await consoleCaller(db, organization.id, "member"), apiKeyCaller(db, apiKey)]) {
-      await expect(caller.consoleImport.validateRows({ agentId: agent.id, rows: contacts })).rejects.toMatchObject({ cause: { code: "FORBIDDEN" } });
-      await expect(caller.consoleImport.submitBatch({ agentId: agent.id, idempotencyKey: "k", contacts })).rejects.toMatchObject({ cause: { code: "FORBIDDEN" } });
-      await expect(caller.consoleImport.progress({ batchIds: ["x"] })).rejects.toMatchObject({ cause: { code: "FORBIDDEN" } });
+      await expect(caller.enrollment.validateImportRows({ agentId: agent.id, rows: contacts })).rejects.toMatchObject({ cause: { code: "FORBIDDEN" } });
+      await expect(caller.enrollment.submitImportBatch({ agentId: agent.id, idempotencyKey: "k", contacts })).rejects.toMatchObject({ cause: { code: "FORBIDDEN" } });
+      await expect(caller.enrollment.importProgress({ batchIds: ["x"] })).rejects.toMatchObject({ cause: { code: "FORBIDDEN" } });
     }
     expect(await db.select().from(bulkBatches).where(eq(bulkBatches.organizationId, organization.id))).toEqual([]);
   });

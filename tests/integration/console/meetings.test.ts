@@ -19,12 +19,12 @@ async function bookedMeeting(options: { startedAlready?: boolean } = {}) {
   return { ...org, entityId: call.id, bookingUid: booked.bookingUid };
 }
 
-describe("consoleConversations.meetingState", () => {
+describe("meetings.state", () => {
   it("says the stored status lags behind a cancel until the reconciliation has run", async () => {
     const meeting = await bookedMeeting();
     const support = await consoleCaller(db, meeting.organization.id, "support");
 
-    const before = await support.consoleConversations.meetingState({ entityId: meeting.entityId });
+    const before = await support.meetings.state({ entityId: meeting.entityId });
     expect(before).toMatchObject({ entityId: meeting.entityId, bookingUid: meeting.bookingUid, storedStatus: "booked", reconciled: true, canAddAttendees: true });
     expect(before.provider.status).toBe("active");
     expect(Date.parse(before.provider.startTime)).toBeGreaterThan(Date.now());
@@ -33,18 +33,18 @@ describe("consoleConversations.meetingState", () => {
     let requested: string | null = null;
     await cancelMeeting(db, { organizationId: meeting.organization.id, entityId: meeting.entityId, cancellationReason: "Customer asked", notifyCancelled: async (callId) => void (requested = callId) });
     expect(requested).toBe(meeting.entityId);
-    const pending = await support.consoleConversations.meetingState({ entityId: meeting.entityId });
+    const pending = await support.meetings.state({ entityId: meeting.entityId });
     expect(pending).toMatchObject({ storedStatus: "booked", reconciled: false, canAddAttendees: false, provider: { status: "cancelled" } });
 
     await reconcileMeetingStatus(db, { callId: meeting.entityId });
-    const after = await support.consoleConversations.meetingState({ entityId: meeting.entityId });
+    const after = await support.meetings.state({ entityId: meeting.entityId });
     expect(after).toMatchObject({ storedStatus: "cancelled", reconciled: true, canAddAttendees: false, provider: { status: "cancelled" } });
   });
 
   it("does not offer adding attendees once the meeting has started", async () => {
     const meeting = await bookedMeeting({ startedAlready: true });
     const member = await consoleCaller(db, meeting.organization.id, "member");
-    expect(await member.consoleConversations.meetingState({ entityId: meeting.entityId })).toMatchObject({ canAddAttendees: false, reconciled: true });
+    expect(await member.meetings.state({ entityId: meeting.entityId })).toMatchObject({ canAddAttendees: false, reconciled: true });
   });
 
   it("answers MEETING_NOT_FOUND for a call without a meeting and for other organizations; refuses API keys", async () => {
@@ -54,9 +54,9 @@ describe("consoleConversations.meetingState", () => {
     const unbooked = await createCallToBook(db, { organizationId: other.organization.id, agentId: agent.id });
     const outsider = await consoleCaller(db, other.organization.id, "admin");
     for (const entityId of [meeting.entityId, unbooked.id, "call.unknown"]) {
-      await expect(outsider.consoleConversations.meetingState({ entityId })).rejects.toMatchObject({ cause: { code: "MEETING_NOT_FOUND" } });
+      await expect(outsider.meetings.state({ entityId })).rejects.toMatchObject({ cause: { code: "MEETING_NOT_FOUND" } });
     }
-    await expect(apiKeyCaller(db, meeting.apiKey).consoleConversations.meetingState({ entityId: meeting.entityId })).rejects.toMatchObject({
+    await expect(apiKeyCaller(db, meeting.apiKey).meetings.state({ entityId: meeting.entityId })).rejects.toMatchObject({
       cause: { code: "FORBIDDEN" },
     });
   });

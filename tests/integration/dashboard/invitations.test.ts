@@ -7,7 +7,6 @@ import { invitations, memberships, users } from "@/db/schema";
 import { appCodeOfError } from "@/server/errors";
 import { INVITATIONS_PER_HOUR } from "@/server/services/members/invitation-quota";
 import { hashInvitationToken } from "@/server/services/members/invitation-token";
-import { lookupInvitation } from "@/server/services/members/accept-invitation";
 import { createContext } from "@/server/trpc/context";
 import { createCaller } from "@/server/trpc/root";
 import { useTestDb } from "../../helpers/db";
@@ -65,7 +64,8 @@ describe("invitations", () => {
     expect(JSON.stringify(row)).not.toContain(token);
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBe(7 * 24 * 3600 * 1000);
 
-    expect(await lookupInvitation(db, { token, now: new Date() })).toMatchObject({
+    // The invitation page reads it through the server caller, with no session (invitations.lookup).
+    expect(await anonymous().invitations.lookup({ token })).toMatchObject({
       status: "pending",
       email,
       role: "support",
@@ -81,7 +81,7 @@ describe("invitations", () => {
 
     // Single use.
     expect(await codeOf(anonymous().invitations.acceptWithNewAccount({ token, password: "another password" }))).toBe("CONFLICT");
-    expect((await lookupInvitation(db, { token, now: new Date() }))?.status).toBe("accepted");
+    expect((await anonymous().invitations.lookup({ token }))?.status).toBe("accepted");
     expect((await org.as("admin").invitations.list()).invitations.map((i) => i.email)).not.toContain(email);
   });
 
@@ -126,14 +126,15 @@ describe("invitations", () => {
       .catch((error: unknown) => error);
     expect(appCodeOfError(expired)).toBe("CONFLICT");
     expect((expired as Error).message).toMatch(/expired/);
-    expect((await lookupInvitation(db, { token: firstToken, now: eightDaysLater() }))?.status).toBe("expired");
+    expect((await anonymous(eightDaysLater).invitations.lookup({ token: firstToken }))?.status).toBe("expired");
     const later = sessionCaller(db, org.people.admin, org.organization.orgId, eightDaysLater);
     expect((await later.invitations.list()).invitations.find((i) => i.email === email)?.status).toBe("expired");
 
     const resent = await org.as("admin").invitations.resend({ invitationId: first.invitation.invitationId });
     const secondToken = tokenOf(resent.inviteUrl);
     expect(secondToken).not.toBe(firstToken);
-    expect(await lookupInvitation(db, { token: firstToken, now: new Date() })).toBeNull();
+    expect(await anonymous().invitations.lookup({ token: firstToken })).toBeNull();
+    expect(await codeOf(anonymous().invitations.lookup({ token: "not a token" }))).toBe("INVALID_REQUEST");
     expect(await codeOf(anonymous().invitations.acceptWithNewAccount({ token: firstToken, password: "long enough" }))).toBe("NOT_FOUND");
 
     await org.as("admin").invitations.revoke({ invitationId: first.invitation.invitationId });

@@ -59,7 +59,7 @@ describe("role checks at the procedure level", () => {
     expect(await codeOf(keyCaller.apiKeys.create({ name: "minted by a key" }))).toBe("FORBIDDEN");
     expect(await codeOf(keyCaller.members.list())).toBe("FORBIDDEN");
     expect(await codeOf(keyCaller.invitations.create({ email: "key@test.example", role: "admin" }))).toBe("FORBIDDEN");
-    expect(await codeOf(keyCaller.agentAdmin.create(AGENT_CONFIG))).toBe("FORBIDDEN");
+    expect(await codeOf(keyCaller.agents.create(AGENT_CONFIG))).toBe("FORBIDDEN");
   });
 
   it("members: everyone reads, only admins invite, change roles and remove", async () => {
@@ -80,21 +80,21 @@ describe("role checks at the procedure level", () => {
     const { as, organization } = await createOrgWithRoles(db);
     const agent = await createTestAgent(db, organization.id);
     for (const role of ["admin", "support", "member"] as const) {
-      expect((await as(role).agentAdmin.get({ agentId: agent.id })).agentId).toBe(agent.id);
-      expect((await as(role).agentAdmin.list({ page: 1 })).agents).toHaveLength(1);
+      expect((await as(role).agents.getConfig({ agentId: agent.id })).agentId).toBe(agent.id);
+      expect((await as(role).agents.listForConsole({ page: 1 })).agents).toHaveLength(1);
     }
     for (const role of ["support", "member"] as const) {
-      expect(await codeOf(as(role).agentAdmin.create(AGENT_CONFIG)), role).toBe("FORBIDDEN");
-      expect(await codeOf(as(role).agentAdmin.update({ ...AGENT_CONFIG, agentId: agent.id })), role).toBe("FORBIDDEN");
+      expect(await codeOf(as(role).agents.create(AGENT_CONFIG)), role).toBe("FORBIDDEN");
+      expect(await codeOf(as(role).agents.update({ ...AGENT_CONFIG, agentId: agent.id })), role).toBe("FORBIDDEN");
     }
-    expect((await as("admin").agentAdmin.update({ ...AGENT_CONFIG, agentId: agent.id })).agentId).toBe(agent.id);
+    expect((await as("admin").agents.update({ ...AGENT_CONFIG, agentId: agent.id })).agentId).toBe(agent.id);
   });
 
   it("refuses people outside the organization and requests without a session", async () => {
     const { organization, people } = await createOrgWithRoles(db);
     const outsider = await createUser(db);
-    expect(await codeOf(sessionCaller(db, outsider, organization.orgId).agentAdmin.list({ page: 1 }))).toBe("FORBIDDEN");
-    expect(await codeOf(sessionCaller(db, null, organization.orgId).agentAdmin.list({ page: 1 }))).toBe("UNAUTHORIZED");
+    expect(await codeOf(sessionCaller(db, outsider, organization.orgId).agents.listForConsole({ page: 1 }))).toBe("FORBIDDEN");
+    expect(await codeOf(sessionCaller(db, null, organization.orgId).agents.listForConsole({ page: 1 }))).toBe("UNAUTHORIZED");
     expect(await codeOf(sessionCaller(db, null, null).organizations.listMine())).toBe("UNAUTHORIZED");
     // An admin of one organization has no rights in another one.
     const other = await createOrgWithRoles(db);

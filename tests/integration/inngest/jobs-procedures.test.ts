@@ -2,7 +2,7 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { inngest } from "@/inngest/client";
 import { appCodeOfError } from "@/server/errors";
-import type { MemberRole } from "@/server/trpc/context";
+import type { MemberRole } from "@/db/schema";
 import { createTestAgent, createTestCall, createTestOrganization, createTestSequence } from "../../factories";
 import { useTestDb } from "../../helpers/db";
 import { startTestInngest, type TestInngest } from "../../helpers/inngest";

@@ -56,24 +56,24 @@ const contact = { name: "Ada", phoneNumber: "+12015550101", customVariables: { c
 describe("console procedures: bounds and NUL characters are 400 INVALID_REQUEST naming the field", () => {
   it("agent editor: text with NUL, a prompt over 20,000 characters, a step delay over a year", async () => {
     const { admin } = await setup();
-    expect(await failure(admin.agentAdmin.create(config({ name: "Bad\u0000name" })))).toEqual({
+    expect(await failure(admin.agents.create(config({ name: "Bad\u0000name" })))).toEqual({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("name: must not contain NUL characters"),
     });
-    expect(await failure(admin.agentAdmin.create(config({ outcomes: [{ name: "Booked\ud800", description: "", enabled: true }] })))).toEqual({
+    expect(await failure(admin.agents.create(config({ outcomes: [{ name: "Booked\ud800", description: "", enabled: true }] })))).toEqual({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("outcomes.0.name: must not contain"),
     });
-    expect(await failure(admin.agentAdmin.create(config({ prompt: "p".repeat(MAX_PROMPT_LENGTH + 1) })))).toMatchObject({
+    expect(await failure(admin.agents.create(config({ prompt: "p".repeat(MAX_PROMPT_LENGTH + 1) })))).toMatchObject({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("prompt"),
     });
     // Any safe integer used to be stored (9e15 seconds: no date can hold the call it schedules).
-    expect(await failure(admin.agentAdmin.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS + 1 }] })))).toMatchObject({
+    expect(await failure(admin.agents.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS + 1 }] })))).toMatchObject({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("steps.1.delaySeconds"),
     });
-    const { agentId } = await admin.agentAdmin.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS }] }));
+    const { agentId } = await admin.agents.create(config({ steps: [STEP, { ...STEP, delaySeconds: MAX_STEP_DELAY_SECONDS }] }));
     expect(agentId).toMatch(/^agent\./);
   });
 
@@ -94,7 +94,7 @@ describe("console procedures: bounds and NUL characters are 400 INVALID_REQUEST 
 describe("CSV import: a bad row is reported alone, not the request", () => {
   it("validates rows with NUL characters, unpaired surrogates and oversized values as rejected rows", async () => {
     const { agent, admin } = await setup();
-    const { rows } = await admin.consoleImport.validateRows({
+    const { rows } = await admin.enrollment.validateImportRows({
       agentId: agent.id,
       rows: [
         contact,
@@ -108,14 +108,14 @@ describe("CSV import: a bad row is reported alone, not the request", () => {
 
   it("submits a batch whose NUL contact is rejected and whose other contacts are accepted", async () => {
     const { agent, admin } = await setup();
-    const result = await admin.consoleImport.submitBatch({
+    const result = await admin.enrollment.submitImportBatch({
       agentId: agent.id,
       idempotencyKey: "file-1:0",
       contacts: [contact, { ...contact, phoneNumber: "+12015550109", toEmailAddress: "a\u0000@b.example" }],
     });
     expect(result).toMatchObject({ total: 2, accepted: 1, rejected: [{ index: 1, reason: "MISSING_EMAIL" }] });
     // The batch's own fields are still guarded.
-    expect(await failure(admin.consoleImport.submitBatch({ agentId: agent.id, idempotencyKey: "file-1:\u0000", contacts: [contact] }))).toMatchObject({
+    expect(await failure(admin.enrollment.submitImportBatch({ agentId: agent.id, idempotencyKey: "file-1:\u0000", contacts: [contact] }))).toMatchObject({
       code: "INVALID_REQUEST",
       message: expect.stringContaining("idempotencyKey"),
     });

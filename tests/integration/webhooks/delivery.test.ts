@@ -3,7 +3,8 @@ import { Webhook } from "standardwebhooks";
 import { describe, expect, it } from "vitest";
 import { webhookDeliveries, webhookEndpoints } from "@/db/schema";
 import { ZCallEventPayloadSchema } from "@/server/schemas/call";
-import { findCallMetadataRow, toCallEventPayload } from "@/server/services/calls/call-metadata";
+import { findCallMetadataRow } from "@/db/queries/calls";
+import { toCallEventPayload } from "@/server/services/calls/call-metadata";
 import { LOOPBACK_ADDRESS_POLICY } from "@/server/services/webhooks/address-guard";
 import {
   attemptWebhookDelivery,
@@ -45,7 +46,7 @@ describe("call-result delivery", () => {
     expect(Number(request.headers["webhook-timestamp"])).toBeGreaterThan(Date.now() / 1000 - 60);
 
     const verified = new Webhook(secret).verify(request.body, request.headers) as Record<string, unknown>;
-    const expected = toCallEventPayload((await findCallMetadataRow(db, { callId: call.id }))!);
+    const expected = toCallEventPayload((await findCallMetadataRow(db, { callId: call.id, organizationId: null }))!);
     expect(verified).toEqual(expected);
     expect(ZCallEventPayloadSchema.strict().parse(verified)).toEqual(expected);
     expect(verified).not.toHaveProperty("recordingUrl");

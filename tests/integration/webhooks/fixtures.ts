@@ -3,13 +3,12 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll } from "vitest";
 import type { Db } from "@/db";
-import { memberships, users } from "@/db/schema";
+import { memberships, users, type MemberRole } from "@/db/schema";
 import { newId } from "@/server/ids";
 import { LOOPBACK_ADDRESS_POLICY } from "@/server/services/webhooks/address-guard";
 import { createWebhookEndpoint } from "@/server/services/webhooks/manage-endpoints";
 import { createContext } from "@/server/trpc/context";
 import { createCaller } from "@/server/trpc/root";
-import type { MemberRole } from "@/server/trpc/context";
 import { createTestAgent, createTestCall, createTestOrganization, createTestSequence } from "../../factories";
 
 /** Webhook secrets are encrypted at rest: tests use their own key instead of one generated into $DATA_DIR. */

@@ -81,10 +81,10 @@ const LEFT_TO_SERVICES = new Set([
   ...["name", "phoneNumber", "phoneNumberExt", "timezone", "scheduledAt", "toEmailAddress", "bypassCallWindows", "groupByField", "customVariables", "*"].map(
     (field) => `enrollment.enrollMany: contacts[].${field}:free-form`,
   ),
-  "consoleImport.validateRows: rows[]{key}",
-  "consoleImport.validateRows: rows[]{value}:free-form",
-  "consoleImport.submitBatch: contacts[]{key}",
-  "consoleImport.submitBatch: contacts[]{value}:free-form",
+  "enrollment.validateImportRows: rows[]{key}",
+  "enrollment.validateImportRows: rows[]{value}:free-form",
+  "enrollment.submitImportBatch: contacts[]{key}",
+  "enrollment.submitImportBatch: contacts[]{value}:free-form",
   "conversations.metadata: includeRecording",
   "recordings.get: includeTranscript",
 ]);

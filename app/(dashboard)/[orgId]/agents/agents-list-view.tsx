@@ -27,7 +27,7 @@ export function AgentsListView() {
     return () => clearTimeout(timer);
   }, [searchInput]);
   const agents = useQuery({
-    ...trpc.agentAdmin.list.queryOptions({ page, search: search || undefined, status: status || undefined }),
+    ...trpc.agents.listForConsole.queryOptions({ page, search: search || undefined, status: status || undefined }),
     placeholderData: keepPreviousData,
   });
 

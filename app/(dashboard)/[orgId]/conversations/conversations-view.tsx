@@ -54,7 +54,7 @@ export function ConversationsView() {
   });
   const ids = search.data?.sequenceIds ?? [];
   const summaries = useQuery({
-    ...trpc.consoleConversations.sequenceSummaries.queryOptions({ sequenceIds: ids }),
+    ...trpc.conversations.sequenceSummaries.queryOptions({ sequenceIds: ids }),
     enabled: ids.length > 0,
     placeholderData: keepPreviousData,
   });

@@ -1,6 +1,6 @@
 /**
  * The CSV import's pure parts: column mapping, contact building, file-level duplicate detection, batching and the
- * idempotency keys. No validation rule lives here: rows are checked by the server (consoleImport.validateRows runs the
+ * idempotency keys. No validation rule lives here: rows are checked by the server (enrollment.validateImportRows runs the
  * bulk service's own rules) and submitted through the bulk service.
  */
 

@@ -63,7 +63,7 @@ export function ImportView() {
   const path = useOrgPath();
   const trpc = useTRPC();
   const [agentId, setAgentId] = useState("");
-  const agent = useQuery({ ...trpc.agentAdmin.get.queryOptions({ agentId }), enabled: Boolean(agentId) && can.admin });
+  const agent = useQuery({ ...trpc.agents.getConfig.queryOptions({ agentId }), enabled: Boolean(agentId) && can.admin });
   const [file, setFile] = useState<LoadedFile | null>(null);
   const [parsing, setParsing] = useState<{ rowsRead: number } | null>(null);
   const [parseError, setParseError] = useState<string | null>(null);
@@ -77,12 +77,12 @@ export function ImportView() {
   const [run, setRun] = useState<ImportRun | null>(null);
   const fileInput = useRef<HTMLInputElement>(null);
 
-  const validateRows = useMutation(trpc.consoleImport.validateRows.mutationOptions());
-  const submitBatch = useMutation(trpc.consoleImport.submitBatch.mutationOptions());
+  const validateRows = useMutation(trpc.enrollment.validateImportRows.mutationOptions());
+  const submitBatch = useMutation(trpc.enrollment.submitImportBatch.mutationOptions());
   const batchIds = (run?.outcomes ?? []).flatMap((o) => (o.batchId ? [o.batchId] : []));
   const acceptedTotal = (run?.outcomes ?? []).reduce((sum, o) => sum + o.accepted, 0);
   const progress = useQuery({
-    ...trpc.consoleImport.progress.queryOptions({ batchIds }),
+    ...trpc.enrollment.importProgress.queryOptions({ batchIds }),
     enabled: batchIds.length > 0,
     refetchInterval: (query) => {
       const batches = query.state.data?.batches ?? [];

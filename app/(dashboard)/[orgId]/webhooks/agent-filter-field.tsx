@@ -6,7 +6,7 @@ import { useTRPC } from "@/server/trpc/client/react";
 /** Checkboxes of the organization's agents; none checked = every agent. */
 export function AgentFilterField({ value, onChange }: { value: string[]; onChange: (agentIds: string[]) => void }) {
   const trpc = useTRPC();
-  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1, pageSize: 100 }));
+  const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1, pageSize: 100 }));
   return (
     <fieldset className="field" style={{ border: "none", padding: 0 }}>
       <legend className="label-text">Agents</legend>

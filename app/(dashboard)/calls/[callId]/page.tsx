@@ -1,9 +1,9 @@
 import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
-import { getDb } from "@/db";
 import { getSessionActor } from "@/server/auth/next-auth";
-import { findCallOrganizationForMember } from "@/server/services/console-conversations/find-call-organization";
+import { ZFindCallOrganizationRequestSchema } from "@/server/routers/conversations/find-call-organization.schema";
+import { getServerCaller } from "@/server/trpc/server-caller";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Call" };
@@ -18,7 +18,8 @@ export default async function CallLinkPage({ params }: Props) {
   const callId = decodeURIComponent((await params).callId);
   const actor = await getSessionActor();
   if (!actor) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/calls/${encodeURIComponent(callId)}`)}`);
-  const found = await findCallOrganizationForMember(getDb(), { callId, userId: actor.userId });
+  const input = ZFindCallOrganizationRequestSchema.safeParse({ callId });
+  const found = input.success ? await getServerCaller().conversations.callOrganization(input.data) : null;
   if (found) redirect(`/${encodeURIComponent(found.orgId)}/calls/${encodeURIComponent(callId)}`);
   return (
     <main className="auth-page">

@@ -17,7 +17,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
   const path = useOrgPath();
   const created = useSearchParams().get("created") === "1";
-  const agent = useQuery(trpc.agentAdmin.get.queryOptions({ agentId }));
+  const agent = useQuery(trpc.agents.getConfig.queryOptions({ agentId }));
   const [saved, setSaved] = useState<string | null>(null);
   const can = useCan();
   if (agent.isPending) return <Loading rows={6} />;

@@ -1,8 +1,8 @@
 import type { inferRouterInputs, inferRouterOutputs } from "@trpc/server";
 import type { AppRouter } from "@/server/trpc/root";
 
-export type AgentDraft = inferRouterInputs<AppRouter>["agentAdmin"]["create"];
-export type AgentView = inferRouterOutputs<AppRouter>["agentAdmin"]["get"];
+export type AgentDraft = inferRouterInputs<AppRouter>["agents"]["create"];
+export type AgentView = inferRouterOutputs<AppRouter>["agents"]["getConfig"];
 
 export const EMPTY_AGENT: AgentDraft = {
   name: "",

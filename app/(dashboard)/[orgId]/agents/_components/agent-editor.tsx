@@ -55,19 +55,19 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
   };
 
   const create = useMutation(
-    trpc.agentAdmin.create.mutationOptions({
+    trpc.agents.create.mutationOptions({
       onSuccess: async ({ agentId }) => {
-        await queryClient.invalidateQueries({ queryKey: trpc.agentAdmin.list.queryKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.agents.listForConsole.queryKey() });
         router.push(path(`/agents/${encodeURIComponent(agentId)}?created=1`));
       },
     }),
   );
   const update = useMutation(
-    trpc.agentAdmin.update.mutationOptions({
+    trpc.agents.update.mutationOptions({
       onSuccess: async (result) => {
         // The detail view shows the message: this form is remounted with the stored configuration after the refetch.
         if (props.mode === "edit") props.onSaved(result.promptChanged ? `Saved. The prompt is now version ${result.promptVersionId}.` : "Saved.");
-        await queryClient.invalidateQueries({ queryKey: trpc.agentAdmin.pathKey() });
+        await queryClient.invalidateQueries({ queryKey: trpc.agents.pathKey() });
       },
     }),
   );

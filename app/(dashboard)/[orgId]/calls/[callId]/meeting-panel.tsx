@@ -44,7 +44,7 @@ export function MeetingPanel({
   const can = useCan();
   const hasBooking = Boolean(stored.bookingUid);
   const state = useQuery({
-    ...trpc.consoleConversations.meetingState.queryOptions({ entityId: callId }),
+    ...trpc.meetings.state.queryOptions({ entityId: callId }),
     enabled: hasBooking,
     // Until the background reconciliation has caught up, look again every 2 s.
     refetchInterval: (query) => (query.state.data && !query.state.data.reconciled ? 2000 : false),
@@ -76,7 +76,7 @@ export function MeetingPanel({
   const [cancelSubsequent, setCancelSubsequent] = useState(false);
   const cancel = useMutation(
     trpc.meetings.cancel.mutationOptions({
-      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.consoleConversations.meetingState.queryKey({ entityId: callId }) }),
+      onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.meetings.state.queryKey({ entityId: callId }) }),
     }),
   );
 

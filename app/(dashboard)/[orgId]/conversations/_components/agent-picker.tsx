@@ -28,7 +28,7 @@ export function AgentPicker({
     const timer = setTimeout(() => setSearch(searchInput.trim()), 250);
     return () => clearTimeout(timer);
   }, [searchInput]);
-  const agents = useQuery({ ...trpc.agentAdmin.list.queryOptions({ page: 1, search: search || undefined }), placeholderData: keepPreviousData });
+  const agents = useQuery({ ...trpc.agents.listForConsole.queryOptions({ page: 1, search: search || undefined }), placeholderData: keepPreviousData });
   const options = (agents.data?.agents ?? []).filter((agent) => !excludeArchived || agent.status !== "ARCHIVED");
   const selected = agents.data?.agents.find((agent) => agent.agentId === value);
 

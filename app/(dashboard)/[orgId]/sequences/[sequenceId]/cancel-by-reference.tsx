@@ -16,7 +16,7 @@ export function CancelByReference({ variables }: { variables: Record<string, str
   const keys = Object.keys(variables);
   const [key, setKey] = useState(keys[0] ?? "");
   const value = variables[key] ?? "";
-  const count = useQuery({ ...trpc.consoleConversations.countByReference.queryOptions({ referenceKey: key, referenceValue: value }), enabled: Boolean(key && value) });
+  const count = useQuery({ ...trpc.sequences.countByReference.queryOptions({ referenceKey: key, referenceValue: value }), enabled: Boolean(key && value) });
   const cancel = useMutation(
     trpc.sequences.cancel.mutationOptions({
       onSuccess: () => void queryClient.invalidateQueries(),

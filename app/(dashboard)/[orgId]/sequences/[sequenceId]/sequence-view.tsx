@@ -34,7 +34,7 @@ export function SequenceView({ sequenceId }: { sequenceId: string }) {
   const trpc = useTRPC();
   const path = useOrgPath();
   const can = useCan();
-  const view = useQuery(trpc.consoleConversations.sequenceView.queryOptions({ sequenceId }));
+  const view = useQuery(trpc.conversations.sequenceView.queryOptions({ sequenceId }));
   const back = (
     <p>
       <Link href={path("/conversations")}>← Conversations</Link>

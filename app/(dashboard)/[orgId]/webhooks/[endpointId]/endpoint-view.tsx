@@ -64,7 +64,7 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
 function TestEventForm({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
-  const agents = useQuery(trpc.agentAdmin.list.queryOptions({ page: 1, pageSize: 100 }));
+  const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1, pageSize: 100 }));
   const [agentId, setAgentId] = useState("");
   const send = useMutation(
     trpc.webhooks.sendTestEvent.mutationOptions({ onSettled: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.listDeliveries.pathKey() }) }),

@@ -1,0 +1,15 @@
+import { createAgentFromConsole } from "@/server/services/agents/create-agent-from-console";
+import { requireRole } from "@/server/trpc/init";
+import { ZCreateAgentRequestSchema, ZCreateAgentResponseSchema } from "./agent-config.schema";
+
+export const createAgentProcedure = requireRole("admin", { sessionOnly: true })
+  .input(ZCreateAgentRequestSchema)
+  .output(ZCreateAgentResponseSchema)
+  .mutation(({ ctx, input }) => {
+    const { actor, organizationId } = ctx.auth;
+    return createAgentFromConsole(ctx.db, {
+      organizationId,
+      actorUserId: actor.type === "user" ? actor.userId : null,
+      config: input,
+    });
+  });

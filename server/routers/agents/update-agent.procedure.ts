@@ -1,0 +1,18 @@
+import { updateAgentConfig } from "@/server/services/agents/update-agent-config";
+import { requireRole } from "@/server/trpc/init";
+import { ZUpdateAgentRequestSchema, ZUpdateAgentResponseSchema } from "./agent-config.schema";
+
+export const updateAgentProcedure = requireRole("admin", { sessionOnly: true })
+  .input(ZUpdateAgentRequestSchema)
+  .output(ZUpdateAgentResponseSchema)
+  .mutation(({ ctx, input }) => {
+    const { actor, organizationId } = ctx.auth;
+    const { agentId, ...config } = input;
+    return updateAgentConfig(ctx.db, {
+      organizationId,
+      agentId,
+      actorUserId: actor.type === "user" ? actor.userId : null,
+      config,
+      now: ctx.now(),
+    });
+  });

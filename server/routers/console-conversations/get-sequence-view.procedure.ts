@@ -1,9 +1,0 @@
-import { getSequenceView } from "@/server/services/console-conversations/get-sequence-view";
-import { requireRole } from "@/server/trpc/init";
-import { ZGetSequenceViewRequestSchema, ZGetSequenceViewResponseSchema } from "./get-sequence-view.schema";
-
-/** Console: a sequence with its steps (done and to come), calls and chain. Every role reads conversations. */
-export const getSequenceViewProcedure = requireRole("member", { sessionOnly: true })
-  .input(ZGetSequenceViewRequestSchema)
-  .output(ZGetSequenceViewResponseSchema)
-  .query(({ ctx, input }) => getSequenceView(ctx.db, { organizationId: ctx.auth.organizationId, sequenceId: input.sequenceId }));

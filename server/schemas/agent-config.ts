@@ -1,0 +1,138 @@
+import { z } from "zod";
+import { extractedVariableTypes } from "@/db/schema";
+import { ZAgentStatusSchema, ZStepInputSchema, ZStepSchema } from "./agent";
+import {
+  MAX_AGENT_DEFINITIONS,
+  MAX_AGENT_PHONE_NUMBERS,
+  MAX_AGENT_STEPS,
+  MAX_AGENT_TIMEZONES,
+  MAX_CONFIG_VALUE_LENGTH,
+  MAX_DATETIME_LENGTH,
+  MAX_DESCRIPTION_LENGTH,
+  MAX_DROPDOWN_OPTIONS,
+  MAX_NAME_LENGTH,
+  MAX_PHONE_NUMBER_LENGTH,
+  MAX_PROMPT_LENGTH,
+  MAX_SLUG_LENGTH,
+  MAX_TIMEZONE_LENGTH,
+} from "./limits";
+import { boundedText as text, idText } from "./text";
+import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+
+export const ZBookingConfigSchema = z.object({
+  mode: z.enum(["link", "crm", "concierge"]),
+  provider: z.literal("chili-piper"),
+  schedulingLinkId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  routerId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  distributionId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  workspaceId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  bookerId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+  conciergeRouterId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
+});
+
+/** Settings of the real voice engine (Twilio + OpenAI Realtime); left out on update = unchanged. */
+const ZAgentVoiceSettingsFields = {
+  voicemailMessage: z
+    .string()
+    .max(VOICEMAIL_MESSAGE_MAX_LENGTH)
+    .nullable()
+    .optional()
+    .describe("Spoken after the beep when a call reaches voicemail; empty or null leaves no message."),
+  ringTimeoutSeconds: z.number().int().min(RING_TIMEOUT_SECONDS.min).max(RING_TIMEOUT_SECONDS.max).optional().describe("Seconds the phone rings before the call counts as not answered."),
+  maxCallSeconds: z.number().int().min(MAX_CALL_SECONDS.min).max(MAX_CALL_SECONDS.max).optional().describe("The longest a connected call may last, in seconds."),
+  voice: z.enum(REALTIME_VOICES).optional().describe("The speech-to-speech voice of the agent."),
+};
+
+/** What input and extracted variables share in the editor's document; an id marks an existing definition. */
+const ZDefinitionInputFields = {
+  id: idText().optional(),
+  slug: text(MAX_SLUG_LENGTH),
+  displayName: text(MAX_NAME_LENGTH),
+  description: text(MAX_DESCRIPTION_LENGTH),
+};
+
+/** Everything an admin edits on an agent in the console, as one document (create and update). */
+export const ZAgentConfigSchema = z.object({
+  name: text(MAX_NAME_LENGTH).trim().min(1, "Name is required."),
+  status: ZAgentStatusSchema,
+  timezones: z.array(text(MAX_TIMEZONE_LENGTH)).min(1, "Add at least one timezone.").max(MAX_AGENT_TIMEZONES),
+  phoneNumbers: z.array(text(MAX_PHONE_NUMBER_LENGTH)).max(MAX_AGENT_PHONE_NUMBERS),
+  steps: z.array(ZStepInputSchema).min(1, "Add at least one step.").max(MAX_AGENT_STEPS),
+  prompt: text(MAX_PROMPT_LENGTH).trim().min(1, "The prompt is required."),
+  bookingConfig: ZBookingConfigSchema.nullable(),
+  inputVariables: z
+    .array(
+      z.object({ ...ZDefinitionInputFields, required: z.boolean() }),
+    )
+    .max(MAX_AGENT_DEFINITIONS),
+  extractedVariables: z
+    .array(
+      z.object({
+        ...ZDefinitionInputFields,
+        type: z.enum(extractedVariableTypes),
+        dropdownOptions: z.array(text(MAX_NAME_LENGTH)).max(MAX_DROPDOWN_OPTIONS).nullable().optional(),
+        datetimeFormat: text(MAX_DATETIME_LENGTH).nullable().optional(),
+        formatDatetimeInUtc: z.boolean().nullable().optional(),
+      }),
+    )
+    .max(MAX_AGENT_DEFINITIONS),
+  outcomes: z
+    .array(
+      z.object({ id: idText().optional(), name: text(MAX_NAME_LENGTH), description: text(MAX_DESCRIPTION_LENGTH), enabled: z.boolean() }),
+    )
+    .max(MAX_AGENT_DEFINITIONS),
+  ...ZAgentVoiceSettingsFields,
+});
+
+/** An agent as the console's editor shows it: the document plus its history and the definitions' flags. */
+export const ZConsoleAgentSchema = z.object({
+  agentId: z.string(),
+  name: z.string(),
+  status: ZAgentStatusSchema,
+  timezones: z.array(z.string()),
+  phoneNumbers: z.array(z.string()),
+  steps: z.array(ZStepSchema),
+  bookingConfig: ZBookingConfigSchema.nullable(),
+  createdAt: z.string(),
+  updatedAt: z.string(),
+  prompt: z.string(),
+  promptVersionId: z.string().nullable(),
+  promptVersions: z.array(z.object({ promptVersionId: z.string(), createdAt: z.string(), current: z.boolean(), preview: z.string() })),
+  inputVariables: z.array(z.object({ id: z.string(), slug: z.string(), displayName: z.string(), description: z.string(), required: z.boolean() })),
+  extractedVariables: z.array(
+    z.object({
+      id: z.string(),
+      slug: z.string(),
+      displayName: z.string(),
+      description: z.string(),
+      type: z.enum(extractedVariableTypes),
+      dropdownOptions: z.array(z.string()).nullable(),
+      datetimeFormat: z.string().nullable(),
+      formatDatetimeInUtc: z.boolean().nullable(),
+      systemDefault: z.boolean(),
+    }),
+  ),
+  outcomes: z.array(z.object({ id: z.string(), name: z.string(), description: z.string(), enabled: z.boolean(), customerDefined: z.boolean() })),
+  voicemailMessage: z.string().nullable(),
+  ringTimeoutSeconds: z.number().int(),
+  maxCallSeconds: z.number().int(),
+  voice: z.enum(REALTIME_VOICES),
+});
+
+/** One row of the console's agent list. */
+export const ZConsoleAgentSummarySchema = z.object({
+  agentId: z.string(),
+  name: z.string(),
+  status: ZAgentStatusSchema,
+  timezone: z.string().nullable(),
+  stepCount: z.number().int(),
+  updatedAt: z.string(),
+});
+
+export const ZPageInfoSchema = z.object({ page: z.number().int(), pageSize: z.number().int(), totalItems: z.number().int(), totalPages: z.number().int() });
+
+export type TBookingConfig = z.infer<typeof ZBookingConfigSchema>;
+export type TAgentConfig = z.infer<typeof ZAgentConfigSchema>;
+export type TConsoleAgent = z.infer<typeof ZConsoleAgentSchema>;
+export type TConsoleAgentSummary = z.infer<typeof ZConsoleAgentSummarySchema>;
+export type TPageInfo = z.infer<typeof ZPageInfoSchema>;

@@ -1,0 +1,136 @@
+import { and, eq, inArray } from "drizzle-orm";
+import type { TAgentConfig } from "@/server/schemas/agent-config";
+import type { DbOrTx, Tx } from "@/db";
+import { findExtractedVariableDefinitions, findInputVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
+import { agents, extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
+import { AppError } from "@/server/errors";
+import { newId } from "@/server/ids";
+import { agentFieldsOf, extractedVariableFieldsOf, normalizeAgentConfig, resolveBookingConfig } from "./agent-config";
+
+export type UpdateAgentConfigParams = {
+  organizationId: string;
+  agentId: string;
+  actorUserId: string | null;
+  config: TAgentConfig;
+  now: Date;
+};
+
+function assertKnownIds(ids: Array<string | undefined>, known: Set<string>, field: string) {
+  ids.forEach((id, i) => {
+    if (id !== undefined && !known.has(id)) throw new AppError("INVALID_REQUEST", `${field}.${i}.id: not a definition of this agent`);
+  });
+}
+
+/**
+ * Saves the console's whole agent document in one transaction, so `/api/v1` sees either the old or the new
+ * configuration. Input and extracted variables left out are soft-deleted (the API then hides them, and old
+ * sequences keep their values); outcomes are never deleted, only disabled. A changed prompt becomes a new
+ * `prompt-ver.` version and the current one.
+ */
+export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigParams) {
+  const config = normalizeAgentConfig(params.config);
+  // Provider calls happen before the transaction, never inside it.
+  const stored = await getAgentOrThrow(db, { organizationId: params.organizationId, agentId: params.agentId });
+  config.bookingConfig = await resolveBookingConfig(db, {
+    organizationId: params.organizationId,
+    requested: config.bookingConfig,
+    stored: stored.bookingConfig ?? null,
+  });
+  return db.transaction(async (tx) => {
+    // The row lock serializes two saves of the same agent.
+    const [agent] = await tx
+      .select()
+      .from(agents)
+      .where(and(eq(agents.id, params.agentId), eq(agents.organizationId, params.organizationId)))
+      .for("update");
+    if (!agent) throw new AppError("AGENT_NOT_FOUND", `Agent ${params.agentId} was not found.`);
+
+    let promptVersionId = agent.currentPromptVersionId;
+    const [currentPrompt] = promptVersionId
+      ? await tx.select({ prompt: promptVersions.prompt }).from(promptVersions).where(eq(promptVersions.id, promptVersionId))
+      : [];
+    const promptChanged = currentPrompt?.prompt !== config.prompt;
+    if (promptChanged) {
+      promptVersionId = newId("prompt-ver");
+      await tx.insert(promptVersions).values({
+        id: promptVersionId,
+        agentId: agent.id,
+        prompt: config.prompt,
+        createdByUserId: params.actorUserId,
+        createdAt: params.now,
+      });
+    }
+
+    await tx
+      .update(agents)
+      .set({
+        ...agentFieldsOf(config),
+        currentPromptVersionId: promptVersionId,
+        ...voiceSettingsOf(config),
+        updatedAt: params.now,
+      })
+      .where(eq(agents.id, agent.id));
+
+    await saveInputVariables(tx, agent.id, config.inputVariables, params.now);
+    await saveExtractedVariables(tx, agent.id, config.extractedVariables, params.now);
+    await saveOutcomes(tx, agent.id, config.outcomes);
+    return { agentId: agent.id, promptVersionId: promptVersionId!, promptChanged };
+  });
+}
+
+/** The voice-engine settings the document carries (left-out ones keep their stored values). */
+export function voiceSettingsOf(config: TAgentConfig) {
+  return {
+    ...(config.voicemailMessage !== undefined ? { voicemailMessage: config.voicemailMessage } : {}),
+    ...(config.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: config.ringTimeoutSeconds } : {}),
+    ...(config.maxCallSeconds !== undefined ? { maxCallSeconds: config.maxCallSeconds } : {}),
+    ...(config.voice !== undefined ? { voice: config.voice } : {}),
+  };
+}
+
+async function saveInputVariables(tx: Tx, agentId: string, variables: TAgentConfig["inputVariables"], now: Date) {
+  const live = await findInputVariableDefinitions(tx, { agentId });
+  const liveIds = new Set(live.map((row) => row.id));
+  assertKnownIds(variables.map((v) => v.id), liveIds, "inputVariables");
+  const kept = new Set(variables.map((v) => v.id).filter((id): id is string => !!id));
+  const removed = [...liveIds].filter((id) => !kept.has(id));
+  // Soft deletes first, so a new variable may take the slug of a removed one (the slug index covers live rows only).
+  if (removed.length) {
+    await tx.update(inputVariableDefinitions).set({ deletedAt: now }).where(inArray(inputVariableDefinitions.id, removed));
+  }
+  for (const [position, v] of variables.entries()) {
+    const values = { slug: v.slug, displayName: v.displayName, description: v.description, required: v.required, position };
+    if (v.id) await tx.update(inputVariableDefinitions).set(values).where(eq(inputVariableDefinitions.id, v.id));
+    else await tx.insert(inputVariableDefinitions).values({ id: newId("var"), agentId, ...values });
+  }
+}
+
+async function saveExtractedVariables(tx: Tx, agentId: string, variables: TAgentConfig["extractedVariables"], now: Date) {
+  // System defaults are not the customer's: they are neither listed by the API nor editable here.
+  const live = await findExtractedVariableDefinitions(tx, { agentId, customerDefinedOnly: true });
+  const liveIds = new Set(live.map((row) => row.id));
+  assertKnownIds(variables.map((v) => v.id), liveIds, "extractedVariables");
+  const kept = new Set(variables.map((v) => v.id).filter((id): id is string => !!id));
+  const removed = [...liveIds].filter((id) => !kept.has(id));
+  if (removed.length) {
+    await tx.update(extractedVariableDefinitions).set({ deletedAt: now }).where(inArray(extractedVariableDefinitions.id, removed));
+  }
+  for (const [position, v] of variables.entries()) {
+    const values = { ...extractedVariableFieldsOf(v), position };
+    if (v.id) await tx.update(extractedVariableDefinitions).set(values).where(eq(extractedVariableDefinitions.id, v.id));
+    else await tx.insert(extractedVariableDefinitions).values({ id: newId("var"), agentId, systemDefault: false, ...values });
+  }
+}
+
+async function saveOutcomes(tx: Tx, agentId: string, outcomes: TAgentConfig["outcomes"]) {
+  const existing = await tx
+    .select({ id: outcomeDefinitions.id })
+    .from(outcomeDefinitions)
+    .where(and(eq(outcomeDefinitions.agentId, agentId), eq(outcomeDefinitions.customerDefined, true)));
+  assertKnownIds(outcomes.map((o) => o.id), new Set(existing.map((row) => row.id)), "outcomes");
+  for (const [position, o] of outcomes.entries()) {
+    const values = { name: o.name, description: o.description, enabled: o.enabled, position };
+    if (o.id) await tx.update(outcomeDefinitions).set(values).where(eq(outcomeDefinitions.id, o.id));
+    else await tx.insert(outcomeDefinitions).values({ id: newId("outcome"), agentId, customerDefined: true, ...values });
+  }
+}
