@@ -7,6 +7,11 @@ const nextConfig: NextConfig = {
     "libphonenumber-geo-carrier",
     "postgres",
     "inngest",
+    // One copy of the logger and the metrics registry per process, shared with the custom server (not bundled).
+    "pino",
+    "pino-pretty",
+    "thread-stream",
+    "prom-client",
     // The real voice engine's provider packages (and ws, whose optional native helpers must not be bundled).
     "twilio",
     "ws",

@@ -77,6 +77,8 @@ export default defineConfig({
       AUTH_OIDC_NAME: "Test IdP",
       // The embedded calendar simulator picks a free port of its own and records it in this DATA_DIR.
       CHILI_PIPER_SIMULATOR_PORT: "",
+      // One JSON line per request would bury the test report; E2E_LOG_LEVEL=info brings them back when debugging.
+      LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",
     },
   },
 });

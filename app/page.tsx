@@ -2,6 +2,7 @@ import { redirect } from "next/navigation";
 import { getSessionActor } from "@/server/auth/next-auth";
 import { getServerCaller } from "@/server/trpc/server-caller";
 import { SignOutButton } from "./_components/sign-out-button";
+import { AuthCard } from "./_components/ui/auth-card";
 
 export const dynamic = "force-dynamic";
 
@@ -13,18 +14,16 @@ export default async function HomePage() {
   const target = organizations.find((org) => org.orgId === actor.activeOrgId) ?? organizations[0];
   if (target) redirect(`/${encodeURIComponent(target.orgId)}`);
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <h1>No organization yet</h1>
-        <p>
-          You are signed in as <strong>{actor.email}</strong>, but you are not a member of any organization. Ask an admin of your
-          organization to invite you.
-        </p>
-        <p>
-          API reference: <a href="/docs">/docs</a>
-        </p>
-        <SignOutButton />
-      </div>
-    </main>
+    <AuthCard>
+      <h1>No organization yet</h1>
+      <p>
+        You are signed in as <strong>{actor.email}</strong>, but you are not a member of any organization. Ask an admin of your
+        organization to invite you.
+      </p>
+      <p>
+        Integrating? See the <a href="/docs">API reference</a>.
+      </p>
+      <SignOutButton />
+    </AuthCard>
   );
 }

@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import net from "node:net";
 import path from "node:path";
 import postgres from "postgres";
@@ -37,6 +37,14 @@ function isRoot(): boolean {
   return typeof process.getuid === "function" && process.getuid() === 0;
 }
 
+/** The first directory from `target` up to `/` that other users cannot enter (no o+x), or null when all can. */
+export function firstUntraversableDirectory(target: string): string | null {
+  for (let dir = path.resolve(target); ; dir = path.dirname(dir)) {
+    if ((statSync(dir).mode & 0o001) === 0) return dir;
+    if (path.dirname(dir) === dir) return null;
+  }
+}
+
 /**
  * Starts (or reuses) the embedded PostgreSQL cluster in `<dataDir>/pg`. A cluster already running for the same
  * data directory (the app, while `npm run seed` runs beside it) is reused through `<dataDir>/pg-runtime.json`.
@@ -44,7 +52,20 @@ function isRoot(): boolean {
 export async function startEmbeddedPostgres(dataDir: string, options: { log?: (line: string) => void } = {}): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true });
   // As root, initdb runs as the `postgres` user, which must be able to enter the data directory.
-  if (isRoot()) chmodSync(dataDir, 0o755);
+  if (isRoot()) {
+    chmodSync(dataDir, 0o755);
+    // Its binaries live in this checkout's node_modules and its data under dataDir: a 0700 parent (mktemp -d, /root)
+    // would make initdb fail with a bare EACCES.
+    for (const target of [process.cwd(), path.dirname(path.resolve(dataDir))]) {
+      const blocked = firstUntraversableDirectory(target);
+      if (blocked) {
+        throw new Error(
+          `The embedded PostgreSQL runs as the "postgres" user when started as root, and that user cannot enter ${blocked}. ` +
+            `Run "chmod o+x ${blocked}", put the checkout and DATA_DIR elsewhere, or set DATABASE_URL.`,
+        );
+      }
+    }
+  }
   const runtimePath = path.join(dataDir, "pg-runtime.json");
   if (existsSync(runtimePath)) {
     const runtime = JSON.parse(readFileSync(runtimePath, "utf8")) as RuntimeFile;

@@ -1,5 +1,7 @@
 import { drizzle, type PostgresJsDatabase } from "drizzle-orm/postgres-js";
 import postgres from "postgres";
+import { getConfig } from "@/server/config/env";
+import { onShutdown } from "@/server/runtime/lifecycle";
 import * as schema from "./schema";
 
 export type Db = PostgresJsDatabase<typeof schema>;
@@ -17,12 +19,20 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
 
 const cache = globalThis as unknown as { __appDb?: DbHandle };
 
-/** The app's connection, created once per process (cached on globalThis so dev hot reload does not leak pools). */
+/**
+ * The app's connection, created once per process (cached on globalThis so dev hot reload does not leak pools),
+ * closed on shutdown after the requests and background steps that use it have finished.
+ */
 export function getDbHandle(): DbHandle {
   if (!cache.__appDb) {
-    const url = process.env.DATABASE_URL;
+    const { DATABASE_URL: url, DATABASE_POOL_SIZE: max } = getConfig();
     if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm start` (embedded Postgres) or set it.");
-    cache.__appDb = createDb(url, { max: Number(process.env.DATABASE_POOL_SIZE ?? 10) });
+    const handle = createDb(url, { max });
+    cache.__appDb = handle;
+    onShutdown("database-pool", "connections", async () => {
+      if (cache.__appDb === handle) cache.__appDb = undefined;
+      await handle.close();
+    });
   }
   return cache.__appDb;
 }

@@ -1,32 +1,28 @@
 import { Inngest } from "inngest";
+import { getConfig } from "@/server/config/env";
+import { getLogger } from "@/server/observability/logger";
 import { EMBEDDED_BASE_URL, embeddedFetch } from "./embedded/transport";
+import { resolveInngestMode as resolveModeOf, type InngestMode } from "./mode";
 
 export const INNGEST_APP_ID = "outbound-calling";
 
-/**
- * - `embedded`: no Inngest settings. Functions run on the in-process embedded runner (inngest/embedded) with state
- *   in the app's Postgres; `inngest.send()` is answered in-process through the client's `fetch`.
- * - `dev`: `INNGEST_DEV` is set (1, or the dev server's URL): the Inngest dev server drives the functions.
- * - `cloud`: `INNGEST_EVENT_KEY` / `INNGEST_SIGNING_KEY` / `INNGEST_BASE_URL` (Inngest Cloud or self-hosted
- *   `inngest start`): requests to the serve route must be signed with the signing key.
- */
-export type InngestMode = "embedded" | "dev" | "cloud";
+export type { InngestMode } from "./mode";
 
-export function resolveInngestMode(env: Record<string, string | undefined> = process.env): InngestMode {
-  const dev = env.INNGEST_DEV?.trim();
-  if (dev && dev !== "0" && dev.toLowerCase() !== "false") return "dev";
-  if (env.INNGEST_EVENT_KEY || env.INNGEST_SIGNING_KEY || env.INNGEST_BASE_URL) return "cloud";
-  return "embedded";
+/** The mode of these settings (default: this process's configuration). See inngest/mode.ts. */
+export function resolveInngestMode(env: Readonly<Record<string, string | undefined>> = getConfig().raw): InngestMode {
+  return resolveModeOf(env);
 }
 
+/** The SDK's messages and the functions' `logger` go to the app's structured logs. */
 export function createInngestClient(mode: InngestMode): Inngest {
+  const logger = getLogger("inngest");
   switch (mode) {
     case "embedded":
-      return new Inngest({ id: INNGEST_APP_ID, isDev: true, baseUrl: EMBEDDED_BASE_URL, fetch: embeddedFetch as typeof fetch });
+      return new Inngest({ id: INNGEST_APP_ID, isDev: true, baseUrl: EMBEDDED_BASE_URL, fetch: embeddedFetch as typeof fetch, logger });
     case "dev":
-      return new Inngest({ id: INNGEST_APP_ID, isDev: true });
+      return new Inngest({ id: INNGEST_APP_ID, isDev: true, logger });
     case "cloud":
-      return new Inngest({ id: INNGEST_APP_ID, isDev: false });
+      return new Inngest({ id: INNGEST_APP_ID, isDev: false, logger });
   }
 }
 

@@ -8,6 +8,8 @@
 import { createDb } from "@/db";
 import { startEmbeddedPostgres, type EmbeddedDatabase } from "@/db/embedded";
 import type { RunStatus } from "@/db/schema/jobs";
+import { getConfig } from "@/server/config/env";
+import { configureLogging } from "@/server/observability/logger";
 import { dataDir } from "@/server/config/settings";
 import { getRun } from "@/server/services/jobs/get-run";
 import { listRuns, type RunSummary } from "@/server/services/jobs/list-runs";
@@ -47,8 +49,9 @@ function summaryRows(runs: RunSummary[]): string[][] {
 
 async function main() {
   const argv = process.argv.slice(2);
+  configureLogging({ stderr: true, defaultLevel: "warn" });
   let embedded: EmbeddedDatabase | null = null;
-  let url = process.env.DATABASE_URL;
+  let url = getConfig().DATABASE_URL;
   if (!url) {
     embedded = await startEmbeddedPostgres(dataDir());
     url = embedded.url;

@@ -7,11 +7,15 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
 import { createDb } from "@/db";
 import { appBaseUrl, dataDir } from "@/server/config/settings";
+import { configureLogging, flushLogs } from "@/server/observability/logger";
 import { seedDemo, type SeedResult } from "@/server/seed/demo-seed";
-import { parseFlag, resolveDatabase } from "./lib";
+import { parseFlag, resolveDatabase, validateConfiguration } from "./lib";
 
 async function main() {
   const argv = process.argv.slice(2);
+  validateConfiguration();
+  // stdout is the JSON; the engine's log lines (the seed runs real calls) go to stderr, warnings and worse by default.
+  configureLogging({ stderr: true, defaultLevel: "warn" });
   const webhookUrl = parseFlag(argv, "--webhook-url");
   const { url, embedded } = await resolveDatabase((line) => process.stderr.write(`${line}\n`));
   const handle = createDb(url, { max: 4 });
@@ -22,6 +26,7 @@ async function main() {
   } finally {
     await handle.close();
     if (embedded?.startedHere) await embedded.stop();
+    await flushLogs();
   }
 }
 

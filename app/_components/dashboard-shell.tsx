@@ -1,108 +1,84 @@
 "use client";
 
-import Link from "next/link";
-import { usePathname, useRouter } from "next/navigation";
-import { useState, type ReactNode } from "react";
-import { useOrg, useOrgPath } from "./org-context";
-import { SignOutButton } from "./sign-out-button";
+import { Menu } from "lucide-react";
+import dynamic from "next/dynamic";
+import { useRef, useState, type ReactNode } from "react";
+import { useOrg } from "./org-context";
+import { SidebarContent } from "./shell/sidebar";
+import { Button } from "./ui/button";
+import { Toaster } from "./ui/toast";
 
-type NavItem = { href: string; label: string; show: boolean };
+const loadMobileMenu = () => import("./shell/mobile-menu");
+// The phone menu's sheet (Radix Dialog) is fetched when it is first opened, not with every page.
+const MobileMenu = dynamic(loadMobileMenu, { ssr: false });
 
-export function DashboardShell({ children }: { children: ReactNode }) {
+/**
+ * The console's frame: the sidebar (a sheet behind "Menu" on phones), a header with room for the global search box
+ * (`search`), and the page. Pages render inside `<main id="main">` with the kit's spacing.
+ */
+export function DashboardShell({ children, search }: { children: ReactNode; search?: ReactNode }) {
   const org = useOrg();
-  const path = useOrgPath();
-  const pathname = usePathname();
-  const router = useRouter();
   const [menuOpen, setMenuOpen] = useState(false);
-
-  const items: NavItem[] = [
-    { href: path(), label: "Overview", show: true },
-    { href: path("/agents"), label: "Agents", show: true },
-    { href: path("/conversations"), label: "Conversations", show: true },
-    { href: path("/import"), label: "Import contacts", show: org.role === "admin" },
-    { href: path("/credits"), label: "Credits", show: true },
-    { href: path("/webhooks"), label: "Webhooks", show: true },
-    { href: path("/jobs"), label: "Jobs", show: org.role === "admin" || org.operator },
-    { href: path("/api-keys"), label: "API keys", show: org.role === "admin" },
-    { href: path("/members"), label: "Members", show: true },
-  ];
-  const isCurrent = (href: string) => (href === path() ? pathname === href : pathname === href || pathname.startsWith(`${href}/`));
+  const [menuUsed, setMenuUsed] = useState(false);
+  const menuButton = useRef<HTMLButtonElement>(null);
 
   return (
     <>
-      <a className="skip-link" href="#main">
+      <a
+        href="#main"
+        className="absolute -left-[999px] top-0 z-[100] rounded bg-card px-3 py-2 focus:left-2 focus:top-2"
+      >
         Skip to content
       </a>
-      <div className="topbar">
-        <span className="brand">{org.name}</span>
-        <button
-          type="button"
-          className="btn btn-small"
-          aria-expanded={menuOpen}
-          aria-controls="sidebar"
-          onClick={() => setMenuOpen((open) => !open)}
-        >
-          {menuOpen ? "Close menu" : "Menu"}
-        </button>
-      </div>
-      <div className="shell">
-        <aside id="sidebar" className={`sidebar${menuOpen ? " open" : ""}`} aria-label="Console">
-          <div className="brand">Outbound AI Calling</div>
-          <div>
-            <label htmlFor="org-switcher">Organization</label>
-            {org.organizations.length > 1 ? (
-              <select
-                id="org-switcher"
-                value={org.orgId}
-                onChange={(event) => router.push(`/${encodeURIComponent(event.target.value)}`)}
-              >
-                {org.organizations.map((o) => (
-                  <option key={o.orgId} value={o.orgId}>
-                    {o.name}
-                  </option>
-                ))}
-              </select>
-            ) : (
-              <div id="org-switcher">{org.name}</div>
-            )}
-          </div>
-          <nav aria-label="Main">
-            <ul className="nav">
-              {items
-                .filter((item) => item.show)
-                .map((item) => (
-                  <li key={item.href}>
-                    <Link href={item.href} aria-current={isCurrent(item.href) ? "page" : undefined} onClick={() => setMenuOpen(false)}>
-                      {item.label}
-                    </Link>
-                  </li>
-                ))}
-              <li>
-                <a href="/docs">API reference</a>
-              </li>
-            </ul>
-          </nav>
-          <div className="sidebar-footer">
-            <span>
-              {org.email}
-              <br />
-              Role: <strong>{org.role}</strong>
-              {org.operator && (
-                <>
-                  {" "}
-                  · <strong>operator</strong>
-                </>
-              )}
-              <br />
-              <Link href={path("/account")}>Account</Link>
-            </span>
-            <SignOutButton className="btn btn-small" />
+      <div className="min-h-dvh md:grid md:grid-cols-[15rem_minmax(0,1fr)]">
+        <aside aria-label="Console" className="hidden bg-sidebar md:block">
+          <div className="sticky top-0 max-h-dvh overflow-y-auto">
+            <SidebarContent />
           </div>
         </aside>
-        <main id="main" className="main">
-          {children}
-        </main>
+        <div className="flex min-w-0 flex-col">
+          <header
+            className={
+              search
+                ? "sticky top-0 z-40 flex h-14 items-center gap-3 border-b border-border bg-card px-3 md:px-8"
+                : "sticky top-0 z-40 flex h-14 items-center gap-3 bg-sidebar px-3 text-white md:hidden"
+            }
+          >
+            <Button
+              ref={menuButton}
+              size="sm"
+              className="border-gray-500 bg-transparent text-current hover:bg-sidebar-accent hover:text-white md:hidden"
+              aria-haspopup="dialog"
+              aria-expanded={menuOpen}
+              onPointerEnter={() => void loadMobileMenu()}
+              onClick={() => {
+                setMenuUsed(true);
+                setMenuOpen(true);
+              }}
+            >
+              <Menu aria-hidden="true" />
+              Menu
+            </Button>
+            {menuUsed && (
+              <MobileMenu
+                open={menuOpen}
+                onOpenChange={setMenuOpen}
+                onCloseAutoFocus={(event) => {
+                  event.preventDefault();
+                  menuButton.current?.focus();
+                }}
+              />
+            )}
+            <span className="min-w-0 truncate font-semibold md:hidden">{org.name}</span>
+            {/* The global search box ("find a customer") goes here, on every page. */}
+            {search && <div className="ml-auto min-w-0 flex-1 md:ml-0 md:max-w-xl">{search}</div>}
+          </header>
+          <main id="main" className="w-full max-w-[75rem] min-w-0 flex-1 px-4 py-4 sm:px-8 sm:py-6">
+            {children}
+          </main>
+        </div>
       </div>
+      <Toaster />
     </>
   );
 }

@@ -12,6 +12,9 @@ export type AgentStep = {
   executionWindowConfig: { dayOffset: number; timeWindow: TimeWindow; timezoneSource: "contact" | "agent" };
 };
 
+/** `manual`: a person paused the agent; `auto-pause`: the failure-rate rule did. */
+export type AgentPauseSource = "manual" | "auto-pause";
+
 export type BookingMode = "link" | "crm" | "concierge";
 export type BookingConfig = {
   mode: BookingMode;
@@ -47,6 +50,18 @@ export const agents = pgTable(
     maxCallSeconds: integer("max_call_seconds").notNull().default(600),
     /** Real voice engine: the speech-to-speech model's voice. */
     voice: text("voice").notNull().default("marin"),
+    /** Calls of this agent in the air at once; null = no agent limit (the organization's still applies). */
+    maxConcurrentCalls: integer("max_concurrent_calls"),
+    /** Credits this agent may spend per day (the day of its first timezone); null = no cap. */
+    dailyCreditCap: integer("daily_credit_cap"),
+    /** Auto-pause: the agent is paused when more than `autoPauseFailurePercent` % of its last `autoPauseWindowCalls` calls were Failed or Invalid Phone Number. */
+    autoPauseEnabled: boolean("auto_pause_enabled").notNull().default(true),
+    autoPauseWindowCalls: integer("auto_pause_window_calls").notNull().default(50),
+    autoPauseFailurePercent: integer("auto_pause_failure_percent").notNull().default(30),
+    /** Why the agent is PAUSED (null when it is not, or no reason was given); `pauseSource` says who paused it. */
+    pauseReason: text("pause_reason"),
+    pauseSource: text("pause_source").$type<AgentPauseSource>(),
+    pausedAt: timestamp("paused_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },

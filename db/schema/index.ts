@@ -7,3 +7,6 @@ export * from "./providers";
 export * from "./jobs";
 export * from "./webhooks";
 export * from "./voice";
+export * from "./suppressions";
+export * from "./events";
+export * from "./consent";

@@ -15,6 +15,10 @@ export const organizations = pgTable("organizations", {
   titleCaseAllowlisted: boolean("title_case_allowlisted").notNull().default(false),
   /** Calls per second this organization may dial (all its agents together); null = CALL_DIAL_RATE_PER_SECOND. */
   dialRatePerSecond: integer("dial_rate_per_second"),
+  /** Calls of the whole organization in the air at once; null = no organization limit. */
+  maxConcurrentCalls: integer("max_concurrent_calls"),
+  /** Enrollment requires a consent record per contact (400 / per-contact MISSING_CONSENT without one). */
+  requireConsent: boolean("require_consent").notNull().default(false),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, jsonb, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { AgentStep } from "./agents";
+import type { ConsentRecord } from "./consent";
 import { agents } from "./agents";
 import { organizations } from "./organizations";
 
@@ -28,6 +29,8 @@ export const sequences = pgTable(
     /** Explicit first-call time requested at enrollment, if any. */
     scheduledAt: timestamp("scheduled_at", { withTimezone: true, mode: "date" }),
     bypassCallWindows: boolean("bypass_call_windows").notNull().default(false),
+    /** The contact's consent to be called, as given at enrollment; null when none was given. */
+    consent: jsonb("consent").$type<ConsentRecord>(),
     scheduledBy: text("scheduled_by").notNull(),
     lifecycleStatus: text("lifecycle_status").$type<LifecycleStatus>().notNull().default("in progress"),
     steps: jsonb("steps").$type<AgentStep[]>().notNull(),
@@ -48,6 +51,8 @@ export const sequences = pgTable(
     index("sequences_vars_idx").using("gin", sql`${t.customInputVariables} jsonb_path_ops`),
     // A chain is one agent's contacts sharing a group key.
     index("sequences_group_idx").on(t.agentId, t.groupKey, t.chainPosition).where(sql`group_key is not null`),
+    // The console's consent export: an organization's consent records by enrollment date.
+    index("sequences_consent_idx").on(t.organizationId, t.createdAt, t.id).where(sql`consent is not null`),
     uniqueIndex("sequences_chain_activated_by_idx").on(t.chainActivatedBy),
     uniqueIndex("sequences_batch_idx").on(t.batchId, t.batchIndex),
   ],
@@ -151,18 +156,6 @@ export const calls = pgTable(
     // The dispatcher's recovery scan: claimed calls the voice engine has not accepted yet (a crash, a refusal).
     index("calls_unplaced_idx").on(t.updatedAt).where(sql`result_type = 'Calling' and provider_call_id is null`),
   ],
-);
-
-/** Numbers that opted out; enrollments of them are refused organization-wide. */
-export const optOuts = pgTable(
-  "opt_outs",
-  {
-    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
-    phoneNumber: text("phone_number").notNull(),
-    sourceCallId: text("source_call_id"),
-    createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
-  },
-  (t) => [primaryKey({ columns: [t.organizationId, t.phoneNumber] })],
 );
 
 export type BulkBatchStatus = "accepted" | "creating" | "completed" | "failed";

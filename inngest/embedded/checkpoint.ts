@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { recordRunnerSteps } from "@/server/observability/metrics";
 import type { Job, OutgoingOp, RunnerContext } from "./context";
 import { engineContext } from "./context";
 import { GroupCommit } from "./group-commit";
@@ -25,6 +26,7 @@ export class CheckpointWriter {
   constructor(private readonly runner: RunnerContext) {
     this.group = new GroupCommit(async (checkpoints) => {
       const applied = await applyCheckpoints(runner, checkpoints);
+      for (const { job, ops } of checkpoints) if (applied.has(job.id)) recordRunnerSteps(job.functionId, "completed", ops);
       return checkpoints.map(({ job }) => (applied.has(job.id) ? "applied" : "stale"));
     });
   }

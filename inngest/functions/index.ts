@@ -1,5 +1,6 @@
 import type { InngestFunction } from "inngest";
 import { analyzeCall } from "./analyze-call";
+import { callEventRetention } from "./call-event-retention";
 import { callWatchdog } from "./call-watchdog";
 import { deliverWebhook } from "./deliver-webhook";
 import { dispatchCalls, dispatchDueCallsSweep } from "./dispatch-calls";
@@ -12,4 +13,4 @@ import { recordingRetention } from "./recording-retention";
  * Every Inngest function of the app, registered by the serve route (app/api/inngest/route.ts) and run by the
  * embedded runner. One function per file in this folder; append it here.
  */
-export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook, dispatchCalls, dispatchDueCallsSweep, analyzeCall, callWatchdog, reconcileMeeting, materializeBulkBatch, resumeBulkBatches, recordingRetention];
+export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook, dispatchCalls, dispatchDueCallsSweep, analyzeCall, callWatchdog, reconcileMeeting, materializeBulkBatch, resumeBulkBatches, recordingRetention, callEventRetention];

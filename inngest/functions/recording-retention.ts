@@ -1,5 +1,6 @@
 import type { Inngest } from "inngest";
 import { getDb, type Db } from "@/db";
+import { getConfig } from "@/server/config/env";
 import { deleteExpiredRecordings } from "@/server/services/recordings/delete-expired-recordings";
 import { getRecordingStore, type RecordingStore } from "@/server/storage/recording-store";
 import { recordingRetentionDays } from "@/server/storage/storage-settings";
@@ -12,7 +13,7 @@ export type RecordingRetentionDependencies = {
   retentionDays: () => number | null;
 };
 
-const defaultDependencies: RecordingRetentionDependencies = { getDb, store: () => getRecordingStore(), retentionDays: () => recordingRetentionDays() };
+const defaultDependencies: RecordingRetentionDependencies = { getDb, store: () => getRecordingStore(), retentionDays: () => recordingRetentionDays(getConfig().raw) };
 
 /** Calls examined per step (10 batches of 500); a large backlog continues in further steps of the same run. */
 const BATCHES_PER_STEP = 10;

@@ -1,3 +1,4 @@
+import { getConfig } from "@/server/config/env";
 import { createLlmAnalyzer } from "./llm";
 import { ruleBasedAnalyzer } from "./rule-based";
 import type { CallAnalyzer } from "./types";
@@ -10,11 +11,11 @@ const registry = globalThis as unknown as { __callAnalyzer?: CallAnalyzer };
  */
 export function getCallAnalyzer(): CallAnalyzer {
   if (registry.__callAnalyzer) return registry.__callAnalyzer;
-  const url = process.env.ANALYSIS_LLM_URL?.trim();
+  const { ANALYSIS_LLM_URL: url, ANALYSIS_LLM_MODEL: model, ANALYSIS_LLM_API_KEY: apiKey } = getConfig();
   if (!url) return ruleBasedAnalyzer;
-  const model = process.env.ANALYSIS_LLM_MODEL?.trim();
+  // The configuration refuses ANALYSIS_LLM_URL without ANALYSIS_LLM_MODEL at start.
   if (!model) throw new Error("ANALYSIS_LLM_MODEL must be set when ANALYSIS_LLM_URL is set.");
-  registry.__callAnalyzer = createLlmAnalyzer({ url, model, apiKey: process.env.ANALYSIS_LLM_API_KEY?.trim() || undefined });
+  registry.__callAnalyzer = createLlmAnalyzer({ url, model, apiKey });
   return registry.__callAnalyzer;
 }
 

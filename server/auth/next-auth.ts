@@ -3,6 +3,7 @@ import type { OAuthConfig } from "next-auth/providers/oauth";
 import CredentialsProvider from "next-auth/providers/credentials";
 import { cache } from "react";
 import { getDb } from "@/db";
+import { getConfig } from "@/server/config/env";
 import { isEmbeddedMode } from "@/server/config/settings";
 import { clientIp } from "@/server/http/client-ip";
 import { findMembership } from "@/server/services/members/list-my-organizations";
@@ -33,25 +34,21 @@ export type OidcSettings = {
 };
 
 export function oidcSettings(): OidcSettings | null {
-  const issuer = process.env.AUTH_OIDC_ISSUER;
-  const clientId = process.env.AUTH_OIDC_CLIENT_ID;
-  const clientSecret = process.env.AUTH_OIDC_CLIENT_SECRET;
+  const config = getConfig();
+  const { AUTH_OIDC_ISSUER: issuer, AUTH_OIDC_CLIENT_ID: clientId, AUTH_OIDC_CLIENT_SECRET: clientSecret } = config;
   if (!issuer || !clientId || !clientSecret) return null;
   return {
     issuer: issuer.replace(/\/+$/, ""),
     clientId,
     clientSecret,
-    orgClaim: process.env.AUTH_OIDC_ORG_CLAIM ?? "org_id",
-    roleClaim: process.env.AUTH_OIDC_ROLE_CLAIM ?? "org_role",
-    displayName: process.env.AUTH_OIDC_NAME ?? "single sign-on",
+    orgClaim: config.AUTH_OIDC_ORG_CLAIM,
+    roleClaim: config.AUTH_OIDC_ROLE_CLAIM,
+    displayName: config.AUTH_OIDC_NAME,
   };
 }
 
 export function credentialsEnabled(): boolean {
-  const flag = process.env.AUTH_CREDENTIALS?.toLowerCase();
-  if (flag === "off" || flag === "false" || flag === "0") return false;
-  if (flag === "on" || flag === "true" || flag === "1") return true;
-  return isEmbeddedMode();
+  return getConfig().AUTH_CREDENTIALS ?? isEmbeddedMode();
 }
 
 /** What the sign-in page may show (no secrets). */
@@ -104,7 +101,7 @@ function buildAuthOptions(): NextAuthOptions {
   if (oidc) providers.push(oidcProvider(oidc));
 
   return {
-    secret: process.env.NEXTAUTH_SECRET,
+    secret: getConfig().NEXTAUTH_SECRET,
     session: { strategy: "jwt", maxAge: 12 * 60 * 60 },
     pages: { signIn: "/sign-in", error: "/sign-in" },
     providers,
@@ -173,7 +170,7 @@ let cached: { key: string; options: NextAuthOptions } | null = null;
 
 /** Options are rebuilt when the relevant settings change (tests start providers on runtime ports). */
 export function authOptions(): NextAuthOptions {
-  const key = JSON.stringify([oidcSettings(), credentialsEnabled(), process.env.NEXTAUTH_SECRET]);
+  const key = JSON.stringify([oidcSettings(), credentialsEnabled(), getConfig().NEXTAUTH_SECRET]);
   if (!cached || cached.key !== key) cached = { key, options: buildAuthOptions() };
   return cached.options;
 }

@@ -2,6 +2,7 @@ import bcrypt from "bcryptjs";
 import type { DbOrTx } from "@/db";
 import { findUserByEmail } from "@/server/services/members/provision-oidc-user";
 import { recordSignInFailure, recordSignInSuccess, retryAfterMinutes, signInLockRemainingMs } from "./sign-in-throttle";
+import { getLogger } from "@/server/observability/logger";
 
 export const PASSWORD_MIN_LENGTH = 8;
 export const PASSWORD_MAX_LENGTH = 200;
@@ -24,7 +25,7 @@ export async function signInWithPassword(db: DbOrTx, params: PasswordSignInParam
   const subject = { email, ip: params.ip };
   const lockedMs = await signInLockRemainingMs(subject);
   if (lockedMs > 0) {
-    console.warn(`[auth] password sign-in refused: too many attempts (account ${email}, ip ${params.ip}, ${retryAfterMinutes(lockedMs)} min left)`);
+    getLogger("auth").warn({ account: email, ip: params.ip, minutesLeft: retryAfterMinutes(lockedMs) }, "password sign-in refused: too many attempts");
     return { status: "locked", retryAfterMinutes: retryAfterMinutes(lockedMs) };
   }
   const user = email ? await findUserByEmail(db, email) : null;
@@ -34,7 +35,7 @@ export async function signInWithPassword(db: DbOrTx, params: PasswordSignInParam
   if (!matches || !user) {
     const nowLockedMs = await recordSignInFailure(subject);
     if (nowLockedMs > 0) {
-      console.warn(`[auth] password sign-in locked: too many wrong passwords (account ${email}, ip ${params.ip}, for ${retryAfterMinutes(nowLockedMs)} min)`);
+      getLogger("auth").warn({ account: email, ip: params.ip, lockedMinutes: retryAfterMinutes(nowLockedMs) }, "password sign-in locked: too many wrong passwords");
       return { status: "locked", retryAfterMinutes: retryAfterMinutes(nowLockedMs) };
     }
     return { status: "invalid" };

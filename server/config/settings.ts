@@ -1,50 +1,53 @@
-import path from "node:path";
+import { getConfig } from "./env";
+
+/**
+ * Settings derived from the configuration (server/config/env.ts, where every setting is declared and validated):
+ * small accessors for what several modules need, with the defaults that depend on other settings.
+ */
 
 /** Where embedded-mode state lives: Postgres data, recordings, generated secrets, the demo credentials. */
 export function dataDir(): string {
-  return path.resolve(process.env.DATA_DIR ?? "./.data");
+  return getConfig().DATA_DIR;
 }
 
 export function appPort(): number {
-  return Number(process.env.PORT ?? 3000);
+  return getConfig().PORT;
 }
 
 export function appBaseUrl(): string {
-  return process.env.APP_BASE_URL ?? process.env.NEXTAUTH_URL ?? `http://localhost:${appPort()}`;
+  const config = getConfig();
+  return config.APP_BASE_URL ?? config.NEXTAUTH_URL ?? `http://localhost:${config.PORT}`;
 }
 
-/** Production mode: an external database is configured (used for the SSRF guard and credential login defaults). */
+/** Embedded mode: no external database is configured, or `npm start` started the embedded one (SSRF guard, sign-in defaults). */
 export function isEmbeddedMode(): boolean {
-  return !process.env.DATABASE_URL || process.env.EMBEDDED_MODE === "1";
+  const config = getConfig();
+  return !config.DATABASE_URL || config.EMBEDDED_MODE;
 }
 
-function positiveIntegerSetting(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  if (!/^\d+$/.test(raw) || Number(raw) < 1 || !Number.isSafeInteger(Number(raw))) {
-    throw new Error(`${name} must be a positive whole number, got "${raw}".`);
-  }
-  return Number(raw);
+/** Outside production, secrets may be generated into $DATA_DIR (embedded mode, `npm run dev`, tests). */
+export function mayGenerateSecrets(): boolean {
+  return isEmbeddedMode() || getConfig().NODE_ENV !== "production";
 }
 
 /** Largest request body `/api/v1` reads, in bytes, except bulk enrollment (default 256 kB). */
 export function apiBodyLimitBytes(): number {
-  return positiveIntegerSetting("API_BODY_LIMIT_BYTES", 256 * 1024);
+  return getConfig().API_BODY_LIMIT_BYTES;
 }
 
 /** Largest body of `POST /agents/{agentId}/schedule/sequences` (bulk enrollment, up to 1,000 contacts), default 2 MB. */
 export function apiBulkBodyLimitBytes(): number {
-  return positiveIntegerSetting("API_BULK_BODY_LIMIT_BYTES", 2 * 1024 * 1024);
+  return getConfig().API_BULK_BODY_LIMIT_BYTES;
 }
 
 /** Requests per rolling second one client address may make without a valid API key (default 20). */
 export function apiUnauthenticatedRateLimit(): number {
-  return positiveIntegerSetting("API_UNAUTHENTICATED_RATE_LIMIT", 20);
+  return getConfig().API_UNAUTHENTICATED_RATE_LIMIT;
 }
 
 /** Where the per-key API rate limit is kept: this process, or a table shared by every instance. */
 export function rateLimitStore(): "memory" | "postgres" {
-  return process.env.RATE_LIMIT_STORE === "postgres" ? "postgres" : "memory";
+  return getConfig().RATE_LIMIT_STORE;
 }
 
 /**
@@ -52,11 +55,7 @@ export function rateLimitStore(): "memory" | "postgres" {
  * `0` = none (the client is the socket's peer), `true` = 1, or a number of hops.
  */
 export function trustedProxyHops(): number {
-  const raw = process.env.TRUST_PROXY?.trim().toLowerCase();
-  if (!raw || raw === "false" || raw === "0" || raw === "off") return 0;
-  if (raw === "true" || raw === "on") return 1;
-  if (/^\d+$/.test(raw)) return Number(raw);
-  throw new Error(`TRUST_PROXY must be true, false or a number of proxies, got "${process.env.TRUST_PROXY}".`);
+  return getConfig().TRUST_PROXY ?? 0;
 }
 
 /**
@@ -65,7 +64,7 @@ export function trustedProxyHops(): number {
  * (production) every interface (undefined: Node's dual-stack default).
  */
 export function listenHost(): string | undefined {
-  const host = process.env.HOST?.trim();
+  const host = getConfig().HOST;
   if (host) return host;
   return isEmbeddedMode() ? "127.0.0.1" : undefined;
 }
@@ -75,12 +74,7 @@ export function listenHost(): string | undefined {
  * runs, system runs (crons, watchdog) and unredacted step outputs (docs/security.md "Roles"). Compared lowercased.
  */
 export function operatorEmails(): ReadonlySet<string> {
-  return new Set(
-    (process.env.OPERATOR_EMAILS ?? "")
-      .split(",")
-      .map((email) => email.trim().toLowerCase())
-      .filter(Boolean),
-  );
+  return new Set(getConfig().OPERATOR_EMAILS);
 }
 
 export function isOperatorEmail(email: string | null | undefined): boolean {
@@ -89,7 +83,11 @@ export function isOperatorEmail(email: string | null | undefined): boolean {
 
 /** `SMTP_URL` + `MAIL_FROM`: invitations are emailed (nodemailer); without both, the link is shown to the inviting admin. */
 export function mailSettings(): { smtpUrl: string; from: string } | null {
-  const smtpUrl = process.env.SMTP_URL?.trim();
-  const from = process.env.MAIL_FROM?.trim();
+  const { SMTP_URL: smtpUrl, MAIL_FROM: from } = getConfig();
   return smtpUrl && from ? { smtpUrl, from } : null;
+}
+
+/** `SEED_DEMO=1` on an external database, or embedded mode: a demo instance (its calendar provider is the simulator). */
+export function isDemoInstance(): boolean {
+  return isEmbeddedMode() || getConfig().SEED_DEMO;
 }

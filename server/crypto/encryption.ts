@@ -1,7 +1,9 @@
 import { createCipheriv, createDecipheriv, createHash, randomBytes } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { dataDir, isEmbeddedMode } from "@/server/config/settings";
+import { getConfig } from "@/server/config/env";
+import { dataDir, mayGenerateSecrets } from "@/server/config/settings";
+import { decodeEncryptionKey, ENCRYPTION_KEY_FORMAT } from "./key-format";
 
 const ALGORITHM = "aes-256-gcm";
 const IV_BYTES = 12;
@@ -11,11 +13,8 @@ const VERSION = "v1";
 let cachedKey: { source: string; key: Buffer } | null = null;
 
 function parseKey(raw: string, origin: string): Buffer {
-  const value = raw.trim();
-  const key = /^[0-9a-fA-F]{64}$/.test(value) ? Buffer.from(value, "hex") : Buffer.from(value, "base64");
-  if (key.length !== 32) {
-    throw new Error(`${origin} must be 32 bytes, as 64 hex characters or base64 (generate one with: openssl rand -base64 32).`);
-  }
+  const key = decodeEncryptionKey(raw);
+  if (!key) throw new Error(`${origin} must be ${ENCRYPTION_KEY_FORMAT}.`);
   return key;
 }
 
@@ -42,13 +41,13 @@ function loadOrCreateKeyFile(): Buffer {
  * variable refuses to start encrypting rather than invent a key that the next instance would not share.
  */
 export function getEncryptionKey(): Buffer {
-  const fromEnv = process.env.APP_ENCRYPTION_KEY;
+  const fromEnv = getConfig().APP_ENCRYPTION_KEY;
   const source = fromEnv ? `env:${fromEnv}` : `file:${dataDir()}`;
   if (cachedKey?.source === source) return cachedKey.key;
   let key: Buffer;
   if (fromEnv) {
     key = parseKey(fromEnv, "APP_ENCRYPTION_KEY");
-  } else if (isEmbeddedMode() || process.env.NODE_ENV !== "production") {
+  } else if (mayGenerateSecrets()) {
     key = loadOrCreateKeyFile();
   } else {
     throw new Error("APP_ENCRYPTION_KEY is not set: production deployments must provide it (32 bytes, base64 or hex).");

@@ -3,6 +3,9 @@ import type { Db } from "@/db";
 import { appBaseUrl, trustedProxyHops } from "@/server/config/settings";
 import { authenticate } from "../auth/authenticate";
 import { AppError, appCodeForTrpcCode, appCodeOfError, ERROR_TABLE, INTERNAL_ERROR_MESSAGE, isAppErrorCode, type AppErrorCode } from "../errors";
+import { currentRequestContext, getLogger } from "../observability/logger";
+import { recordRateLimitRejection } from "../observability/metrics";
+import { keyPrefix } from "../services/api-keys/api-key-crypto";
 import { createContext, type Context } from "../trpc/context";
 import type { Meta } from "../trpc/init";
 import { getOpenApiDocument } from "../trpc/openapi";
@@ -40,7 +43,7 @@ const SCHEDULING_PATH = /^\/agents\/([^/]+)\/schedule\/sequences?\/?$/;
 /** Methods this API knows; anything else (TRACE, CONNECT, WebDAV verbs…) is 405 before routing. */
 const KNOWN_METHODS = new Set(["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"]);
 const BODY_METHODS = new Set(["POST", "PUT", "PATCH", "DELETE"]);
-const ALLOW = "GET, HEAD, POST";
+const ALLOW = "GET, HEAD, POST, DELETE";
 
 /**
  * The `/api/v1` entry point: the trpc-to-openapi fetch handler wrapped so that every response under the prefix
@@ -62,10 +65,17 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
   }
   const path = canonicalPath(url.pathname.slice(API_PREFIX.length) || "/");
   if (path === null) return errorResponse("INVALID_REQUEST", "The request path is not valid percent-encoded UTF-8.");
+  // The Node server's request log line and metrics name the route template, never the raw path.
+  const requestContext = currentRequestContext();
+  if (requestContext) requestContext.route = routeTemplateFor(method, path);
 
   let limitHeaders: Record<string, string> = {};
   try {
     const caller = await identifyCaller(req, options);
+    if (requestContext && "keyId" in caller) {
+      requestContext.orgId = caller.orgId;
+      requestContext.keyPrefix = caller.keyPrefix;
+    }
     const limits = options.rateLimits ?? {};
     const nowMs = limits.nowMs?.() ?? Date.now();
     // Keyed on the verified key's id, never the raw header: a made-up key counts against its sender's address.
@@ -75,6 +85,7 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
         : await consumeRateLimit(limits.addressStore ?? clientAddressRateLimitStore(), `address:${caller.address}`, clientAddressPolicy(), nowMs);
     limitHeaders = rateLimitHeaders(decision);
     if (!decision.allowed) {
+      recordRateLimitRejection("keyId" in caller ? "key" : "address");
       const message =
         "keyId" in caller
           ? `More than ${API_KEY_POLICY.limit} requests per second for this API key. Back off and retry with jitter.`
@@ -88,7 +99,7 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
     else response = await dispatch(req, { method, path, search: url.search, caller }, options);
     return withHeaders(response, limitHeaders);
   } catch (error) {
-    console.error("[api/v1] unexpected error", error);
+    getLogger("api").error({ err: error }, "unexpected error");
     return errorResponse("INTERNAL_SERVER_ERROR", INTERNAL_ERROR_MESSAGE, limitHeaders);
   }
 }
@@ -99,7 +110,7 @@ function openApiDocumentResponse(method: string): Response {
   return new Response(method === "HEAD" ? null : body, { headers: { "content-type": "application/json" } });
 }
 
-type Caller = { keyId: string } | { address: string; authError: AppError };
+type Caller = { keyId: string; orgId: string; keyPrefix: string } | { address: string; authError: AppError };
 
 /**
  * The verified key (the same check the procedures make; verified keys are cached, so they do not pay twice), or
@@ -107,9 +118,9 @@ type Caller = { keyId: string } | { address: string; authError: AppError };
  */
 async function identifyCaller(req: Request, options: ApiV1Options): Promise<Caller> {
   try {
-    const { actor } = await authenticate(createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now }));
-    // A REST context only ever authenticates by key.
-    return { keyId: actor.type === "apiKey" ? actor.keyId : actor.userId };
+    const { actor, orgId } = await authenticate(createContext({ db: options.db, headers: req.headers, source: "rest", now: options.now }));
+    // A REST context only ever authenticates by key; its visible prefix (never the key) goes to the request log.
+    return { keyId: actor.type === "apiKey" ? actor.keyId : actor.userId, orgId, keyPrefix: keyPrefix(req.headers.get("x-api-key") ?? "") };
   } catch (error) {
     if (!(error instanceof AppError)) throw error;
     const address = clientAddress({
@@ -135,6 +146,13 @@ function findRoute(method: string, path: string): OpenApiRoute | undefined {
   });
   const normalized = `/${path.replace(/^\/|\/$/g, "")}`;
   return openApiRoutes.find((route) => route.method === method && route.pattern.test(normalized));
+}
+
+/** `/api/v1/agents/{agentId}/outcomes` for logs and metrics; unknown routes share one label. */
+function routeTemplateFor(method: string, path: string): string {
+  if (path === "/openapi.json") return `${API_PREFIX}/openapi.json`;
+  const route = findRoute(method === "HEAD" ? "GET" : method, path) ?? findRoute("POST", path) ?? findRoute("GET", path);
+  return route ? `${API_PREFIX}${route.template}` : `${API_PREFIX}/{unmatched}`;
 }
 
 type DispatchTarget = { method: string; path: string; search: string; caller: Caller };

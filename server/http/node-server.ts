@@ -1,16 +1,23 @@
+import { randomUUID } from "node:crypto";
 import http, { type IncomingMessage, type ServerResponse } from "node:http";
 import type { Duplex } from "node:stream";
 import { Readable } from "node:stream";
 import next from "next";
 import { getDb } from "@/db";
-import { apiBodyLimitBytes, apiBulkBodyLimitBytes, appBaseUrl } from "@/server/config/settings";
+import { appBaseUrl } from "@/server/config/settings";
 import { ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type AppErrorCode } from "@/server/errors";
+import { getLogger, runWithRequestContext, type RequestContext } from "@/server/observability/logger";
+import { recordHttpRequest } from "@/server/observability/metrics";
+import { isShuttingDown } from "@/server/runtime/lifecycle";
+import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine } from "@/server/voice";
 import { API_PREFIX, handleApiV1 } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
-import { BodyTooLargeError } from "./request-body";
+import { handleOpsRequest, opsPathOf, type OpsHandlers } from "./ops-routes";
+import { BodyTooLargeError, largestBodyLimitBytes } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
+import { routeTemplateOf } from "./route-template";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
 
@@ -57,40 +64,155 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   });
   return {
     server,
-    close: async () => {
-      await new Promise<void>((resolve) => server.close(() => resolve()));
+    /** Stops accepting, lets requests in flight finish (at most `budgetMs`), then closes Next.js. */
+    close: async (budgetMs = 10_000) => {
+      await closeGracefully(server, budgetMs);
       await app.close();
     },
   };
 }
 
 /**
- * The request handling of the production server without Next.js's preparation (tests start it with a stand-in for
- * Next). Before any handler runs, the request line and Host are checked (a malformed one is a 4xx `{error, message}`,
- * never a 500 or a redirect built from it), and `Expect: 100-continue` is only answered once a handler reads the body,
- * so a request refused from its headers is never uploaded at all.
+ * Stops listening and waits for the requests in flight: idle keep-alive connections are closed at once and again
+ * as requests finish (responses sent while shutting down say `Connection: close`); what is still open after
+ * `budgetMs` is cut. Resolves true when everything finished in time.
  */
-export function createHttpServer(options: { handleNext: (req: IncomingMessage, res: ServerResponse) => void }): http.Server {
+export async function closeGracefully(server: http.Server, budgetMs: number): Promise<boolean> {
+  const closed = new Promise<void>((resolve) => server.close(() => resolve()));
+  server.closeIdleConnections();
+  const sweep = setInterval(() => server.closeIdleConnections(), 100);
+  let timer: NodeJS.Timeout | undefined;
+  const finished = await Promise.race([
+    closed.then(() => true),
+    new Promise<boolean>((resolve) => {
+      timer = setTimeout(() => resolve(false), budgetMs);
+    }),
+  ]);
+  clearInterval(sweep);
+  clearTimeout(timer);
+  if (!finished) {
+    server.closeAllConnections();
+    await closed;
+  }
+  return finished;
+}
+
+/** `X-Request-Id` as a client or proxy sent it, when it is short and plain; otherwise one is generated. */
+const REQUEST_ID = /^[A-Za-z0-9._:;=+/-]{1,128}$/;
+
+export function requestIdOf(header: string | string[] | undefined): string {
+  const given = Array.isArray(header) ? header[0] : header;
+  return given && REQUEST_ID.test(given) ? given : randomUUID();
+}
+
+export type HttpServerOptions = {
+  handleNext: (req: IncomingMessage, res: ServerResponse) => void;
+  /** Readiness and metrics sources (tests pass their own); default: this process's database, runner and lifecycle. */
+  ops?: Partial<OpsHandlers>;
+};
+
+function defaultOpsHandlers(): OpsHandlers {
+  return {
+    readiness: () => {
+      const sql = readinessSql();
+      if (!sql) return Promise.resolve({ ready: false, checks: { shutdown: isShuttingDown() ? "shutting down" : "ok", database: "not configured", migrations: "unknown", background: "unknown" } });
+      return checkReadiness({ sql });
+    },
+    metricsDb: () => {
+      try {
+        return getDb();
+      } catch {
+        return null;
+      }
+    },
+  };
+}
+
+const QUIET_ROUTES = new Set(["/healthz", "/readyz", "/metrics"]);
+
+/**
+ * One log line and one `http_request_duration_seconds` observation per request, when the response is done (or the
+ * client went away): method, route template (never the raw path), status, duration, request ID, and the
+ * organization and key prefix the API handler identified. Probes and scrapes are logged at debug level.
+ */
+function observeRequest(req: IncomingMessage, res: ServerResponse, context: RequestContext) {
+  const started = process.hrtime.bigint();
+  res.once("close", () => {
+    const seconds = Number(process.hrtime.bigint() - started) / 1e9;
+    const route = context.route ?? "{unmatched}";
+    const status = res.writableFinished ? res.statusCode : 499;
+    recordHttpRequest({ method: req.method ?? "GET", route, status, seconds });
+    const line = {
+      method: req.method,
+      route,
+      status,
+      durationMs: Math.round(seconds * 10_000) / 10,
+      reqId: context.reqId,
+      ...(context.orgId ? { orgId: context.orgId } : {}),
+      ...(context.keyPrefix ? { keyPrefix: context.keyPrefix } : {}),
+    };
+    const log = getLogger("http");
+    if (status >= 500) log.error(line, "request");
+    else if (QUIET_ROUTES.has(route)) log.debug(line, "request");
+    else log.info(line, "request");
+  });
+}
+
+/**
+ * The request handling of the production server without Next.js's preparation (tests start it with a stand-in for
+ * Next). Every response carries `X-Request-Id` (the client's, when plain and short, or a generated one), and every
+ * request is logged and measured once (observeRequest). The operator endpoints (`/healthz`, `/readyz`, `/metrics`)
+ * come first. Before any other handler runs, the request line and Host are checked (a malformed one is a 4xx
+ * `{error, message}`, never a 500 or a redirect built from it), and `Expect: 100-continue` is only answered once a
+ * handler reads the body, so a request refused from its headers is never uploaded at all.
+ */
+export function createHttpServer(options: HttpServerOptions): http.Server {
+  const ops: OpsHandlers = { ...defaultOpsHandlers(), ...options.ops };
   const onRequest = (req: IncomingMessage, res: ServerResponse) => {
+    const context: RequestContext = { reqId: requestIdOf(req.headers["x-request-id"]) };
+    res.setHeader("x-request-id", context.reqId);
+    // Draining: clients are told to open their next connection elsewhere.
+    if (isShuttingDown()) res.setHeader("connection", "close");
+    observeRequest(req, res, context);
+    runWithRequestContext(context, () => route(req, res, context));
+  };
+  const route = (req: IncomingMessage, res: ServerResponse, context: RequestContext) => {
     if (req.url === "*" && req.method === "OPTIONS") {
+      context.route = "*";
       res.writeHead(204, { Allow: [...SERVED_METHODS].join(", ") }).end();
       return;
     }
     const refused = checkRequestHead(req);
     if (refused) {
+      context.route = "{refused}";
       sendError(req, res, refused);
       return;
     }
     const url = req.url!;
+    const opsPath = opsPathOf(url);
+    if (opsPath) {
+      context.route = opsPath;
+      if (expectsContinue(req)) res.writeContinue();
+      handleOpsRequest(req, res, opsPath, ops).catch((error: unknown) => {
+        getLogger("http").error({ err: error }, "operator endpoint failed");
+        if (!res.headersSent) res.statusCode = 500;
+        res.end();
+      });
+      return;
+    }
     if (url === API_PREFIX || url.startsWith(`${API_PREFIX}/`) || url.startsWith(`${API_PREFIX}?`)) {
-      const maxBodyBytes = Math.max(apiBodyLimitBytes(), apiBulkBodyLimitBytes());
+      // handleApiV1 names the route template (and the organization and key prefix once the key is verified).
+      context.route = `${API_PREFIX}/{unmatched}`;
+      const maxBodyBytes = largestBodyLimitBytes();
       void serveFetch(req, res, maxBodyBytes, (request) => handleApiV1(request, { db: getDb(), socketAddress: req.socket.remoteAddress }));
       return;
     }
     if (url.startsWith(RECORDINGS_PREFIX)) {
+      context.route = routeTemplateOf(url);
       void serveFetch(req, res, 0, (request) => serveLocalRecording(request));
       return;
     }
+    context.route = routeTemplateOf(url.split("?")[0]!);
     if (expectsContinue(req)) res.writeContinue();
     // Next.js handlers (sign-in throttling) only see headers: give them the resolved client address.
     pinForwardedFor(req);
@@ -154,8 +276,10 @@ function answerClientError(error: NodeJS.ErrnoException, socket: Duplex) {
 function writeRawError(socket: Duplex, code: AppErrorCode, message: string) {
   const body = JSON.stringify({ error: code, message });
   const status = ERROR_TABLE[code].status;
+  const reqId = randomUUID();
+  getLogger("http").info({ route: "{malformed}", status, reqId }, "request refused before parsing");
   socket.end(
-    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nconnection: close\r\n\r\n${body}`,
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\ncontent-type: application/json\r\ncontent-length: ${Buffer.byteLength(body)}\r\nx-request-id: ${reqId}\r\nconnection: close\r\n\r\n${body}`,
   );
 }
 
@@ -214,7 +338,7 @@ async function serveFetch(req: IncomingMessage, res: ServerResponse, maxBodyByte
     res.setHeader("content-length", body.length);
     res.end(body);
   } catch (error) {
-    console.error("[http] unexpected error", error);
+    getLogger("http").error({ err: error }, "unexpected error");
     if (!res.headersSent) {
       res.statusCode = 500;
       res.setHeader("content-type", "application/json");

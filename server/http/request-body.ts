@@ -5,12 +5,26 @@ import { apiBodyLimitBytes, apiBulkBodyLimitBytes } from "@/server/config/settin
  * reading when no length was declared (chunked) or the declared one was a lie.
  */
 
-/** Bulk enrollment takes up to 1,000 contacts: its own, larger limit (`API_BULK_BODY_LIMIT_BYTES`). */
-const BULK_ENROLLMENT_ROUTE = "POST /agents/{agentId}/schedule/sequences";
+/**
+ * Routes with their own, larger limit: bulk enrollment and its preview (1,000 contacts, `API_BULK_BODY_LIMIT_BYTES`) and
+ * POST /suppressions (10,000 numbers of up to 64 characters: ~670 kB of JSON at worst, so 1 MB).
+ */
+const ROUTE_BODY_LIMITS: Record<string, () => number> = {
+  "POST /agents/{agentId}/schedule/sequences": apiBulkBodyLimitBytes,
+  "POST /agents/{agentId}/schedule/sequences/preview": apiBulkBodyLimitBytes,
+  "POST /suppressions": () => Math.max(apiBodyLimitBytes(), SUPPRESSIONS_BODY_LIMIT_BYTES),
+};
+
+export const SUPPRESSIONS_BODY_LIMIT_BYTES = 1024 * 1024;
 
 /** The body limit of a route, by its method and OpenAPI path template. */
 export function bodyLimitBytes(method: string, template: string): number {
-  return `${method.toUpperCase()} ${template}` === BULK_ENROLLMENT_ROUTE ? apiBulkBodyLimitBytes() : apiBodyLimitBytes();
+  return (ROUTE_BODY_LIMITS[`${method.toUpperCase()} ${template}`] ?? apiBodyLimitBytes)();
+}
+
+/** The largest body any route accepts: what the Node server lets a handler read at most. */
+export function largestBodyLimitBytes(): number {
+  return Math.max(apiBodyLimitBytes(), ...Object.values(ROUTE_BODY_LIMITS).map((limit) => limit()));
 }
 
 /** 262144 → "256 kB", 2097152 → "2 MB" (binary multiples, as the limits are set). */

@@ -1,18 +1,24 @@
 import { getDb } from "@/db";
-import { inngestMode } from "@/inngest/client";
+import { inngest, inngestMode } from "@/inngest/client";
 import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/embedded";
-import { isEmbeddedMode } from "@/server/config/settings";
+import { functions } from "@/inngest/functions";
+import { createInngestHandler } from "@/inngest/serve";
+import { isDemoInstance } from "@/server/config/settings";
+import { consoleLike, getLogger } from "@/server/observability/logger";
 import { describeEmbeddedSimulator, ensureEmbeddedChiliPiperSimulator, type EmbeddedSimulatorHandle } from "@/server/simulators/chili-piper/embedded";
 import { simulatorEventsUrl, startVoiceEngine } from "@/server/voice";
+import { onShutdown } from "./lifecycle";
+import { registerWithInngest } from "./register-inngest";
 
-type EmbeddedServices = { runner: EmbeddedRunner | null; stop: () => Promise<void> };
+type EmbeddedServices = { runner: EmbeddedRunner | null };
 
 const holder = globalThis as unknown as { __embeddedServices?: Promise<EmbeddedServices> };
 
 /**
- * Starts the in-process services of embedded mode, once per process (Next.js may evaluate instrumentation in
- * several bundles; the promise lives on globalThis): the calendar provider's simulator (embedded mode), the voice
- * engine, and the embedded Inngest runner.
+ * Starts the in-process services of the server, once per process (Next.js may evaluate instrumentation in several
+ * bundles; the promise lives on globalThis): the calendar simulator on a demo instance, the voice engine, and the
+ * embedded Inngest runner (or, with Inngest Cloud / self-hosted, the app's sync with Inngest). Each registers its
+ * stop with the shutdown (server/runtime/lifecycle.ts); scripts/start.ts runs them on SIGTERM.
  */
 export function startEmbeddedServices(): Promise<EmbeddedServices> {
   holder.__embeddedServices ??= start().catch((error) => {
@@ -22,32 +28,46 @@ export function startEmbeddedServices(): Promise<EmbeddedServices> {
   return holder.__embeddedServices;
 }
 
+/**
+ * Lets the runner's steps in flight finish within `budgetMs`: each request stops at its next step boundary (its
+ * finished steps kept); the leases of requests still running when the budget passes are released, so another instance
+ * (or this one after a restart) takes them over at once. Nothing done is lost: the state is in Postgres.
+ */
+export async function stopRunnerWithin(runner: EmbeddedRunner, budgetMs: number): Promise<{ released: number }> {
+  return runner.stop({ timeoutMs: budgetMs });
+}
+
 async function start(): Promise<EmbeddedServices> {
-  // Calendar provider (DESIGN §8): the Chili Piper Edge API simulator on loopback, unless CHILI_PIPER_BASE_URL is set.
-  // Before the runner, so the first booking a run makes finds it.
+  const log = getLogger("services");
+  // Calendar provider (DESIGN §8): the Chili Piper Edge API simulator on loopback on a demo instance, unless
+  // CHILI_PIPER_BASE_URL is set. Before the runner, so the first booking a run makes finds it.
   let calendar: EmbeddedSimulatorHandle | null = null;
-  if (isEmbeddedMode()) {
+  if (isDemoInstance()) {
     try {
       calendar = await ensureEmbeddedChiliPiperSimulator();
-      if (calendar) console.info(`[chili-piper-simulator] ${describeEmbeddedSimulator(calendar)}`);
+      if (calendar) log.info({ simulator: "chili-piper" }, describeEmbeddedSimulator(calendar));
     } catch (error) {
-      console.error("[chili-piper-simulator] could not start; calendar booking will fail until it runs", error);
+      log.error({ err: error }, "the calendar simulator could not start; calendar booking will fail until it runs");
     }
   }
+  if (calendar?.startedHere) onShutdown("calendar-simulator", "services", () => calendar.stop());
   // Voice engine (DESIGN §7): the simulator by default; it reports calls to this server's /api/voice/events.
   const voice = startVoiceEngine();
-  console.info(`[voice] ${voice.kind} engine ready${voice.kind === "simulator" ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
+  log.info({ engine: voice.kind }, `${voice.kind} voice engine ready${voice.kind === "simulator" ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
   let runner: EmbeddedRunner | null = null;
   if (inngestMode === "embedded") {
-    runner = createEmbeddedRunner({ db: getDb(), autoPoll: true });
-    await runner.start();
-    console.info(`[inngest-embedded] runner ${runner.id} started with ${runner.functions().size} function(s)`);
+    const started = createEmbeddedRunner({ db: getDb(), autoPoll: true, logger: consoleLike(getLogger("inngest-embedded")) });
+    await started.start();
+    runner = started;
+    // The runner's own timeout comes a second before the stage's, so the lease release it does then finishes in time.
+    onShutdown("embedded-runner", "drain", async (budgetMs) => {
+      const { released } = await stopRunnerWithin(started, Math.max(0, budgetMs - 1000));
+      if (released > 0) log.warn({ released }, "runner stopped with requests still running: their leases were released for another instance");
+    });
+    log.info({ runnerId: started.id, functions: started.functions().size }, "embedded Inngest runner started");
+  } else {
+    // Not awaited: the server takes no traffic until /readyz says the sync succeeded.
+    void registerWithInngest({ handler: createInngestHandler({ client: inngest, functions, mode: inngestMode }) });
   }
-  const stop = async () => {
-    // Requests in flight stop at their next step; those still running after 10 s are handed to another instance.
-    await runner?.stop({ timeoutMs: 10_000 });
-    await calendar?.stop();
-  };
-  process.once("SIGTERM", () => void stop());
-  return { runner, stop };
+  return { runner };
 }

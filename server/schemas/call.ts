@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { ZConsentRecordSchema } from "./consent";
 
 export const ZActionSchema = z.object({
   description: z.string(),
@@ -70,6 +71,9 @@ export const ZCallEventPayloadSchema = z.object({
 /** The Call metadata object of GET /conversations/metadata/{sequenceId}. */
 export const ZCallMetadataSchema = ZCallEventPayloadSchema.extend({
   recordingUrl: z.string().optional().describe("Present only when includeRecording=true and audio is available; signed, expires in 3 hours."),
+  consent: ZConsentRecordSchema.nullable()
+    .optional()
+    .describe("The contact's consent record as given at enrollment (null when none was given). Not part of the webhook body."),
 });
 export type TCallMetadata = z.infer<typeof ZCallMetadataSchema>;
 export type TCallEventPayload = z.infer<typeof ZCallEventPayloadSchema>;

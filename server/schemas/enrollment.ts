@@ -13,13 +13,15 @@ export const rejectionReasons = [
   "MISSING_INPUT_VARIABLE",
   "INVALID_INPUT_VARIABLE",
   "OPTED_OUT",
+  "MISSING_CONSENT",
+  "INVALID_CONSENT",
 ] as const;
 export type RejectionReason = (typeof rejectionReasons)[number];
 
 export const ZBulkRejectionSchema = z.object({
   index: z.number().int().describe("Position of the contact in the request (0-based)."),
   phoneNumber: z.string().describe("The phone number as sent."),
-  reason: z.string().describe("Reason code, e.g. MISSING_NAME, DUPLICATE_PHONE_NUMBER, OPTED_OUT."),
+  reason: z.string().describe("Reason code, e.g. MISSING_NAME, DUPLICATE_PHONE_NUMBER, OPTED_OUT, MISSING_CONSENT."),
   error: z.string().describe("Human-readable explanation."),
 });
 

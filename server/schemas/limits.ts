@@ -61,10 +61,14 @@ export const MAX_ATTENDEES_PER_REQUEST = 30;
 export const MAX_IDS_PER_LOOKUP = 1_000;
 /** Agents a webhook endpoint may be filtered to. */
 export const MAX_WEBHOOK_AGENT_FILTER = 200;
+/** Numbers per POST /suppressions (and per CSV import request of the console's suppression page). */
+export const MAX_SUPPRESSIONS_PER_REQUEST = 10_000;
 
 // ── Paging query parameters ─────────────────────────────────────────────────────────────────────────────────────
 /** Spec: search `limit` 1 to 500. */
 export const MAX_SEARCH_LIMIT = 500;
+/** GET /events `limit` 1 to 500. */
+export const MAX_EVENTS_LIMIT = 500;
 /** `page` (GET /agents, console lists): 100 per page makes this ten million agents. */
 export const MAX_PAGE = 100_000;
 /** `offset` (search). */
@@ -88,3 +92,12 @@ export const MAX_STEP_DELAY_SECONDS = 365 * 24 * 3600;
 export const MAX_STEP_DAY_OFFSET = 365;
 /** Chili Piper IDs in a booking configuration. */
 export const MAX_CONFIG_VALUE_LENGTH = 200;
+
+// ── Calling limits (agent and organization settings) ────────────────────────────────────────────────────────────
+/** Maximum concurrent calls an organization or an agent may be set to. */
+export const MAX_CONCURRENT_CALLS_SETTING = 10_000;
+/** Largest per-agent daily credit cap. */
+export const MAX_DAILY_CREDIT_CAP = 10_000_000;
+/** Auto-pause looks at the agent's last N calls: N from MIN_AUTO_PAUSE_WINDOW_CALLS to MAX_AUTO_PAUSE_WINDOW_CALLS. */
+export const MIN_AUTO_PAUSE_WINDOW_CALLS = 5;
+export const MAX_AUTO_PAUSE_WINDOW_CALLS = 1_000;

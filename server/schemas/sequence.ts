@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZStepSchema } from "./agent";
+import { ZConsentRecordSchema } from "./consent";
 import { MAX_VARIABLE_NAME_LENGTH, MAX_VARIABLE_VALUE_LENGTH } from "./limits";
 import { boundedText, idText } from "./text";
 
@@ -43,6 +44,7 @@ export const ZSequenceSchema = z
       .nullable()
       .describe("With `groupByField`: `active` when scheduled, `waiting` while an earlier contact of the group runs; null otherwise."),
     createdAt: z.string().describe("ISO 8601."),
+    consent: ZConsentRecordSchema.nullable().describe("The contact's consent record as given at enrollment; null when none was given."),
   })
   .describe("A contact's calling sequence.");
 

@@ -1,6 +1,7 @@
 import { statSync } from "node:fs";
 import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { getConfig } from "@/server/config/env";
 import { appBaseUrl, dataDir } from "@/server/config/settings";
 import { recordingSigningSecret, signLocalRecordingUrl } from "./recording-url-signer";
 import { createS3RecordingStore } from "./s3-recording-store";
@@ -82,7 +83,7 @@ export async function openLocalRecording(key: string) {
 let cachedStore: { settings: string; store: RecordingStore } | null = null;
 
 /** The store selected by settings (RECORDING_STORAGE): local files unless `s3` is configured. */
-export function getRecordingStore(settings: RecordingStorageSettings = recordingStorageSettings()): RecordingStore {
+export function getRecordingStore(settings: RecordingStorageSettings = recordingStorageSettings(getConfig().raw)): RecordingStore {
   if (settings.kind === "local") return localRecordingStore;
   const fingerprint = JSON.stringify(settings);
   if (cachedStore?.settings !== fingerprint) cachedStore = { settings: fingerprint, store: createS3RecordingStore(settings) };

@@ -1,10 +1,11 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
-import { appBaseUrl, dataDir, isEmbeddedMode } from "@/server/config/settings";
+import { getConfig } from "@/server/config/env";
+import { appBaseUrl, dataDir, mayGenerateSecrets } from "@/server/config/settings";
+import { LOCAL_RECORDING_ROUTE } from "./recording-route";
 
-/** Where the signed-URL route lives; the key follows, one encoded path segment per key segment. */
-export const LOCAL_RECORDING_ROUTE = "/api/recordings/";
+export { LOCAL_RECORDING_ROUTE } from "./recording-route";
 
 const SECRET_FILE = "app.secret";
 
@@ -33,12 +34,12 @@ function loadOrCreateSecretFile(): string {
  * (every instance has to verify the URLs any other instance signed).
  */
 export function recordingSigningSecret(): Buffer {
-  const fromEnv = process.env.APP_SECRET?.trim();
+  const fromEnv = getConfig().APP_SECRET;
   const source = fromEnv ? `env:${fromEnv}` : `file:${dataDir()}`;
   if (cachedSecret?.source === source) return cachedSecret.value;
   let value: string;
   if (fromEnv) value = fromEnv;
-  else if (isEmbeddedMode() || process.env.NODE_ENV !== "production") value = loadOrCreateSecretFile();
+  else if (mayGenerateSecrets()) value = loadOrCreateSecretFile();
   else throw new Error("APP_SECRET must be set to sign recording URLs when DATABASE_URL is used in production.");
   if (value.length < 16) throw new Error("APP_SECRET must be at least 16 characters.");
   cachedSecret = { source, value: Buffer.from(value, "utf8") };

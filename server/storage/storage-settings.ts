@@ -1,18 +1,7 @@
 /**
- * Recording storage settings (environment variables). Local files are the default; `RECORDING_STORAGE=s3`
- * switches to an S3-compatible bucket (AWS S3, MinIO, R2, …).
- *
- * | variable                          | meaning                                                               |
- * |-----------------------------------|-----------------------------------------------------------------------|
- * | `RECORDING_STORAGE`               | `local` (default) or `s3`                                             |
- * | `RECORDING_S3_BUCKET`             | bucket name (required for s3)                                         |
- * | `RECORDING_S3_REGION`             | region (default `us-east-1`)                                          |
- * | `RECORDING_S3_ENDPOINT`           | endpoint URL for non-AWS services, e.g. `http://minio:9000`           |
- * | `RECORDING_S3_FORCE_PATH_STYLE`   | `true` for path-style addressing (MinIO)                              |
- * | `RECORDING_S3_PREFIX`             | optional key prefix inside the bucket, e.g. `recordings/`             |
- * | `RECORDING_S3_ACCESS_KEY_ID`, `RECORDING_S3_SECRET_ACCESS_KEY` | static credentials; otherwise the AWS default chain |
- * | `RECORDING_RETENTION_DAYS`        | days audio is kept after the call (default 90; `0` keeps it forever)  |
- * | `APP_SECRET`                      | HMAC key of local signed URLs (generated into `$DATA_DIR/app.secret` in embedded mode) |
+ * Recording storage settings: local files by default; `RECORDING_STORAGE=s3` switches to an S3-compatible bucket
+ * (AWS S3, MinIO, R2, …). The settings are declared in server/config/env.ts (meanings in docs/configuration.md);
+ * these functions turn them into the store's options and are the check the configuration applies at start.
  */
 export type RecordingStorageSettings =
   | { kind: "local" }
@@ -35,7 +24,7 @@ function isTrue(value: string | undefined): boolean {
   return (value ?? "").trim().toLowerCase() === "true" || value === "1";
 }
 
-export function recordingStorageSettings(env: Record<string, string | undefined> = process.env): RecordingStorageSettings {
+export function recordingStorageSettings(env: Readonly<Record<string, string | undefined>>): RecordingStorageSettings {
   const kind = (env.RECORDING_STORAGE ?? "local").trim().toLowerCase();
   if (kind === "local" || kind === "") return { kind: "local" };
   if (kind !== "s3") throw new Error(`RECORDING_STORAGE must be "local" or "s3" (got "${env.RECORDING_STORAGE}").`);
@@ -58,7 +47,7 @@ export function recordingStorageSettings(env: Record<string, string | undefined>
 }
 
 /** How long audio is kept, in days; null means forever (`RECORDING_RETENTION_DAYS=0`). */
-export function recordingRetentionDays(env: Record<string, string | undefined> = process.env): number | null {
+export function recordingRetentionDays(env: Readonly<Record<string, string | undefined>>): number | null {
   const raw = env.RECORDING_RETENTION_DAYS?.trim();
   if (!raw) return DEFAULT_RECORDING_RETENTION_DAYS;
   if (!/^\d+$/.test(raw)) throw new Error(`RECORDING_RETENTION_DAYS must be a whole number of days (got "${raw}").`);

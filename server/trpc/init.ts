@@ -5,6 +5,7 @@ import { AppError, appCodeForTrpcCode, ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type
 import { findRefusedInput } from "../schemas/text";
 import { authenticate, type AuthContext } from "../auth/authenticate";
 import type { MemberRole } from "@/db/schema";
+import { getLogger } from "@/server/observability/logger";
 import type { Context } from "./context";
 
 /**
@@ -72,7 +73,7 @@ const appErrorMiddleware = t.middleware(async ({ ctx, meta, next }) => {
       throw new TRPCError({ code: ERROR_TABLE[cause.code].trpc, message: cause.message, cause });
     }
     if (result.error.code === "INTERNAL_SERVER_ERROR" && !(cause instanceof ZodError)) {
-      console.error("[trpc] unexpected error", result.error.cause ?? result.error);
+      getLogger("trpc").error({ err: result.error.cause ?? result.error }, "unexpected error");
     }
   }
   return result;

@@ -12,6 +12,9 @@ import { recordingsRouter } from "../routers/recordings/router";
 import { webhooksRouter } from "../routers/webhooks/router";
 import { meetingsRouter } from "../routers/meetings/router";
 import { jobsRouter } from "../routers/jobs/router";
+import { suppressionsRouter } from "../routers/suppressions/router";
+import { eventsRouter } from "../routers/events/router";
+import { consentRouter } from "../routers/consent/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -29,6 +32,9 @@ export const appRouter = router({
   sequences: sequencesRouter,
   webhooks: webhooksRouter,
   jobs: jobsRouter,
+  suppressions: suppressionsRouter,
+  events: eventsRouter,
+  consent: consentRouter,
 });
 
 export type AppRouter = typeof appRouter;

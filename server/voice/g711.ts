@@ -37,8 +37,9 @@ export function ulawRms(bytes: Uint8Array, start = 0, end = bytes.length): numbe
 }
 
 /** The 44-byte RIFF/WAVE header of 16-bit PCM audio, written at the start of `buffer`. */
-export function writeWavHeader(buffer: Buffer, params: { dataBytes: number; channels: number; sampleRate: number }): void {
+export function writeWavHeader(buffer: Buffer, params: { dataBytes: number; channels: number; sampleRate: number; bitsPerSample?: 8 | 16 }): void {
   const { dataBytes, channels, sampleRate } = params;
+  const bytesPerSample = (params.bitsPerSample ?? 16) / 8;
   buffer.write("RIFF", 0, "ascii");
   buffer.writeUInt32LE(36 + dataBytes, 4);
   buffer.write("WAVE", 8, "ascii");
@@ -47,9 +48,9 @@ export function writeWavHeader(buffer: Buffer, params: { dataBytes: number; chan
   buffer.writeUInt16LE(1, 20); // PCM
   buffer.writeUInt16LE(channels, 22);
   buffer.writeUInt32LE(sampleRate, 24);
-  buffer.writeUInt32LE(sampleRate * channels * 2, 28); // byte rate
-  buffer.writeUInt16LE(channels * 2, 32); // block align
-  buffer.writeUInt16LE(16, 34); // bits per sample
+  buffer.writeUInt32LE(sampleRate * channels * bytesPerSample, 28); // byte rate
+  buffer.writeUInt16LE(channels * bytesPerSample, 32); // block align
+  buffer.writeUInt16LE(bytesPerSample * 8, 34); // bits per sample
   buffer.write("data", 36, "ascii");
   buffer.writeUInt32LE(dataBytes, 40);
 }

@@ -1,19 +1,19 @@
 import { getDb } from "@/db";
 import { inngest } from "@/inngest/client";
 import { callEnded } from "@/inngest/events";
+import { getConfig } from "@/server/config/env";
 import { appPort } from "@/server/config/settings";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
 import { createFetchTransport } from "@/server/voice/transport";
 import { createTwilioRealtimeEngine, type TwilioRealtimeEngine } from "@/server/voice/twilio-realtime/engine";
 import { readTwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import type { VoiceEngine } from "@/server/voice/types";
-import { voiceEngineKind } from "@/server/voice/voice-settings";
 
 const registry = globalThis as unknown as { __voiceEngine?: VoiceEngine };
 
 /** Where the simulator posts its events: this server's own entry point (loopback), unless configured. */
 export function simulatorEventsUrl(): string {
-  return process.env.SIMULATOR_EVENTS_URL ?? `http://127.0.0.1:${appPort()}/api/voice/events`;
+  return getConfig().SIMULATOR_EVENTS_URL ?? `http://127.0.0.1:${appPort()}/api/voice/events`;
 }
 
 /**
@@ -24,11 +24,11 @@ export function simulatorEventsUrl(): string {
  */
 export function getVoiceEngine(): VoiceEngine {
   if (!registry.__voiceEngine) {
-    const kind = voiceEngineKind();
+    const config = getConfig();
     registry.__voiceEngine =
-      kind === "twilio-realtime"
+      config.VOICE_ENGINE === "twilio-realtime"
         ? createTwilioRealtimeEngine({
-            settings: readTwilioRealtimeSettings(),
+            settings: readTwilioRealtimeSettings(config.raw),
             getDb,
             // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
             announceCallEnded: async (callId) => void (await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }))),

@@ -1,5 +1,6 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
-import { isEmbeddedMode } from "@/server/config/settings";
+import { getConfig } from "@/server/config/env";
+import { mayGenerateSecrets } from "@/server/config/settings";
 
 export const VOICE_SIGNATURE_HEADER = "x-voice-signature";
 export const VOICE_TIMESTAMP_HEADER = "x-voice-timestamp";
@@ -14,14 +15,13 @@ const cache = globalThis as unknown as { __voiceEventsSecret?: { source: string;
  * live in the same process). Kept on globalThis because Next.js may load this module more than once per process.
  */
 export function voiceEventsSecret(): Buffer {
-  const explicit = process.env.VOICE_EVENTS_SECRET?.trim();
-  const appSecret = process.env.APP_SECRET?.trim();
+  const { VOICE_EVENTS_SECRET: explicit, APP_SECRET: appSecret } = getConfig();
   const source = explicit ? `voice:${explicit}` : appSecret ? `app:${appSecret}` : "process";
   if (cache.__voiceEventsSecret?.source === source) return cache.__voiceEventsSecret.value;
   let value: Buffer;
   if (explicit) value = Buffer.from(explicit, "utf8");
   else if (appSecret) value = createHmac("sha256", appSecret).update("voice-provider-events:v1").digest();
-  else if (isEmbeddedMode() || process.env.NODE_ENV !== "production") value = randomBytes(32);
+  else if (mayGenerateSecrets()) value = randomBytes(32);
   else throw new Error("VOICE_EVENTS_SECRET (or APP_SECRET) must be set to verify voice provider events.");
   cache.__voiceEventsSecret = { source, value };
   return value;

@@ -20,7 +20,7 @@ test("an admin creates a key (shown once), it works on /api/v1, and once revoked
 
   const row = page.getByTestId(`key-row-${name}`);
   await row.getByRole("button", { name: "Revoke" }).click();
-  await page.getByRole("dialog").getByRole("button", { name: "Revoke key" }).click();
+  await page.getByRole("alertdialog").getByRole("button", { name: "Revoke key" }).click();
   await expect(row.getByText("Revoked")).toBeVisible();
 
   const refused = await api(`/agents?orgId=${primaryOrg().orgId}`, key);

@@ -40,6 +40,8 @@ async function findCalls() {
 test.describe("conversations", () => {
   test("a support member finds a conversation, plays its recording and reads its transcript", async ({ page, snap }) => {
     test.skip(seededSequenceIds().length === 0, NO_FIXTURES);
+    // Searching, paging to the sequence, then playing: more than the default 90 s on a loaded machine.
+    test.slow();
     const { withAudio } = await findCalls();
     expect(withAudio, "a seeded call with a recording and a transcript").toBeTruthy();
     const target = withAudio!;

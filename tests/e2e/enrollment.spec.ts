@@ -1,6 +1,8 @@
 import { expect, openOrgPage, signIn, test } from "./fixtures";
 
 test("an admin enrolls one contact with the API's validation messages, cancels by reference, and sees the background runs", async ({ page, snap, allowConsoleErrors }) => {
+  // Enroll (twice), cancel by reference, then the jobs page: over the default 90 s on a loaded machine.
+  test.slow();
   allowConsoleErrors(/status of 400/);
   await signIn(page, "admin");
   await openOrgPage(page, "/agents");
@@ -18,7 +20,10 @@ test("an admin enrolls one contact with the API's validation messages, cancels b
   await form.getByLabel("Company name (required)").fill("Analytical Engines");
   await form.getByLabel("CRM reference").fill(reference);
   await form.getByRole("button", { name: "Enroll contact" }).click();
-  await expect(page.getByTestId("enroll-result")).toContainText(/sequence call-sequence\.[0-9a-z]{26}/);
+  await expect(page.getByTestId("enroll-result")).toContainText("Enrolled. First call");
+  // The sequence's ID is behind the technical details, with a link to the sequence.
+  await expect(page.getByTestId("enroll-result")).toContainText(/call-sequence\.[0-9a-z]{26}/);
+  await expect(page.getByTestId("enroll-result").getByRole("link", { name: /Open the sequence/ })).toBeVisible();
   await snap("agent-enroll");
 
   await openOrgPage(page, "/agents");

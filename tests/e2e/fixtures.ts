@@ -1,5 +1,6 @@
 import { readFileSync } from "node:fs";
 import path from "node:path";
+import AxeBuilder from "@axe-core/playwright";
 import { test as base, expect, type Page } from "@playwright/test";
 
 export type DemoData = {
@@ -44,10 +45,39 @@ export async function api(pathAndQuery: string, key: string, init: RequestInit =
   return { status: res.status, body: (await res.json().catch(() => null)) as any };
 }
 
+/**
+ * Nothing on the page scrolls sideways: the document is no wider than the viewport. On failure the message names the
+ * elements that stick out, so the culprit is found without opening the screenshot.
+ */
+export async function expectNoHorizontalScroll(page: Page, label = "page") {
+  const overflow = await page.evaluate(() => {
+    const root = document.scrollingElement ?? document.documentElement;
+    if (root.scrollWidth <= root.clientWidth) return null;
+    const wide = [...document.body.querySelectorAll<HTMLElement>("*")]
+      .filter((el) => el.getBoundingClientRect().right > root.clientWidth + 1)
+      .slice(-5)
+      .map((el) => `${el.tagName.toLowerCase()}${el.id ? `#${el.id}` : ""}.${String(el.className).slice(0, 80)} (right ${Math.round(el.getBoundingClientRect().right)})`);
+    return { scrollWidth: root.scrollWidth, clientWidth: root.clientWidth, wide };
+  });
+  expect(overflow, `${label} scrolls horizontally at ${page.viewportSize()?.width ?? "?"} px`).toBeNull();
+}
+
+/** An axe-core scan of the page (WCAG 2.x A/AA rules): no serious or critical violations. */
+export async function expectNoSeriousA11yViolations(page: Page, label = "page") {
+  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
+  const serious = results.violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).slice(0, 5).join(", ")}`);
+  expect(serious, `axe violations on ${label}`).toEqual([]);
+}
+
 type Fixtures = {
   /** Console errors that a test expects (e.g. the browser's log line for a deliberate 401); anything else fails the test. */
   allowConsoleErrors: (pattern: RegExp) => void;
-  /** Screenshots at desktop and mobile widths into test-results/screenshots (not committed). */
+  /**
+   * Screenshots at desktop (1280) and mobile (390) widths into test-results/screenshots (not committed), asserting at
+   * both widths that nothing scrolls horizontally.
+   */
   snap: (name: string) => Promise<void>;
 };
 
@@ -56,7 +86,7 @@ export const test = base.extend<Fixtures & { consoleGuard: void }>({
     async ({ page }, use) => {
       const errors: string[] = [];
       // Only our app's pages count: the test identity provider's own pages (fonts, favicon) are not ours.
-      const ours = () => page.url().startsWith(`http://localhost:${process.env.E2E_PORT}`);
+      const ours = () => [`http://localhost:${process.env.E2E_PORT}`, `http://127.0.0.1:${process.env.E2E_PORT}`].some((origin) => page.url().startsWith(origin));
       page.on("console", (message) => {
         if (message.type() === "error" && ours()) errors.push(`console: ${message.text()} (${message.location().url})`);
       });
@@ -83,9 +113,11 @@ export const test = base.extend<Fixtures & { consoleGuard: void }>({
       const original = page.viewportSize() ?? { width: 1280, height: 800 };
       await page.waitForLoadState("networkidle").catch(() => {});
       await page.screenshot({ path: path.join(dir, `${name}-desktop.png`), fullPage: true });
+      await expectNoHorizontalScroll(page, name);
       await page.setViewportSize({ width: 390, height: 844 });
       await page.waitForTimeout(150);
       await page.screenshot({ path: path.join(dir, `${name}-mobile.png`), fullPage: true });
+      await expectNoHorizontalScroll(page, name);
       await page.setViewportSize(original);
     });
   },

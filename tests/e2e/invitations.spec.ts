@@ -14,7 +14,7 @@ async function invite(page: Page, orgId: string, email: string, role: "admin" | 
   await expect(page.getByText(`${email} is invited.`)).toBeVisible();
   const link = (await page.getByTestId("invite-link").textContent())!.trim();
   expect(link).toMatch(/\/invite\/[A-Za-z0-9_-]{43}$/);
-  await expect(page.getByRole("region", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email })).toContainText(role);
+  await expect(page.getByRole("region", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email })).toContainText(role, { ignoreCase: true });
   return link;
 }
 
@@ -81,7 +81,7 @@ test("expired, revoked and unknown links say so; a revoked invitation disappears
   const link = await invite(page, primaryOrg().orgId, email, "member");
   const pending = page.getByRole("region", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email });
   await pending.getByRole("button", { name: "Revoke" }).click();
-  await page.getByRole("dialog", { name: `Revoke the invitation to ${email}?` }).getByRole("button", { name: "Revoke invitation" }).click();
+  await page.getByRole("alertdialog", { name: `Revoke the invitation to ${email}?` }).getByRole("button", { name: "Revoke invitation" }).click();
   await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
 
   const invitee = await inviteeBrowser(browser);

@@ -41,7 +41,7 @@ test("a support member adds an attendee and cancels the meeting; the reconciled 
 
   await panel.getByLabel("Reason (sent to the provider and the attendees)").fill("Customer asked to reschedule");
   await panel.getByRole("button", { name: "Cancel meeting" }).click();
-  await page.getByRole("dialog", { name: "Cancel this meeting?" }).getByRole("button", { name: "Cancel meeting" }).click();
+  await page.getByRole("alertdialog", { name: "Cancel this meeting?" }).getByRole("button", { name: "Cancel meeting" }).click();
   await expect(panel.getByTestId("cancel-confirmed")).toBeVisible();
   await expect(panel.getByTestId("meeting-status")).toHaveText("Cancelled");
   // Reconciled asynchronously: the page says so until it has happened, then shows the stored state.

@@ -30,7 +30,7 @@ test("an admin invites with a role (no password shown), resends, changes the rol
   const members = page.getByRole("table").filter({ has: page.getByText("Member since") });
   await expect(members.getByRole("row").filter({ hasText: email })).toHaveCount(0);
   const pending = page.getByRole("region", { name: "Pending invitations" }).getByRole("row").filter({ hasText: email });
-  await expect(pending).toContainText("support");
+  await expect(pending).toContainText("Support");
   await snap("members");
 
   // Resend: a new link; the first one stops working.
@@ -52,11 +52,11 @@ test("an admin invites with a role (no password shown), resends, changes the rol
 
   const adminRow = members.getByRole("row").filter({ hasText: "admin@demo.test" });
   await adminRow.getByRole("button", { name: "Remove" }).click();
-  await page.getByRole("dialog", { name: "Remove admin@demo.test?" }).getByRole("button", { name: "Remove member" }).click();
+  await page.getByRole("alertdialog", { name: "Remove admin@demo.test?" }).getByRole("button", { name: "Remove member" }).click();
   await expect(page.getByText("This is the organization's last admin")).toBeVisible();
 
   await row.getByRole("button", { name: "Remove" }).click();
-  await page.getByRole("dialog", { name: `Remove ${email}?` }).getByRole("button", { name: "Remove member" }).click();
+  await page.getByRole("alertdialog", { name: `Remove ${email}?` }).getByRole("button", { name: "Remove member" }).click();
   await expect(page.getByRole("row").filter({ hasText: email })).toHaveCount(0);
 
   // Their session ended with the removal.

@@ -63,7 +63,7 @@ test("OIDC sign-in: the IdP's organization claim selects the organization and pr
   await page.getByRole("link", { name: "Members" }).click();
   const row = page.getByRole("row").filter({ hasText: email });
   await expect(row).toContainText("Single sign-on");
-  await expect(row).toContainText("support");
+  await expect(row).toContainText("Support");
   await snap("members-after-sso");
   await page.getByRole("button", { name: "Sign out" }).click();
   await expect(page).toHaveURL(/\/sign-in/);

@@ -55,7 +55,7 @@ test("an admin adds a webhook endpoint, sends a test event to a local receiver, 
 
   const row = page.getByTestId("delivery-row").first();
   await expect(row).toContainText("Test event");
-  await expect(row).toContainText("succeeded");
+  await expect(row).toContainText("Succeeded");
   await row.getByRole("button", { name: "Attempts" }).click();
   await expect(page.getByTestId("attempts").getByRole("row")).toHaveCount(2);
   await expect(page.getByTestId("attempts")).toContainText("200");

@@ -28,7 +28,14 @@ describe("GET /agents", () => {
     const ids = [...page1.body.agents, ...page2.body.agents].map((a: { agentId: string }) => a.agentId);
     expect(ids).toEqual(created);
     expect(new Set(page1.body.agents.map((a: { status: string }) => a.status))).toEqual(new Set(statuses));
-    expect(page1.body.agents[0]).toEqual({ agentId: created[0], name: "Agent 0", status: "ACTIVE" });
+    // The spec's fields, plus the additive calling limits (issue 17) with their defaults.
+    expect(page1.body.agents[0]).toEqual({
+      agentId: created[0],
+      name: "Agent 0",
+      status: "ACTIVE",
+      callingLimits: { maxConcurrentCalls: null, dailyCreditCap: null, autoPause: { enabled: true, windowCalls: 50, failurePercent: 30 } },
+      pauseReason: null,
+    });
     const page3 = await api("/agents", { key: apiKey, query: { orgId: organization.orgId, page: 3 } });
     expect(page3.body.agents).toEqual([]);
     expect(page3.body.pagination.hasMore).toBe(false);

@@ -174,7 +174,7 @@ describe("request line, path and Host", () => {
       const res = await api("/credits/usage", { method });
       expect(res.status, method).toBe(405);
       expect(res.body).toEqual({ error: "METHOD_NOT_ALLOWED", message: expect.any(String) });
-      expect(res.headers.get("allow")).toBe("GET, HEAD, POST");
+      expect(res.headers.get("allow")).toBe("GET, HEAD, POST, DELETE");
     }
   });
 

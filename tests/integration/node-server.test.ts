@@ -24,7 +24,15 @@ function ask<T>(message: string): Promise<T> {
 beforeAll(async () => {
   child = fork(path.resolve("tests/helpers/node-server-process.ts"), [], {
     execArgv: ["--import", "tsx"],
-    env: { ...process.env, NODE_ENV: "production" },
+    // A production server on the test database: the settings production requires with DATABASE_URL (server/config/env.ts).
+    env: {
+      ...process.env,
+      NODE_ENV: "production",
+      NEXTAUTH_SECRET: "node-server-test-secret-0123456789",
+      APP_SECRET: "node-server-test-app-secret-0123456789",
+      APP_ENCRYPTION_KEY: Buffer.alloc(32, 7).toString("base64"),
+      APP_BASE_URL: "http://localhost:3000",
+    },
     stdio: ["ignore", "inherit", "inherit", "ipc"],
   });
   port = await new Promise<number>((resolve, reject) => {

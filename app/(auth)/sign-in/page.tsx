@@ -2,6 +2,8 @@ import type { Metadata } from "next";
 import { redirect } from "next/navigation";
 import { getSessionActor, signInMethods } from "@/server/auth/next-auth";
 import { signInErrorText } from "@/server/auth/sign-in-errors";
+import { Alert } from "../../_components/ui/alert";
+import { AuthCard } from "../../_components/ui/auth-card";
 import { SignInForm } from "./sign-in-form";
 
 export const dynamic = "force-dynamic";
@@ -20,25 +22,21 @@ export default async function SignInPage({ searchParams }: Props) {
   const methods = signInMethods();
   const errorText = signInErrorText(error);
   return (
-    <main className="auth-page">
-      <div className="auth-card">
+    <AuthCard>
+      <div>
         <h1>Sign in</h1>
-        <p className="hint">Outbound AI Calling console</p>
-        {errorText && (
-          <div className="alert alert-error" role="alert">
-            {errorText}
-          </div>
-        )}
-        <SignInForm credentials={methods.credentials} oidc={methods.oidc} callbackUrl={safeCallback(callbackUrl)} />
-        {!methods.credentials && !methods.oidc && (
-          <div className="alert alert-warn" role="alert">
-            No sign-in method is configured. Set AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET, or AUTH_CREDENTIALS=on.
-          </div>
-        )}
-        <p className="hint">
-          Integrating? See the <a href="/docs">API reference</a>.
-        </p>
+        <p className="text-muted-foreground">Outbound AI Calling console</p>
       </div>
-    </main>
+      {errorText && <Alert tone="error">{errorText}</Alert>}
+      <SignInForm credentials={methods.credentials} oidc={methods.oidc} callbackUrl={safeCallback(callbackUrl)} />
+      {!methods.credentials && !methods.oidc && (
+        <Alert tone="warning" role="alert">
+          No sign-in method is configured. Set AUTH_OIDC_ISSUER, AUTH_OIDC_CLIENT_ID and AUTH_OIDC_CLIENT_SECRET, or AUTH_CREDENTIALS=on.
+        </Alert>
+      )}
+      <p className="text-sm text-muted-foreground">
+        Integrating? See the <a href="/docs">API reference</a>.
+      </p>
+    </AuthCard>
   );
 }

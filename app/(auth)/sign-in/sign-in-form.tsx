@@ -3,6 +3,11 @@
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 import { signInErrorText } from "@/server/auth/sign-in-errors";
+import { Alert } from "../../_components/ui/alert";
+import { Divider } from "../../_components/ui/auth-card";
+import { Button } from "../../_components/ui/button";
+import { Field } from "../../_components/ui/field";
+import { Input } from "../../_components/ui/input";
 
 type Props = { credentials: boolean; oidc: { id: string; name: string } | null; callbackUrl: string };
 
@@ -33,31 +38,27 @@ export function SignInForm({ credentials, oidc, callbackUrl }: Props) {
   return (
     <>
       {credentials && (
-        <form onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined}>
+        <form onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined} className="flex flex-col gap-3">
           {error && (
-            <div id="sign-in-error" className="alert alert-error" role="alert">
+            <Alert tone="error" id="sign-in-error">
               {error}
-            </div>
+            </Alert>
           )}
-          <div className="field">
-            <label htmlFor="email">Email</label>
-            <input id="email" name="email" type="email" autoComplete="username" required aria-invalid={!!error} />
-          </div>
-          <div className="field">
-            <label htmlFor="password">Password</label>
-            <input id="password" name="password" type="password" autoComplete="current-password" required aria-invalid={!!error} />
-          </div>
-          <button className="btn btn-primary" type="submit" disabled={pending !== null} style={{ width: "100%" }}>
+          <Field label="Email" id="email">
+            <Input name="email" type="email" autoComplete="username" required aria-invalid={Boolean(error) || undefined} />
+          </Field>
+          <Field label="Password" id="password">
+            <Input name="password" type="password" autoComplete="current-password" required aria-invalid={Boolean(error) || undefined} />
+          </Field>
+          <Button variant="primary" type="submit" disabled={pending !== null} className="w-full">
             {pending === "credentials" ? "Signing in…" : "Sign in"}
-          </button>
+          </Button>
         </form>
       )}
-      {credentials && oidc && <div className="divider">or</div>}
+      {credentials && oidc && <Divider>or</Divider>}
       {oidc && (
-        <button
-          type="button"
-          className="btn"
-          style={{ width: "100%" }}
+        <Button
+          className="w-full"
           disabled={pending !== null}
           onClick={() => {
             setPending("oidc");
@@ -65,7 +66,7 @@ export function SignInForm({ credentials, oidc, callbackUrl }: Props) {
           }}
         >
           {pending === "oidc" ? "Redirecting…" : `Sign in with ${oidc.name}`}
-        </button>
+        </Button>
       )}
     </>
   );

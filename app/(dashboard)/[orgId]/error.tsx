@@ -1,12 +1,17 @@
 "use client";
 
+import { Alert } from "../../_components/ui/alert";
+import { Button } from "../../_components/ui/button";
+
 export default function DashboardError({ reset }: { error: Error & { digest?: string }; reset: () => void }) {
   return (
-    <div className="alert alert-error" role="alert">
-      <strong>This page could not be shown.</strong> Something went wrong on our side; nothing was changed.{" "}
-      <button type="button" className="btn btn-small" onClick={reset}>
+    <Alert tone="error" className="flex flex-wrap items-center gap-2">
+      <span>
+        <strong>This page could not be shown.</strong> Something went wrong on our side; nothing was changed.
+      </span>
+      <Button size="sm" onClick={reset}>
         Try again
-      </button>
-    </div>
+      </Button>
+    </Alert>
   );
 }

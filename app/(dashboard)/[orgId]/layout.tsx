@@ -8,6 +8,7 @@ import { getServerCaller } from "@/server/trpc/server-caller";
 import { DashboardShell } from "../../_components/dashboard-shell";
 import { OrgProvider, type ConsoleOrg } from "../../_components/org-context";
 import { SignOutButton } from "../../_components/sign-out-button";
+import { AuthCard } from "../../_components/ui/auth-card";
 
 export const dynamic = "force-dynamic";
 
@@ -20,22 +21,20 @@ export default async function DashboardLayout({ children, params }: Props) {
   const { organizations } = await getServerCaller(orgId).organizations.listMine();
   if (!membership) {
     return (
-      <main className="auth-page">
-        <div className="auth-card">
-          <h1>Not a member</h1>
-          <p>You ({actor.email}) are not a member of this organization.</p>
-          {organizations.length > 0 && (
-            <ul>
-              {organizations.map((org) => (
-                <li key={org.orgId}>
-                  <Link href={`/${encodeURIComponent(org.orgId)}`}>{org.name}</Link>
-                </li>
-              ))}
-            </ul>
-          )}
-          <SignOutButton />
-        </div>
-      </main>
+      <AuthCard>
+        <h1>Not a member</h1>
+        <p>You ({actor.email}) are not a member of this organization.</p>
+        {organizations.length > 0 && (
+          <ul className="list-disc pl-5">
+            {organizations.map((org) => (
+              <li key={org.orgId}>
+                <Link href={`/${encodeURIComponent(org.orgId)}`}>{org.name}</Link>
+              </li>
+            ))}
+          </ul>
+        )}
+        <SignOutButton />
+      </AuthCard>
     );
   }
   const value: ConsoleOrg = {

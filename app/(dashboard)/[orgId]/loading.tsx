@@ -1,4 +1,4 @@
-import { Loading } from "../../_components/states";
+import { Loading } from "../../_components/ui/states";
 
 export default function DashboardLoading() {
   return <Loading rows={4} />;

@@ -3,9 +3,13 @@
 import { useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { useTRPC } from "@/server/trpc/client/react";
-import { CopyButton } from "../../_components/copy-button";
 import { useCan, useOrg, useOrgPath } from "../../_components/org-context";
-import { ErrorState, Loading, PageHeader } from "../../_components/states";
+import { Section } from "../../_components/ui/card";
+import { CopyButton } from "../../_components/ui/copy-button";
+import { plural } from "../../_components/ui/format";
+import { PageHeader } from "../../_components/ui/page-header";
+import { StatCard, StatGrid } from "../../_components/ui/stat-card";
+import { ErrorState, Loading } from "../../_components/ui/states";
 
 export function OverviewView() {
   const trpc = useTRPC();
@@ -16,58 +20,46 @@ export function OverviewView() {
   const agents = useQuery(trpc.agents.listForConsole.queryOptions({ page: 1 }));
 
   return (
-    <>
+    <div className="flex flex-col gap-4">
       <PageHeader title={org.name} description={`You are ${org.role === "admin" ? "an admin" : `a ${org.role}`} of this organization.`} />
-      <h2>Credits this month</h2>
-      {usage.isPending ? (
-        <Loading />
-      ) : usage.isError ? (
-        <ErrorState error={usage.error} retry={() => void usage.refetch()} />
-      ) : (
-        <div className="grid">
-          <div className="stat">
-            <div className="label">Allocated</div>
-            <div className="value">{usage.data.organization.allocatedCredits?.toLocaleString() ?? "—"}</div>
-          </div>
-          <div className="stat">
-            <div className="label">Spent</div>
-            <div className="value">{usage.data.organization.spentCredits.toLocaleString()}</div>
-          </div>
-          <div className="stat">
-            <div className="label">Remaining</div>
-            <div className="value">{usage.data.organization.remainingCredits?.toLocaleString() ?? "—"}</div>
-          </div>
-          <div className="stat">
-            <div className="label">Used</div>
-            <div className="value">{usage.data.organization.percentageUsed ?? 0}%</div>
-          </div>
+      <Section title="Credits this month" actions={<Link href={path("/credits")}>Usage by agent and day →</Link>}>
+        {usage.isPending ? (
+          <Loading />
+        ) : usage.isError ? (
+          <ErrorState error={usage.error} retry={() => void usage.refetch()} />
+        ) : (
+          <StatGrid>
+            <StatCard label="Allocated" value={usage.data.organization.allocatedCredits?.toLocaleString() ?? "—"} />
+            <StatCard label="Spent" value={usage.data.organization.spentCredits.toLocaleString()} />
+            <StatCard label="Remaining" value={usage.data.organization.remainingCredits?.toLocaleString() ?? "—"} />
+            <StatCard label="Used" value={`${usage.data.organization.percentageUsed ?? 0}%`} />
+          </StatGrid>
+        )}
+      </Section>
+      <Section title="Agents">
+        {agents.isPending ? (
+          <Loading rows={1} />
+        ) : agents.isError ? (
+          <ErrorState error={agents.error} retry={() => void agents.refetch()} />
+        ) : (
+          <p>
+            {plural(agents.data.pagination.totalItems, "agent")}. <Link href={path("/agents")}>Manage agents →</Link>
+          </p>
+        )}
+      </Section>
+      <Section title="Use the API">
+        <div className="flex flex-col gap-2">
+          <p className="flex flex-wrap items-center gap-2">
+            <span>Your organization&apos;s ID, which the API asks for:</span>
+            <code className="break-all">{org.orgId}</code>
+            <CopyButton value={org.orgId} label="Copy ID" />
+          </p>
+          <p>
+            Your systems send an API key with every request. {can.admin ? <Link href={path("/api-keys")}>Manage API keys →</Link> : "Ask an admin for a key."}{" "}
+            <a href="/docs">API reference</a>.
+          </p>
         </div>
-      )}
-      <p>
-        <Link href={path("/credits")}>Credit usage by agent and day →</Link>
-      </p>
-      <h2>Agents</h2>
-      {agents.isPending ? (
-        <Loading rows={1} />
-      ) : agents.isError ? (
-        <ErrorState error={agents.error} retry={() => void agents.refetch()} />
-      ) : (
-        <p>
-          {agents.data.pagination.totalItems} agent{agents.data.pagination.totalItems === 1 ? "" : "s"}.{" "}
-          <Link href={path("/agents")}>Manage agents →</Link>
-        </p>
-      )}
-      <h2>Use the API</h2>
-      <div className="panel">
-        <p>
-          Your organization ID (the <code>orgId</code> the API asks for): <code>{org.orgId}</code> <CopyButton value={org.orgId} label="Copy orgId" />
-        </p>
-        <p>
-          Send an API key in the <code>x-api-key</code> header to <code>/api/v1</code>.{" "}
-          {can.admin ? <Link href={path("/api-keys")}>Manage API keys →</Link> : "Ask an admin for a key."} Reference:{" "}
-          <a href="/docs">/docs</a>.
-        </p>
-      </div>
-    </>
+      </Section>
+    </div>
   );
 }

@@ -4,6 +4,10 @@ import { useMutation } from "@tanstack/react-query";
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { Alert } from "../../_components/ui/alert";
+import { Button } from "../../_components/ui/button";
+import { Field } from "../../_components/ui/field";
+import { Input } from "../../_components/ui/input";
 
 /** Signed in as the invited address: one click joins. */
 export function AcceptAsSignedIn({ token }: { token: string }) {
@@ -15,14 +19,10 @@ export function AcceptAsSignedIn({ token }: { token: string }) {
   );
   return (
     <>
-      {accept.isError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(accept.error)}
-        </div>
-      )}
-      <button type="button" className="btn btn-primary" style={{ width: "100%" }} disabled={accept.isPending || accept.isSuccess} onClick={() => accept.mutate({ token })}>
+      {accept.isError && <Alert tone="error">{errorMessage(accept.error)}</Alert>}
+      <Button variant="primary" className="w-full" disabled={accept.isPending || accept.isSuccess} onClick={() => accept.mutate({ token })}>
         {accept.isPending || accept.isSuccess ? "Joining…" : "Accept invitation"}
-      </button>
+      </Button>
     </>
   );
 }
@@ -50,36 +50,24 @@ export function CreateAccountAndAccept({ token, email, oidcName, signInUrl }: { 
 
   return (
     <>
-      <form onSubmit={(event) => void onSubmit(event)}>
-        <p className="hint">Create your account: choose a password (8 to 200 characters). Nobody else knows it.</p>
-        <div className="field">
-          <label htmlFor="name">Your name</label>
-          <input id="name" name="name" autoComplete="name" maxLength={200} />
-        </div>
-        <div className="field">
-          <label htmlFor="password">Password</label>
-          <input id="password" name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
-        </div>
-        <div className="field">
-          <label htmlFor="confirm">Repeat the password</label>
-          <input id="confirm" name="confirm" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
-        </div>
-        {mismatch && (
-          <div className="alert alert-error" role="alert">
-            The two passwords differ.
-          </div>
-        )}
-        {create.isError && (
-          <div className="alert alert-error" role="alert">
-            {errorMessage(create.error)}
-          </div>
-        )}
-        <button className="btn btn-primary" type="submit" style={{ width: "100%" }} disabled={create.isPending || create.isSuccess}>
+      <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-3">
+        <p className="text-sm text-muted-foreground">Create your account: choose a password (8 to 200 characters). Nobody else knows it.</p>
+        <Field label="Your name" id="name">
+          <Input name="name" autoComplete="name" maxLength={200} />
+        </Field>
+        <Field label="Password" id="password">
+          <Input name="password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
+        </Field>
+        <Field label="Repeat the password" id="confirm" error={mismatch ? "The two passwords differ." : undefined}>
+          <Input name="confirm" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
+        </Field>
+        {create.isError && <Alert tone="error">{errorMessage(create.error)}</Alert>}
+        <Button variant="primary" type="submit" className="w-full" disabled={create.isPending || create.isSuccess}>
           {create.isPending || create.isSuccess ? "Creating your account…" : "Create account and join"}
-        </button>
+        </Button>
       </form>
       {oidcName && (
-        <p className="hint">
+        <p className="text-sm text-muted-foreground">
           Or <a href={signInUrl}>sign in with {oidcName}</a> as {email} to accept.
         </p>
       )}

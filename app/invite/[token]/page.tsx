@@ -5,6 +5,9 @@ import { TRPCReactProvider } from "@/server/trpc/client/react";
 import { getServerCaller } from "@/server/trpc/server-caller";
 import { ZInvitationTokenSchema, type TInvitationStatus } from "@/server/routers/invitations/invitations.schema";
 import { SignOutButton } from "../../_components/sign-out-button";
+import { Alert } from "../../_components/ui/alert";
+import { AuthCard } from "../../_components/ui/auth-card";
+import { Button } from "../../_components/ui/button";
 import { AcceptAsSignedIn, CreateAccountAndAccept } from "./accept-invitation";
 
 export const dynamic = "force-dynamic";
@@ -21,12 +24,10 @@ const UNUSABLE: Record<Exclude<TInvitationStatus, "pending">, { title: string; t
 
 function Card({ title, children }: { title: string; children: React.ReactNode }) {
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <h1>{title}</h1>
-        {children}
-      </div>
-    </main>
+    <AuthCard>
+      <h1>{title}</h1>
+      {children}
+    </AuthCard>
   );
 }
 
@@ -71,9 +72,9 @@ export default async function InvitationPage({ params }: Props) {
     return (
       <Card title="Join an organization">
         {intro}
-        <div className="alert alert-warn" role="alert">
+        <Alert tone="warning" role="alert">
           You are signed in as {actor.email}. Sign out, then open this link again and sign in as {invitation.email}.
-        </div>
+        </Alert>
         <SignOutButton callbackUrl={callbackUrl} />
       </Card>
     );
@@ -87,9 +88,9 @@ export default async function InvitationPage({ params }: Props) {
         ) : invitation.account.exists || !methods.credentials ? (
           <>
             <p>{invitation.account.exists ? "You already have an account: sign in to accept." : "Sign in with single sign-on to accept."}</p>
-            <Link className="btn btn-primary" href={`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`}>
-              Sign in to accept
-            </Link>
+            <Button asChild variant="primary">
+              <Link href={`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Sign in to accept</Link>
+            </Button>
           </>
         ) : (
           <CreateAccountAndAccept token={token} email={invitation.email} oidcName={methods.oidc?.name ?? null} signInUrl={`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`} />

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { inngestSteps } from "@/db/schema/jobs";
+import { recordRunnerSteps } from "@/server/observability/metrics";
 import type { OpHandler } from "../context";
 import { retryAfterMs, retryDelayMs } from "../retries";
 import { completeStep, enqueueJob, serializeError } from "../state";
@@ -11,6 +12,7 @@ export const stepError: OpHandler = async (ctx, op) => {
   const error = serializeError(op.error ?? { name: "Error", message: "step errored" });
   const info = stepInfo(op, "StepRun");
   const nextAttempt = job.attempt + 1;
+  recordRunnerSteps(job.functionId, "error", [op]);
   if (nextAttempt >= fn.maxAttempts) {
     ctx.attempt("step-failed", { httpStatus: 206, error, stepId: op.id });
     await completeStep(tx, run, op.id, { error }, info, engine.now);

@@ -1,3 +1,4 @@
+import { recordRunnerSteps } from "@/server/observability/metrics";
 import type { OpHandler } from "../context";
 import { memoizeResult } from "./shared";
 
@@ -5,5 +6,6 @@ import { memoizeResult } from "./shared";
 export const stepRun: OpHandler = async (ctx, op) => {
   ctx.attempt("step-completed", { httpStatus: 206, stepId: op.id });
   await memoizeResult(ctx, op, { data: op.data ?? null });
+  recordRunnerSteps(ctx.job.functionId, "completed", [op]);
   return false;
 };

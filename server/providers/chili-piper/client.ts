@@ -2,6 +2,7 @@ import { z } from "zod";
 import { AppError, type AppErrorCode } from "@/server/errors";
 import { chiliPiperBaseUrl, chiliPiperTimeoutMs } from "./config";
 import { CHILI_PIPER_PERMISSIONS, type ChiliPiperPermission } from "./permissions";
+import { getLogger } from "@/server/observability/logger";
 
 /**
  * A failed call to the provider, as an AppError: PROVIDER_UNAVAILABLE (503) when it could not be reached, timed out
@@ -170,7 +171,7 @@ export class ChiliPiperClient {
         lastError = error;
         const retryable = error.code === "PROVIDER_UNAVAILABLE";
         if (!retryable || attempt === attempts) break;
-        console.warn(`[chili-piper] ${method} ${path}: ${error.message} (attempt ${attempt}/${attempts}, retrying)`);
+        getLogger("chili-piper").warn({ method, path, attempt, attempts, error: error.message }, "provider request failed; retrying");
         await sleep(this.retryBaseDelayMs * 3 ** (attempt - 1) + Math.floor(Math.random() * this.retryBaseDelayMs));
       }
     }

@@ -1,6 +1,7 @@
 import { z } from "zod";
 import { queryInteger } from "@/server/routers/conversations/query-params";
 import { ZAgentSummarySchema } from "@/server/schemas/agent";
+import { ZAgentCallingLimitsSchema } from "@/server/schemas/calling-limits";
 import { MAX_PAGE } from "@/server/schemas/limits";
 import { idText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
@@ -22,8 +23,14 @@ export const ZListAgentsRequestSchema = z.object({
   page: queryInteger({ min: 1, max: MAX_PAGE, description: "One-based page number (default 1)." }).optional(),
 });
 
+/** The summary plus additive fields (issue 17): the agent's calling limits and why it is paused. */
+export const ZListedAgentSchema = ZAgentSummarySchema.extend({
+  callingLimits: ZAgentCallingLimitsSchema,
+  pauseReason: z.string().nullable().describe("Why the agent is PAUSED, when a reason was recorded (auto-pause records one); null otherwise."),
+});
+
 export const ZListAgentsResponseSchema = z.object({
-  agents: z.array(ZAgentSummarySchema),
+  agents: z.array(ZListedAgentSchema),
   pagination: z.object({
     page: z.number().int(),
     pageSize: z.number().int().describe("Always 100."),

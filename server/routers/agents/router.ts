@@ -3,12 +3,14 @@ import { callEventSampleProcedure } from "./call-event-sample.procedure";
 import { checkAccessProcedure } from "./check-access.procedure";
 import { createAgentProcedure } from "./create-agent.procedure";
 import { getAgentConfigProcedure } from "./get-agent-config.procedure";
+import { getCallingLimitsProcedure } from "./get-calling-limits.procedure";
 import { listAgentsProcedure } from "./list-agents.procedure";
 import { listConsoleAgentsProcedure } from "./list-console-agents.procedure";
 import { listExtractedVariablesProcedure } from "./list-extracted-variables.procedure";
 import { listInputVariablesProcedure } from "./list-input-variables.procedure";
 import { listOutcomesProcedure } from "./list-outcomes.procedure";
 import { updateAgentProcedure } from "./update-agent.procedure";
+import { updateCallingLimitsProcedure } from "./update-calling-limits.procedure";
 
 /**
  * Agents. Procedures with an OpenAPI `.meta()` are also `/api/v1` operations (checkAccess backs the HEAD checks);
@@ -22,6 +24,8 @@ export const agentsRouter = router({
   listOutcomes: listOutcomesProcedure,
   checkAccess: checkAccessProcedure,
   callEventSample: callEventSampleProcedure,
+  callingLimits: getCallingLimitsProcedure,
+  updateCallingLimits: updateCallingLimitsProcedure,
   listForConsole: listConsoleAgentsProcedure,
   getConfig: getAgentConfigProcedure,
   create: createAgentProcedure,

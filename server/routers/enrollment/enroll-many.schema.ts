@@ -12,6 +12,7 @@ import {
   MAX_TITLE_CASE_FIELDS,
   MAX_VARIABLE_NAME_LENGTH,
 } from "@/server/schemas/limits";
+import { consentInputDocs } from "@/server/schemas/consent";
 import { ZJsonBooleanSchema } from "@/server/schemas/sequence";
 import { boundedText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
@@ -27,7 +28,7 @@ export const enrollManyMeta: Meta = {
       "Bulk equivalent of a CSV import: 1 to 1,000 contacts. Validation is per contact: valid contacts are scheduled,",
       "invalid ones come back in `rejected` with a reason (MISSING_NAME, INVALID_NAME, MISSING_PHONE_NUMBER,",
       "INVALID_PHONE_NUMBER, DUPLICATE_PHONE_NUMBER, INVALID_TIMEZONE, INVALID_SCHEDULED_AT, MISSING_EMAIL,",
-      "MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE, OPTED_OUT). A field over its length limit or holding a NUL",
+      "MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE, OPTED_OUT, MISSING_CONSENT, INVALID_CONSENT). A field over its length limit or holding a NUL",
       "character or an unpaired surrogate rejects that contact with its field's reason (INVALID_NAME for the name). Numbers are normalized before duplicate detection, so formatted variants of",
       "one number collide and only the first occurrence is scheduled unless `allowDuplicates`. 202 means every upfront",
       "check passed and the batch is durably recorded; the sequences are created asynchronously right after.",
@@ -86,6 +87,7 @@ const ZBulkContactSchema = z
       .unknown()
       .meta({ override: { ...customVariableDocs.object, description: "Custom input variables as an object of strings (alternative to top-level properties)." } })
       .optional(),
+    consent: z.unknown().meta({ override: consentInputDocs }).optional(),
   })
   .catchall(z.unknown().meta({ override: { ...customVariableDocs.value, description: customVariableDocs.topLevelDescription } }))
   .describe("One contact; custom input variables the agent requires are top-level strings and/or `customVariables`.");

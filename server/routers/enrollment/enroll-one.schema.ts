@@ -11,6 +11,7 @@ import {
   MAX_VARIABLE_VALUE_LENGTH,
   MAX_VARIABLES_PER_CONTACT,
 } from "@/server/schemas/limits";
+import { consentInputDocs } from "@/server/schemas/consent";
 import { ZJsonBooleanSchema, ZSequenceSchema } from "@/server/schemas/sequence";
 import { boundedText } from "@/server/schemas/text";
 import type { Meta } from "@/server/trpc/init";
@@ -32,7 +33,7 @@ export const enrollOneMeta: Meta = {
     ].join(" "),
     protect: true,
     errorResponses: {
-      400: "Field error: INVALID_REQUEST (missing name or phoneNumber, wrong type), INVALID_PHONE_NUMBER, INVALID_TIMEZONE, INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE; INVALID_REQUEST_BODY for invalid JSON",
+      400: "Field error: INVALID_REQUEST (missing name or phoneNumber, wrong type), INVALID_PHONE_NUMBER, INVALID_TIMEZONE, INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE, MISSING_CONSENT (the organization requires consent records), INVALID_CONSENT; INVALID_REQUEST_BODY for invalid JSON",
       401: "Missing (UNAUTHORIZED) or invalid (INVALID_API_KEY) API key",
       402: "INSUFFICIENT_CREDITS: no credit left this month",
       404: "AGENT_NOT_FOUND: unknown agent or an agent of another organization",
@@ -85,6 +86,8 @@ export const contactFieldShape = {
     .meta({ override: customVariableDocs.object })
     .optional()
     .describe("Custom input variables as an object of strings (alternative to top-level properties)."),
+  // Validated by the service (INVALID_CONSENT / MISSING_CONSENT), so a bad record rejects one bulk contact, not the batch.
+  consent: z.unknown().meta({ override: consentInputDocs }).optional(),
 };
 
 export const ZEnrollOneRequestSchema = z

@@ -2,6 +2,7 @@ import { router } from "@/server/trpc/init";
 import { enrollManyProcedure } from "./enroll-many.procedure";
 import { enrollOneProcedure } from "./enroll-one.procedure";
 import { getImportProgressProcedure } from "./get-import-progress.procedure";
+import { previewEnrollmentProcedure } from "./preview-enrollment.procedure";
 import { submitImportBatchProcedure } from "./submit-import-batch.procedure";
 import { validateImportRowsProcedure } from "./validate-import-rows.procedure";
 
@@ -12,6 +13,7 @@ import { validateImportRowsProcedure } from "./validate-import-rows.procedure";
 export const enrollmentRouter = router({
   enrollOne: enrollOneProcedure,
   enrollMany: enrollManyProcedure,
+  previewMany: previewEnrollmentProcedure,
   validateImportRows: validateImportRowsProcedure,
   submitImportBatch: submitImportBatchProcedure,
   importProgress: getImportProgressProcedure,

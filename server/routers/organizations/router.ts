@@ -1,8 +1,12 @@
 import { router } from "@/server/trpc/init";
+import { getCallingSettingsProcedure } from "./get-calling-settings.procedure";
 import { getCurrentOrganizationProcedure } from "./get-current-organization.procedure";
 import { listMyOrganizationsProcedure } from "./list-my-organizations.procedure";
+import { updateCallingSettingsProcedure } from "./update-calling-settings.procedure";
 
 export const organizationsRouter = router({
   listMine: listMyOrganizationsProcedure,
   current: getCurrentOrganizationProcedure,
+  callingSettings: getCallingSettingsProcedure,
+  updateCallingSettings: updateCallingSettingsProcedure,
 });

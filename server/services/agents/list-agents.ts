@@ -2,6 +2,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import { callingLimitColumns, toCallingLimits } from "./calling-limits";
 
 export const AGENTS_PAGE_SIZE = 100;
 
@@ -22,7 +23,7 @@ export async function listAgents(db: DbOrTx, params: ListAgentsParams) {
   const where = and(eq(agents.organizationId, params.organizationId));
   const [rows, totals] = await Promise.all([
     db
-      .select({ agentId: agents.id, name: agents.name, status: agents.status })
+      .select({ agentId: agents.id, name: agents.name, status: agents.status, pauseReason: agents.pauseReason, ...callingLimitColumns })
       .from(agents)
       .where(where)
       .orderBy(asc(agents.createdAt), asc(agents.id))
@@ -33,7 +34,7 @@ export async function listAgents(db: DbOrTx, params: ListAgentsParams) {
   const totalItems = totals[0]?.total ?? 0;
   const totalPages = Math.ceil(totalItems / AGENTS_PAGE_SIZE);
   return {
-    agents: rows,
+    agents: rows.map((row) => ({ agentId: row.agentId, name: row.name, status: row.status, callingLimits: toCallingLimits(row), pauseReason: row.pauseReason })),
     pagination: {
       page: params.page,
       pageSize: AGENTS_PAGE_SIZE,

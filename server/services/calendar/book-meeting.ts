@@ -19,6 +19,7 @@ import {
   type ScheduledMeeting,
 } from "@/server/providers/chili-piper/client";
 import { CALENDAR_PROVIDER, openProviderClient } from "./provider-connection";
+import { getLogger } from "@/server/observability/logger";
 
 /** Why a booking attempt did not book. Recorded on the meeting row and returned; never thrown. */
 export type BookingErrorCode =
@@ -276,7 +277,7 @@ export async function bookMeetingForCall(db: Db, params: BookMeetingForCallParam
       errorCode = error.code;
       message = error.message;
     } else {
-      console.error("[calendar] booking failed unexpectedly", { callId: row.call.id, error: error instanceof Error ? error.message : String(error) });
+      getLogger("calendar").error({ callId: row.call.id, err: error }, "booking failed unexpectedly");
       errorCode = "INTERNAL_ERROR";
       message = "The booking failed because of an internal error.";
     }
@@ -284,7 +285,7 @@ export async function bookMeetingForCall(db: Db, params: BookMeetingForCallParam
       .update(meetings)
       .set({ status: "failed", errorCode, errorMessage: message, claimedAt: null, updatedAt: new Date() })
       .where(eq(meetings.callId, row.call.id))
-      .catch((writeError: unknown) => console.error("[calendar] could not record the failed booking", { callId: row.call.id, writeError }));
+      .catch((writeError: unknown) => getLogger("calendar").error({ callId: row.call.id, err: writeError }, "could not record the failed booking"));
     return {
       status: "failed",
       mode,

@@ -6,6 +6,7 @@ import { ruleBasedAnalyzer } from "@/server/analysis/rule-based";
 import type { AnalysisInput, AnalysisResult, CallAnalyzer, ExtractionDefinition } from "@/server/analysis/types";
 import { callDispositions, type CallDisposition } from "@/server/voice/types";
 import { findAnalysisOutcomes, findExtractionDefinitions } from "./call-context";
+import { getLogger } from "@/server/observability/logger";
 
 /** What the analyser gets for a call that is in `Processing Analysis`; null for any other state. */
 export async function buildAnalysisInput(db: DbOrTx, callId: string): Promise<AnalysisInput | null> {
@@ -48,7 +49,10 @@ export async function analyzeEndedCall(db: DbOrTx, params: AnalyzeEndedCallParam
     result = await params.analyzer.analyze(input);
   } catch (error) {
     if (!params.fallbackToRules || params.analyzer === ruleBasedAnalyzer) throw error;
-    (params.log ?? ((message, cause) => console.error(message, cause)))(`analysis of ${params.callId} failed; using the rule-based analyser`, error);
+    (params.log ?? ((message, cause) => getLogger("analysis").error({ callId: params.callId, err: cause }, message)))(
+      `analysis of ${params.callId} failed; using the rule-based analyser`,
+      error,
+    );
     result = await ruleBasedAnalyzer.analyze(input);
   }
   // The contact asked during the call not to be called again (the voice agent's opt_out tool recorded it at once):

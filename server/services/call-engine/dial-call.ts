@@ -2,6 +2,9 @@ import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
 import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
 import { agents, calls, optOuts, organizations, sequences } from "@/db/schema";
+import { getLogger } from "@/server/observability/logger";
+import { recordDialLag } from "@/server/observability/metrics";
+import { maskPhoneNumber } from "@/server/observability/redact";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
 import { findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
@@ -176,10 +179,21 @@ async function placeOne(db: DbOrTx, candidate: Pick<DialCandidate, "call" | "seq
     const request = await cache.request(db, candidate);
     const placed = await engine.placeCall(request);
     await recordPlacements(db, [{ callId: candidate.call.id, providerCallId: placed.providerCallId, placedAt }]);
+    if (!placed.alreadyPlaced) logDialed(candidate, placedAt);
     return { ok: true, providerCallId: placed.providerCallId, alreadyPlaced: placed.alreadyPlaced, placedAt };
   } catch (error) {
     return { ok: false, error, message: error instanceof Error ? error.message : String(error) };
   }
+}
+
+/** The dial lag metric (`call_dial_lag_seconds`, against the call's due time) and one log line per placed call. */
+function logDialed(candidate: Pick<DialCandidate, "call" | "sequence">, placedAt: Date): void {
+  const lagSeconds = Math.max(0, (placedAt.getTime() - candidate.call.scheduledAt.getTime()) / 1000);
+  recordDialLag(lagSeconds);
+  getLogger("call-engine").info(
+    { callId: candidate.call.id, sequenceId: candidate.sequence.id, to: maskPhoneNumber(candidate.sequence.phoneNumber), step: candidate.call.stepNumber, lagMs: Math.round(lagSeconds * 1000) },
+    "call dialed",
+  );
 }
 
 /** The provider accepted these calls: its call IDs and the moment each was placed (`dialedAt`), one statement. */

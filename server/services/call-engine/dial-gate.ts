@@ -1,4 +1,5 @@
 import type { Tx } from "@/db";
+import { getConfig } from "@/server/config/env";
 import type { agents, calls, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import { agentTimezoneOf, pickFromPhoneNumber } from "./call-context";
@@ -48,7 +49,7 @@ export type DialCheck = {
 
 /** How long a call waits before the engine looks again while its agent is paused (default 5 minutes). */
 export function pausedRecheckSeconds(): number {
-  return Number(process.env.CALL_PAUSED_RECHECK_SECONDS ?? 300);
+  return getConfig().CALL_PAUSED_RECHECK_SECONDS;
 }
 
 function each(candidates: DialCandidate[], decide: (candidate: DialCandidate) => GateVerdict | null): Map<string, GateVerdict> {

@@ -1,18 +1,11 @@
 import { inArray, sql } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { dialRateCursors } from "@/db/schema";
-
-function positiveNumberSetting(name: string, fallback: number): number {
-  const raw = process.env[name]?.trim();
-  if (!raw) return fallback;
-  const value = Number(raw);
-  if (!Number.isFinite(value) || value <= 0) throw new Error(`${name} must be a positive number of calls per second, got "${raw}".`);
-  return value;
-}
+import { getConfig } from "@/server/config/env";
 
 /** Calls per second an organization dials, all its agents together, unless its `dial_rate_per_second` says otherwise. */
 export function defaultOrganizationDialRate(): number {
-  return positiveNumberSetting("CALL_DIAL_RATE_PER_SECOND", 10);
+  return getConfig().CALL_DIAL_RATE_PER_SECOND;
 }
 
 /**
@@ -22,12 +15,12 @@ export function defaultOrganizationDialRate(): number {
  * numbers can use the organization's whole default 10/s.
  */
 export function defaultNumberDialRate(): number {
-  return positiveNumberSetting("CALL_DIAL_RATE_PER_NUMBER_PER_SECOND", 5);
+  return getConfig().CALL_DIAL_RATE_PER_NUMBER_PER_SECOND;
 }
 
 /** How far ahead the dispatcher plans dial slots in one claim (and waits in one step). */
 export function dialPlanningHorizonMs(): number {
-  return positiveNumberSetting("CALL_DISPATCH_HORIZON_MS", 1000);
+  return getConfig().CALL_DISPATCH_HORIZON_MS;
 }
 
 /**

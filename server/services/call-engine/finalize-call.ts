@@ -3,6 +3,8 @@ import type { DbOrTx } from "@/db";
 import { agents, calls, optOuts, sequences, type CallAction, type LifecycleStatus, type ResultType } from "@/db/schema";
 import type { AnalysisResult } from "@/server/analysis/types";
 import { newId } from "@/server/ids";
+import { getLogger } from "@/server/observability/logger";
+import { recordCallFinished } from "@/server/observability/metrics";
 import { failedCallAnalysis } from "./analyze-call";
 import { agentTimezoneOf, findExtractionDefinitions } from "./call-context";
 import { chargeCall } from "./charging";
@@ -48,6 +50,19 @@ function mergeActions(during: CallAction[], analysed: CallAction[]): CallAction[
  * returns `finalized: false`, so `call/analyzed` is sent once per call.
  */
 export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
+  const outcome = await finalizeInTransaction(db, params);
+  if (outcome.finalized) {
+    // After commit: counted and logged once per call (a second finalization is `finalized: false`).
+    recordCallFinished({ resultType: outcome.resultType, credits: outcome.credits });
+    getLogger("call-engine").info(
+      { callId: outcome.callId, sequenceId: outcome.sequenceId, result: outcome.resultType, credits: outcome.credits, lifecycleStatus: outcome.lifecycleStatus, nextCallId: outcome.nextCall?.callId },
+      "call finished",
+    );
+  }
+  return outcome;
+}
+
+function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
   const { callId, analysis, now } = params;
   const from = params.from ?? ["Processing Analysis"];
   return db.transaction(async (tx): Promise<FinalizeCallOutcome> => {

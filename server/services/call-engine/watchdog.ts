@@ -1,15 +1,16 @@
 import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
+import { getConfig } from "@/server/config/env";
 
 /** A call may stay `Calling` this long after the provider's last sign of life (the engine's longest call plus a margin). */
 export function callingTimeoutSeconds(maxCallWallSeconds: number): number {
-  return Number(process.env.CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS ?? maxCallWallSeconds + 120);
+  return getConfig().CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS ?? maxCallWallSeconds + 120;
 }
 
 /** An analysis that started this long ago and has not finished is given up (default 10 minutes). */
 export function analysisTimeoutSeconds(): number {
-  return Number(process.env.CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS ?? 600);
+  return getConfig().CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS;
 }
 
 export type StuckCall = { callId: string; resultType: string };

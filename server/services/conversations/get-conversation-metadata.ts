@@ -26,17 +26,19 @@ export async function getConversationMetadata(
   params: GetConversationMetadataParams,
 ): Promise<{ sequenceId: string; metadata: TCallMetadata[] }> {
   const { organizationId, sequenceId } = params;
-  const [, rows] = await Promise.all([
+  const [sequence, rows] = await Promise.all([
     getSequenceOrThrow(db, { organizationId, sequenceId }),
     findCallMetadataRows(db, { organizationId, sequenceIds: [sequenceId] }),
   ]);
 
-  if (!params.includeRecording) return { sequenceId, metadata: rows.map((row) => toCallMetadata(row)) };
+  // Additive (issue 17): the sequence's consent record on each call's metadata.
+  const consent = sequence.consent ?? null;
+  if (!params.includeRecording) return { sequenceId, metadata: rows.map((row) => ({ ...toCallMetadata(row), consent })) };
   const keys = rows.map((row) => signableRecordingKey(row.call));
   const signable = keys.filter((key): key is string => key !== null);
   const urls = signable.length > 0 ? await (params.store ?? getRecordingStore()).signUrls(signable, params.now) : new Map();
   return {
     sequenceId,
-    metadata: rows.map((row, index) => toCallMetadata(row, keys[index] ? urls.get(keys[index]!)?.url : undefined)),
+    metadata: rows.map((row, index) => ({ ...toCallMetadata(row, keys[index] ? urls.get(keys[index]!)?.url : undefined), consent })),
   };
 }

@@ -1,7 +1,7 @@
 import { and, eq, gte, inArray, lt, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { DbOrTx } from "@/db";
-import { creditTransactions, optOuts } from "@/db/schema";
+import { creditTransactions, optOuts, organizations } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { getMonthAllocation } from "@/server/services/credits/get-credit-usage";
 
@@ -47,4 +47,13 @@ export async function findOptedOutNumbers(db: DbOrTx, params: { organizationId: 
     .from(optOuts)
     .where(and(eq(optOuts.organizationId, params.organizationId), inArray(optOuts.phoneNumber, [...new Set(params.phoneNumbers)])));
   return new Set(rows.map((row) => row.phoneNumber));
+}
+
+/** The organization's settings enrollment applies: title-casing allowed, consent records required. */
+export async function getEnrollmentSettings(db: DbOrTx, organizationId: string): Promise<{ titleCaseAllowlisted: boolean; requireConsent: boolean }> {
+  const [row] = await db
+    .select({ titleCaseAllowlisted: organizations.titleCaseAllowlisted, requireConsent: organizations.requireConsent })
+    .from(organizations)
+    .where(eq(organizations.id, organizationId));
+  return row ?? { titleCaseAllowlisted: false, requireConsent: false };
 }

@@ -13,12 +13,14 @@ import {
   MAX_VARIABLE_VALUE_LENGTH,
   MAX_VARIABLES_PER_CONTACT,
 } from "@/server/schemas/limits";
+import type { ConsentRecord } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import type { RejectionReason } from "@/server/schemas/enrollment";
 import { isSafeText, toSafeText, UNSAFE_TEXT_MESSAGE } from "@/server/schemas/text";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone, inferTimezone } from "@/server/services/phone/timezones";
 import { stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
+import { parseConsent } from "./consent";
 
 /** Body fields with a meaning of their own; every other top-level property is a custom input variable. */
 export const CONTACT_FIELDS = new Set([
@@ -31,6 +33,7 @@ export const CONTACT_FIELDS = new Set([
   "bypassCallWindows",
   "groupByField",
   "customVariables",
+  "consent",
 ]);
 
 const EMAIL_PATTERN = /^[^\s@]+@[^\s@]+\.[^\s@]+$/;
@@ -53,6 +56,8 @@ export type EnrollmentContact = {
   /** `<groupByField>=<value>` when the contact is chained; null otherwise. */
   groupKey: string | null;
   customInputVariables: Record<string, string>;
+  /** Consent record as given (normalized); absent in batches recorded before consent records existed. */
+  consent?: ConsentRecord | null;
 };
 
 export type ContactRejection = { index: number; phoneNumber: string; reason: RejectionReason; error: string };
@@ -70,6 +75,8 @@ export type ContactRules = {
   groupByField: string | null;
   /** Variables (and `name`) to title-case; empty unless the organization is allowlisted. */
   titleCaseFields: ReadonlySet<string>;
+  /** The organization's "require consent" setting: a contact without `consent` is MISSING_CONSENT. */
+  requireConsent?: boolean;
   now: Date;
 };
 
@@ -279,6 +286,9 @@ async function normalizeContact(raw: Record<string, unknown>, index: number, rul
   }
   const groupValue = groupByField ? variables[groupByField]?.trim() : undefined;
 
+  const consent = parseConsent(raw.consent, { required: rules.requireConsent === true, now: rules.now });
+  if (!consent.ok) reject(consent.reason, consent.message);
+
   return {
     index,
     name,
@@ -291,5 +301,6 @@ async function normalizeContact(raw: Record<string, unknown>, index: number, rul
     groupByField: groupByField ?? null,
     groupKey: groupByField && groupValue ? `${groupByField}=${groupValue}` : null,
     customInputVariables: variables,
+    consent: consent.consent,
   };
 }

@@ -127,22 +127,23 @@ export async function createSequences(tx: Tx, params: CreateSequencesParams): Pr
     group_by_field: row.contact.groupKey ? row.contact.groupByField : null,
     chain_position: row.chainPosition,
     chain_status: row.chainStatus,
+    consent: row.contact.consent ?? null,
   }));
   const nowIso = now.toISOString();
   const inserted = await tx.execute<{ id: string }>(sql`
     insert into sequences (
       id, organization_id, agent_id, batch_id, batch_index, name, phone_number, phone_number_ext, to_email_address,
       timezone, custom_input_variables, scheduled_at, bypass_call_windows, scheduled_by, steps, group_key,
-      group_by_field, chain_position, chain_status, created_at, updated_at
+      group_by_field, chain_position, chain_status, consent, created_at, updated_at
     )
     select r.id, ${agent.organizationId}::text, ${agent.agentId}::text, ${batchId}::text, r.batch_index, r.name, r.phone_number,
       r.phone_number_ext, r.to_email_address, r.timezone, r.custom_input_variables, r.scheduled_at,
       r.bypass_call_windows, ${agent.scheduledBy}::text, ${JSON.stringify(agent.steps)}::jsonb, r.group_key,
-      r.group_by_field, r.chain_position, r.chain_status, ${nowIso}::timestamptz, ${nowIso}::timestamptz
+      r.group_by_field, r.chain_position, r.chain_status, r.consent, ${nowIso}::timestamptz, ${nowIso}::timestamptz
     from jsonb_to_recordset(${JSON.stringify(sequenceRows)}::jsonb) as r(
       id text, batch_index integer, name text, phone_number text, phone_number_ext text, to_email_address text,
       timezone text, custom_input_variables jsonb, scheduled_at timestamptz, bypass_call_windows boolean,
-      group_key text, group_by_field text, chain_position integer, chain_status text
+      group_key text, group_by_field text, chain_position integer, chain_status text, consent jsonb
     )
     on conflict (batch_id, batch_index) do nothing
     returning id`);

@@ -1,14 +1,13 @@
 import { and, eq, lte } from "drizzle-orm";
 import type { Db } from "@/db";
-import { bulkBatches, organizations } from "@/db/schema";
+import { bulkBatches } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { newUuid } from "@/server/ids";
 import { sendSequenceEvents } from "@/server/services/sequences/sequence-events";
 import type { TBulkEnrollmentResult } from "@/server/schemas/enrollment";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "@/server/schemas/limits";
-import { assertCreditsFor, findOptedOutNumbers } from "./checks";
-import { contactRulesFor, parseDefaultTimezone, phoneNumberAsSent, validateContact, type ContactRejection, type EnrollmentContact } from "./contact";
-import { getSchedulableAgent } from "./schedulable-agent";
+import { assertCreditsFor } from "./checks";
+import { decideBulkEnrollment } from "./decide-bulk-enrollment";
 
 /** A replay within this window returns the first 202 body (DESIGN §4). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
@@ -50,9 +49,6 @@ async function findReplay(db: Db, organizationId: string, key: string, now: Date
   return row.response as TBulkEnrollmentResult;
 }
 
-/** Duplicate detection key: the normalized number and its extension (two extensions are two people). */
-const dialKey = (contact: EnrollmentContact) => `${contact.phoneNumber};${contact.phoneNumberExt}`;
-
 /**
  * POST /agents/{agentId}/schedule/sequences: validates every contact, records the batch durably and answers 202;
  * the sequences are created afterwards by the `materialize-bulk-batch` function (`materializeBulkBatch`).
@@ -81,60 +77,7 @@ export async function acceptBulkEnrollment(db: Db, params: EnrollManyParams): Pr
     const replay = await findReplay(db, organizationId, idempotencyKey, now);
     if (replay) return { response: replay, created: false };
   }
-  const allowDuplicates = body.allowDuplicates === true;
-  if (allowDuplicates && (body.groupByField || body.contacts.some((contact) => contact.groupByField))) {
-    throw new AppError("INVALID_REQUEST", "groupByField cannot be combined with allowDuplicates.");
-  }
-
-  const agent = await getSchedulableAgent(db, params);
-  const defaultTimezone = parseDefaultTimezone(body.timezone);
-  let titleCaseFields: ReadonlySet<string> = new Set();
-  if (body.titleCaseFields?.length) {
-    // Title-casing is applied only for organizations on the normalization allowlist; others are scheduled as sent.
-    const [org] = await db
-      .select({ allowlisted: organizations.titleCaseAllowlisted })
-      .from(organizations)
-      .where(eq(organizations.id, organizationId));
-    if (org?.allowlisted) titleCaseFields = new Set(body.titleCaseFields);
-  }
-
-  const rules = contactRulesFor(agent, { defaultTimezone, groupByField: body.groupByField, titleCaseFields, now });
-  const rejected: ContactRejection[] = [];
-  let valid: EnrollmentContact[] = [];
-  for (let index = 0; index < body.contacts.length; index += 1) {
-    const result = await validateContact(body.contacts[index]!, index, rules);
-    if (result.ok) valid.push(result.contact);
-    else rejected.push(result.rejection);
-  }
-
-  const optedOut = await findOptedOutNumbers(db, { organizationId, phoneNumbers: valid.map((contact) => contact.phoneNumber) });
-  const rawPhone = (index: number) => phoneNumberAsSent(body.contacts[index]!);
-  const firstOccurrence = new Map<string, number>();
-  valid = valid.filter((contact) => {
-    if (optedOut.has(contact.phoneNumber)) {
-      rejected.push({
-        index: contact.index,
-        phoneNumber: rawPhone(contact.index),
-        reason: "OPTED_OUT",
-        error: `${contact.phoneNumber} opted out of calls from this organization.`,
-      });
-      return false;
-    }
-    if (allowDuplicates) return true;
-    const first = firstOccurrence.get(dialKey(contact));
-    if (first !== undefined) {
-      rejected.push({
-        index: contact.index,
-        phoneNumber: rawPhone(contact.index),
-        reason: "DUPLICATE_PHONE_NUMBER",
-        error: `${contact.phoneNumber} already appears at index ${first}; only the first occurrence is scheduled.`,
-      });
-      return false;
-    }
-    firstOccurrence.set(dialKey(contact), contact.index);
-    return true;
-  });
-  rejected.sort((a, b) => a.index - b.index);
+  const { agent, rules, valid, rejected } = await decideBulkEnrollment(db, params);
 
   if (valid.length === 0) {
     throw new AppError("NO_VALID_CONTACTS", `None of the ${body.contacts.length} contacts passed validation; see rejected.`, { rejected });

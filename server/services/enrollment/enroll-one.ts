@@ -5,7 +5,7 @@ import type { RejectionReason } from "@/server/schemas/enrollment";
 import type { TSequence } from "@/server/schemas/sequence";
 import { sendSequenceEvents, startedEvents } from "@/server/services/sequences/sequence-events";
 import { toApiSequence } from "@/server/services/sequences/sequence-shape";
-import { assertCreditsFor, findOptedOutNumbers } from "./checks";
+import { assertCreditsFor, findOptedOutNumbers, getEnrollmentSettings } from "./checks";
 import { contactRulesFor, validateContact } from "./contact";
 import { createSequences } from "./create-sequences";
 import { getSchedulableAgent } from "./schedulable-agent";
@@ -34,12 +34,15 @@ const errorCodeOfReason: Record<RejectionReason, AppErrorCode> = {
   MISSING_INPUT_VARIABLE: "MISSING_INPUT_VARIABLE",
   INVALID_INPUT_VARIABLE: "INVALID_INPUT_VARIABLE",
   OPTED_OUT: "OPTED_OUT",
+  MISSING_CONSENT: "MISSING_CONSENT",
+  INVALID_CONSENT: "INVALID_CONSENT",
 };
 
 /**
  * POST /agents/{agentId}/schedule/sequence. Raises, in this order: 404 AGENT_NOT_FOUND, 422 AGENT_MISCONFIGURED,
  * 400 field errors (INVALID_REQUEST for a missing name or number, INVALID_PHONE_NUMBER, INVALID_TIMEZONE,
- * INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE), 409 OPTED_OUT,
+ * INVALID_SCHEDULED_AT, MISSING_EMAIL, MISSING_INPUT_VARIABLE, INVALID_INPUT_VARIABLE, MISSING_CONSENT when the
+ * organization requires consent and none was given, INVALID_CONSENT), 409 OPTED_OUT,
  * 402 INSUFFICIENT_CREDITS. Sends `sequence/started` after commit when the contact is scheduled (not waiting).
  */
 export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence }> {
@@ -52,7 +55,8 @@ export async function enrollOne(db: Db, params: EnrollOneParams): Promise<{ sequ
 /** `enrollOne` without the event: for callers that announce themselves, or need not (the demo seed). */
 export async function createEnrollment(db: Db, params: EnrollOneParams): Promise<{ sequence: TSequence; started: boolean }> {
   const agent = await getSchedulableAgent(db, params);
-  const validation = await validateContact(params.body, 0, contactRulesFor(agent, { defaultTimezone: null, now: params.now }));
+  const { requireConsent } = await getEnrollmentSettings(db, params.organizationId);
+  const validation = await validateContact(params.body, 0, { ...contactRulesFor(agent, { defaultTimezone: null, now: params.now }), requireConsent });
   if (!validation.ok) {
     const { reason, error } = validation.rejection;
     throw new AppError(errorCodeOfReason[reason], error, { reason });

@@ -2,7 +2,7 @@ import type { DbOrTx } from "@/db";
 import { AppError } from "@/server/errors";
 import type { TImportRowCheck } from "@/server/schemas/enrollment";
 import { MAX_CONTACTS_PER_REQUEST } from "@/server/schemas/limits";
-import { findOptedOutNumbers } from "./checks";
+import { findOptedOutNumbers, getEnrollmentSettings } from "./checks";
 import { contactRulesFor, parseDefaultTimezone, validateContact } from "./contact";
 import { DASHBOARD_SCHEDULED_BY, getSchedulableAgent } from "./schedulable-agent";
 
@@ -30,7 +30,8 @@ export async function validateImportRows(db: DbOrTx, params: ValidateImportRowsP
     throw new AppError("INVALID_REQUEST", `rows: at most ${MAX_ROWS_PER_VALIDATION} rows per validation request`);
   }
   const agent = await getSchedulableAgent(db, { ...params, scheduledBy: DASHBOARD_SCHEDULED_BY });
-  const rules = contactRulesFor(agent, { defaultTimezone: parseDefaultTimezone(params.timezone), groupByField: params.groupByField, now: params.now });
+  const { requireConsent } = await getEnrollmentSettings(db, params.organizationId);
+  const rules = { ...contactRulesFor(agent, { defaultTimezone: parseDefaultTimezone(params.timezone), groupByField: params.groupByField, now: params.now }), requireConsent };
   const results: TImportRowCheck[] = [];
   for (let index = 0; index < params.rows.length; index += 1) {
     const result = await validateContact(params.rows[index]!, index, rules);

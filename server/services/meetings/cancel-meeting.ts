@@ -4,6 +4,7 @@ import { meetingCancelled } from "@/inngest/events";
 import { isProviderStatus } from "@/server/providers/chili-piper/client";
 import type { TMeetingCancellation } from "@/server/schemas/meeting";
 import { meetingGone, openMeeting } from "./open-meeting";
+import { getLogger } from "@/server/observability/logger";
 
 export type CancelMeetingParams = {
   organizationId: string;
@@ -47,10 +48,7 @@ export async function cancelMeeting(db: DbOrTx, params: CancelMeetingParams): Pr
     try {
       await (params.notifyCancelled ?? sendMeetingCancelled)(meeting.callId);
     } catch (error) {
-      console.error("[meetings] could not request reconciliation of a cancelled meeting", {
-        callId: meeting.callId,
-        error: error instanceof Error ? error.message : String(error),
-      });
+      getLogger("meetings").error({ callId: meeting.callId, err: error }, "could not request reconciliation of a cancelled meeting");
     }
   }
   return { entityId: params.entityId, bookingUid, status: "cancelled" };

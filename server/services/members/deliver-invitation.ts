@@ -1,6 +1,7 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { mailSettings } from "@/server/config/settings";
 import type { MemberRole } from "@/db/schema";
+import { getLogger } from "@/server/observability/logger";
 
 export type InvitationMessage = {
   to: string;
@@ -41,7 +42,11 @@ export function invitationText(message: InvitationMessage): string {
 export async function deliverInvitation(message: InvitationMessage, channel: "email" | "link"): Promise<InvitationDelivery> {
   const settings = mailSettings();
   if (channel === "link" || !settings) {
-    console.info(`[invitations] link for ${message.to} to join ${message.organizationName} as ${message.role} (valid until ${message.expiresAt.toISOString()}): ${message.url}`);
+    // Without SMTP the link is given to the inviting admin and written here, once (docs/security.md).
+    getLogger("invitations").info(
+      { invitee: message.to, organization: message.organizationName, role: message.role, expiresAt: message.expiresAt.toISOString(), url: message.url },
+      "invitation link (not emailed)",
+    );
     return { delivery: "link", inviteUrl: message.url };
   }
   try {
@@ -51,11 +56,11 @@ export async function deliverInvitation(message: InvitationMessage, channel: "em
       subject: `You are invited to join ${message.organizationName}`,
       text: invitationText(message),
     });
-    console.info(`[invitations] emailed an invitation to ${message.to} for ${message.organizationName}`);
+    getLogger("invitations").info({ invitee: message.to, organization: message.organizationName }, "invitation emailed");
     return { delivery: "email", inviteUrl: null };
   } catch (error) {
     // The link is never logged here: with SMTP configured, only the invitee may see it.
-    console.error(`[invitations] could not email the invitation to ${message.to}: ${error instanceof Error ? error.message : String(error)}`);
+    getLogger("invitations").error({ invitee: message.to, err: error }, "could not email the invitation");
     return { delivery: "email-failed", inviteUrl: null };
   }
 }

@@ -2,6 +2,7 @@ import { and, asc, gt, inArray, isNotNull, isNull, lt, or } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
 import { getRecordingStore, isExternalRecordingKey, type RecordingStore } from "@/server/storage/recording-store";
+import { getLogger } from "@/server/observability/logger";
 
 export type DeleteExpiredRecordingsParams = {
   now: Date;
@@ -66,7 +67,7 @@ export async function deleteExpiredRecordings(db: DbOrTx, params: DeleteExpiredR
       if (outcome.status === "fulfilled") removed.push(row.id);
       else {
         result.failed += 1;
-        console.warn(`[recording-retention] could not delete the audio of ${row.id}; retrying on the next run`, String(outcome.reason));
+        getLogger("recording-retention").warn({ callId: row.id, err: outcome.reason }, "could not delete the audio; retrying on the next run");
       }
     });
     if (removed.length > 0) {

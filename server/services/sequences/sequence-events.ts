@@ -1,5 +1,6 @@
 import { inngest } from "@/inngest/client";
 import { sequenceBulkAccepted, sequenceCancelled, sequenceStarted } from "@/inngest/events";
+import { getLogger } from "@/server/observability/logger";
 
 /** Events the enrollment and cancel services send after their transaction committed. */
 export type SequenceEvent =
@@ -31,7 +32,7 @@ export async function sendSequenceEvents(events: SequenceEvent[]): Promise<void>
     try {
       await inngest.send(chunk.map(toPayload));
     } catch (error) {
-      console.error(`[enrollment] could not send ${chunk.length} event(s) (${chunk[0]!.name}…); the database state stands`, error);
+      getLogger("enrollment").error({ events: chunk.length, name: chunk[0]!.name, err: error }, "could not send events; the database state stands");
     }
   }
 }

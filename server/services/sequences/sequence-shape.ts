@@ -22,5 +22,6 @@ export function toApiSequence(sequence: Sequence, firstCallScheduledAt: Date | n
     lifecycleStatus: sequence.lifecycleStatus,
     chainStatus: sequence.chainStatus,
     createdAt: sequence.createdAt.toISOString(),
+    consent: sequence.consent ?? null,
   };
 }

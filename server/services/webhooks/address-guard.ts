@@ -1,6 +1,7 @@
 import dns from "node:dns";
 import net from "node:net";
 import ipaddr from "ipaddr.js";
+import { getConfig } from "@/server/config/env";
 import { isEmbeddedMode } from "@/server/config/settings";
 
 /**
@@ -18,7 +19,7 @@ export const PRODUCTION_ADDRESS_POLICY: AddressPolicy = { allowLoopback: false, 
 export const LOOPBACK_ADDRESS_POLICY: AddressPolicy = { allowLoopback: true, allowPrivateNetworks: false };
 
 export function defaultAddressPolicy(): AddressPolicy {
-  const allowPrivateNetworks = process.env.WEBHOOK_ALLOW_PRIVATE_NETWORKS === "1";
+  const allowPrivateNetworks = getConfig().WEBHOOK_ALLOW_PRIVATE_NETWORKS;
   return { allowLoopback: isEmbeddedMode() || allowPrivateNetworks, allowPrivateNetworks };
 }
 

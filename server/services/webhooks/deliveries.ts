@@ -3,7 +3,10 @@ import type { Db, DbOrTx } from "@/db";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryStatus } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { findCallMetadataRow } from "@/db/queries/calls";
+import { getLogger } from "@/server/observability/logger";
+import { recordWebhookAttempt } from "@/server/observability/metrics";
 import { toCallEventPayload } from "@/server/services/calls/call-metadata";
+import { recordCallResultEvent } from "@/server/services/events/record-call-result-event";
 import { defaultAddressPolicy, type AddressPolicy } from "./address-guard";
 import { postWebhook, WEBHOOK_TIMEOUT_MS } from "./http-sender";
 import { newWebhookEntityId } from "./ids";
@@ -14,15 +17,26 @@ import { messageIdForCall, signWebhook } from "./signing";
 export type CreateCallDeliveriesParams = { callId: string; now?: Date };
 
 /**
- * Creates one delivery per enabled endpoint of the call's organization whose agent filter matches, with the call's
- * result payload frozen as the body every attempt sends. Idempotent: a redelivered `call/analyzed` creates nothing
- * new (unique endpoint + call). Returns only the deliveries created now. Internal: no organization scoping.
+ * Records the call's result in the events feed (whether or not there are endpoints), then creates one delivery per
+ * enabled endpoint of the call's organization whose agent filter matches, with the feed event's body — the call's
+ * result payload, frozen once — as the body every attempt sends. Idempotent: a redelivered `call/analyzed` creates
+ * nothing new (one event per call, unique endpoint + call). Returns only the deliveries created now. Internal: no
+ * organization scoping.
  */
 export async function createCallDeliveries(db: DbOrTx, params: CreateCallDeliveriesParams): Promise<{ deliveryIds: string[] }> {
   const now = params.now ?? new Date();
   const row = await findCallMetadataRow(db, { callId: params.callId, organizationId: null });
   if (!row) return { deliveryIds: [] };
   const call = row.call;
+  const messageId = messageIdForCall(call.id);
+  const { body } = await recordCallResultEvent(db, {
+    organizationId: call.organizationId,
+    agentId: call.agentId,
+    callId: call.id,
+    messageId,
+    body: JSON.stringify(toCallEventPayload(row)),
+    now,
+  });
   const endpoints = await db
     .select({ id: webhookEndpoints.id })
     .from(webhookEndpoints)
@@ -35,8 +49,6 @@ export async function createCallDeliveries(db: DbOrTx, params: CreateCallDeliver
       ),
     );
   if (endpoints.length === 0) return { deliveryIds: [] };
-  const body = JSON.stringify(toCallEventPayload(row));
-  const messageId = messageIdForCall(call.id);
   const inserted = await db
     .insert(webhookDeliveries)
     .values(
@@ -198,6 +210,22 @@ export async function attemptWebhookDelivery(db: Db, params: AttemptWebhookDeliv
       })
     : await recordAttempt(db);
 
+  recordWebhookAttempt({ outcome, trigger: params.trigger, seconds: response.durationMs / 1000 });
+  // The endpoint's URL stays out of the log (receivers put tokens in URLs); its ID identifies it.
+  getLogger("webhooks")[outcome === "succeeded" ? "info" : "warn"](
+    {
+      deliveryId: delivery.id,
+      endpointId: endpoint.id,
+      trigger: params.trigger,
+      attempt: attemptNumber,
+      statusCode: response.statusCode,
+      durationMs: response.durationMs,
+      outcome,
+      ...(retryInMs !== null ? { retryInMs } : {}),
+      ...(error ? { error: error.slice(0, 300) } : {}),
+    },
+    "webhook delivery attempt",
+  );
   return { outcome, attemptNumber, statusCode: response.statusCode, error, retryInMs, endpointDisabled: gone || !endpoint.enabled };
 }
 

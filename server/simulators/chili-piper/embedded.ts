@@ -1,4 +1,5 @@
 import path from "node:path";
+import { getConfig } from "@/server/config/env";
 import { dataDir } from "@/server/config/settings";
 import { chiliPiperSimulatorPort } from "@/server/providers/chili-piper/config";
 import {
@@ -40,7 +41,7 @@ async function answers(endpoint: SimulatorEndpoint): Promise<boolean> {
  * Does nothing when `CHILI_PIPER_BASE_URL` points at a real provider (or a test's simulator).
  */
 export function ensureEmbeddedChiliPiperSimulator(): Promise<EmbeddedSimulatorHandle | null> {
-  if (process.env.CHILI_PIPER_BASE_URL) return Promise.resolve(null);
+  if (getConfig().CHILI_PIPER_BASE_URL) return Promise.resolve(null);
   cache.__chiliPiperSimulator ??= startEmbeddedChiliPiperSimulator({ dataDir: dataDir(), port: chiliPiperSimulatorPort() })
     .then((handle) => {
       setCurrentSimulatorEndpoint(handle);

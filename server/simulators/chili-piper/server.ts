@@ -5,6 +5,7 @@ import type { AddressInfo, Socket } from "node:net";
 import path from "node:path";
 import { SIM_DEFAULT_API_KEY, type SimTenant } from "./fixtures";
 import { SimError, SimulatorState, type SimMeeting, type SimSnapshot } from "./state";
+import { getLogger } from "@/server/observability/logger";
 
 /** The Edge API lives under this prefix (production: https://fire.chilipiper.com/api/fire-edge). */
 export const EDGE_PREFIX = "/api/fire-edge";
@@ -432,7 +433,7 @@ export async function startChiliPiperSimulator(options: StartChiliPiperSimulator
     } catch (error) {
       if (error instanceof SimError) sendError(res, error);
       else {
-        console.error("[chili-piper-simulator] handler error", error);
+        getLogger("chili-piper-simulator").error({ err: error }, "handler error");
         sendJson(res, 500, { errorCode: "InternalError", errorMessage: "Internal error" });
       }
     }

@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { newSid, SimCall, type SentCallback } from "./call";
 import { calleeScenarioFor } from "../voice-script";
+import { getLogger } from "@/server/observability/logger";
 
 export type StartTwilioSimulatorOptions = {
   port?: number;
@@ -69,7 +70,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
   const callbacks: SentCallback[] = [];
   const requests: TwilioSimulator["requests"] = [];
   const failures: Array<{ status: number; remaining: number; path?: string }> = [];
-  const log = options.log ?? ((message: string) => console.warn(`[twilio-simulator] ${message}`));
+  const log = options.log ?? ((message: string) => getLogger("twilio-simulator").warn(message));
   const env = { accountSid, authToken, speed: options.speed ?? 1, resolvePublicUrl: options.resolvePublicUrl ?? ((url: string) => url), callbacks, log };
   const base = `/2010-04-01/Accounts/${accountSid}`;
 

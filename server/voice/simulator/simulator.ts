@@ -2,6 +2,7 @@ import { ulid } from "ulid";
 import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent } from "@/server/voice/types";
 import { planSimulatedCall, renderSimulatedTranscript, type SimulatedCallPlan } from "./script";
 import { createConversationWav, seedOf } from "./wav";
+import { getLogger } from "@/server/observability/logger";
 
 /** Delivers one provider event to our entry point; returns the tool result for `call.tool` events. */
 export type VoiceEventTransport = (event: VoiceProviderEvent) => Promise<ToolCallResult | null>;
@@ -60,7 +61,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const now = options.now ?? (() => new Date());
   const msPerSecond = options.msPerSimulatedSecond ?? 12;
   const maxConversationMs = options.maxConversationMs ?? 8000;
-  const log = options.log ?? ((message, error) => console.error(`[voice-simulator] ${message}`, error ?? ""));
+  const log = options.log ?? ((message, error) => getLogger("voice-simulator").error({ err: error }, message));
   const placed = new Map<string, { providerCallId: string; dials: number }>();
   const pending: Array<{ callId: string; run: () => Promise<void> }> = [];
   const running = new Set<Promise<void>>();
@@ -110,7 +111,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       ? {
           contentType: "audio/wav",
           contentBase64: Buffer.from(
-            createConversationWav({ seconds: Math.min(3, Math.max(1, plan.durationSeconds / 60)), seed: seedOf(request.callId) }),
+            createConversationWav({ seconds: Math.max(1, plan.durationSeconds), seed: seedOf(request.callId) }),
           ).toString("base64"),
           durationSeconds: plan.durationSeconds,
         }

@@ -1,35 +1,43 @@
 import { writeWavHeader } from "@/server/voice/g711";
 
 /**
- * A short, real RIFF/WAVE file (PCM, 16-bit, mono, 8 kHz — telephony quality) standing in for a call recording:
- * alternating "turns" of two voices (different pitches, syllable-like envelopes) so it sounds like a conversation.
+ * A real RIFF/WAVE file standing in for a call recording, exactly as long as the call: alternating "turns" of two
+ * voices (different pitches, syllable-like envelopes) with pauses between them, so it sounds like a conversation and
+ * the player's length agrees with the call's duration. 8-bit unsigned PCM, mono, 8 kHz (telephony quality, 8 kB per
+ * second: a 7-minute call is 3.4 MB); silence costs no computation.
  */
 export const WAV_SAMPLE_RATE = 8000;
+const SILENCE = 0x80;
 
 export type WavOptions = { seconds: number; seed: number; turns?: number };
 
-export function createConversationWav({ seconds, seed, turns = 4 }: WavOptions): Uint8Array {
+export function createConversationWav({ seconds, seed, turns }: WavOptions): Uint8Array {
   const sampleCount = Math.max(1, Math.round(seconds * WAV_SAMPLE_RATE));
-  const dataBytes = sampleCount * 2;
-  const buffer = Buffer.alloc(44 + dataBytes);
-  writeWavHeader(buffer, { dataBytes, channels: 1, sampleRate: WAV_SAMPLE_RATE });
+  const buffer = Buffer.alloc(44 + sampleCount, SILENCE);
+  writeWavHeader(buffer, { dataBytes: sampleCount, channels: 1, sampleRate: WAV_SAMPLE_RATE, bitsPerSample: 8 });
 
   const random = seededRandom(seed);
-  const turnLength = Math.ceil(sampleCount / Math.max(1, turns));
+  // About one turn every 8 seconds; each speaks for up to 5 seconds and the rest of the turn is a pause.
+  const turnCount = Math.max(1, turns ?? Math.round(seconds / 8));
+  const turnLength = Math.ceil(sampleCount / turnCount);
+  const spoken = Math.min(turnLength, 5 * WAV_SAMPLE_RATE, Math.max(1, Math.round(turnLength * 0.8)));
   const pitches = [180 + random() * 40, 110 + random() * 30];
-  let phase = 0;
-  for (let i = 0; i < sampleCount; i += 1) {
-    const turn = Math.floor(i / turnLength);
-    const inTurn = i % turnLength;
+  for (let turn = 0; turn < turnCount; turn += 1) {
     const pitch = pitches[turn % 2]!;
-    // Syllables: ~5 per second, silence at the edges of each turn.
-    const syllable = Math.max(0, Math.sin((Math.PI * inTurn * 5) / WAV_SAMPLE_RATE));
-    const edge = Math.min(1, inTurn / 400, (turnLength - inTurn) / 400);
-    const vibrato = 1 + 0.03 * Math.sin((2 * Math.PI * 4 * i) / WAV_SAMPLE_RATE);
-    phase += (2 * Math.PI * pitch * vibrato) / WAV_SAMPLE_RATE;
-    const voiced = Math.sin(phase) + 0.5 * Math.sin(2 * phase) + 0.25 * Math.sin(3 * phase);
-    const sample = 0.35 * voiced * syllable * Math.max(0, edge) + 0.01 * (random() - 0.5);
-    buffer.writeInt16LE(Math.max(-32768, Math.min(32767, Math.round(sample * 16000))), 44 + i * 2);
+    const first = turn * turnLength;
+    const last = Math.min(sampleCount, first + spoken);
+    let phase = 0;
+    for (let i = first; i < last; i += 1) {
+      const inTurn = i - first;
+      // Syllables: ~5 per second, faded in and out at the edges of each turn.
+      const syllable = Math.max(0, Math.sin((Math.PI * inTurn * 5) / WAV_SAMPLE_RATE));
+      const edge = Math.min(1, inTurn / 400, (last - first - inTurn) / 400);
+      const vibrato = 1 + 0.03 * Math.sin((2 * Math.PI * 4 * i) / WAV_SAMPLE_RATE);
+      phase += (2 * Math.PI * pitch * vibrato) / WAV_SAMPLE_RATE;
+      const voiced = Math.sin(phase) + 0.5 * Math.sin(2 * phase) + 0.25 * Math.sin(3 * phase);
+      const sample = 0.35 * voiced * syllable * Math.max(0, edge) + 0.01 * (random() - 0.5);
+      buffer[44 + i] = Math.max(0, Math.min(255, SILENCE + Math.round(sample * 64)));
+    }
   }
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
 }

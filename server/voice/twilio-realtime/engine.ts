@@ -26,6 +26,7 @@ import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { createStreamToken } from "./stream-token";
 import { createTwilioClient, twilioErrorCode, type TwilioClient } from "./twilio-client";
 import { emptyTwiml, sayAndHangUpTwiml, streamTwiml } from "./twiml";
+import { getLogger } from "@/server/observability/logger";
 
 export type TwilioRealtimeEngineDeps = {
   settings: TwilioRealtimeSettings;
@@ -69,7 +70,7 @@ const MAX_CALL_SECONDS_CAP = 3600;
 export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): TwilioRealtimeEngine {
   const { settings } = deps;
   const now = deps.now ?? (() => new Date());
-  const log = deps.log ?? ((message, error) => console.error(`[voice:twilio] ${message}`, error ?? ""));
+  const log = deps.log ?? ((message, error) => getLogger("voice-twilio").error({ err: error }, message));
   const client = createTwilioClient(settings);
   const recordingWaitMs = deps.recordingWaitMs ?? 60_000;
   const streamWaitMs = deps.streamWaitMs ?? 10_000;

@@ -33,7 +33,7 @@ export class VoiceSettingsError extends Error {
   }
 }
 
-function trimmed(env: Record<string, string | undefined>, name: string): string | undefined {
+function trimmed(env: Readonly<Record<string, string | undefined>>, name: string): string | undefined {
   const value = env[name]?.trim();
   return value ? value : undefined;
 }
@@ -50,11 +50,11 @@ function httpOrigin(value: string, name: string, problems: string[]): string | n
 }
 
 /**
- * Reads and validates the settings of the real voice engine in one place (so a later single env module can take it
- * over). Throws a `VoiceSettingsError` naming every missing or invalid setting. Also requires the LLM analyser's
+ * Reads and validates the settings of the real voice engine (the configuration module applies it at start, see
+ * server/config/env.ts; `getVoiceEngine()` reads the engine's settings through it). Throws a `VoiceSettingsError` naming every missing or invalid setting. Also requires the LLM analyser's
  * settings: the rule-based analyser only understands the simulator's scripted conversations.
  */
-export function readTwilioRealtimeSettings(env: Record<string, string | undefined> = process.env): TwilioRealtimeSettings {
+export function readTwilioRealtimeSettings(env: Readonly<Record<string, string | undefined>>): TwilioRealtimeSettings {
   const problems: string[] = [];
   const missing: string[] = [];
   const need = (name: string) => {

@@ -3,7 +3,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import path from "node:path";
-import { afterAll, afterEach, beforeAll, describe, expect, it } from "vitest";
+import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { getCallAnalyzer, setCallAnalyzer } from "@/server/analysis";
 import { AnalysisError, createLlmAnalyzer } from "@/server/analysis/llm";
 import type { AnalysisInput } from "@/server/analysis/types";
@@ -140,16 +140,15 @@ describe("LLM analyser (official openai package, structured outputs)", () => {
   });
 
   it("is selected by ANALYSIS_LLM_URL / ANALYSIS_LLM_MODEL / ANALYSIS_LLM_API_KEY", () => {
-    const saved = { ...process.env };
     try {
       setCallAnalyzer(undefined);
-      delete process.env.ANALYSIS_LLM_URL;
+      vi.stubEnv("ANALYSIS_LLM_URL", "");
       expect(getCallAnalyzer().kind).toBe("rules");
-      process.env.ANALYSIS_LLM_URL = stub.url;
-      process.env.ANALYSIS_LLM_MODEL = "stub-model";
+      vi.stubEnv("ANALYSIS_LLM_URL", stub.url);
+      vi.stubEnv("ANALYSIS_LLM_MODEL", "stub-model");
       expect(getCallAnalyzer().kind).toBe("llm");
     } finally {
-      process.env = saved;
+      vi.unstubAllEnvs();
       setCallAnalyzer(undefined);
     }
   });

@@ -1,35 +1,21 @@
-import { format } from "node:util";
 import { eq } from "drizzle-orm";
-import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { describe, expect, it } from "vitest";
 import { calls, meetings } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { reconcileMeetingStatus } from "@/server/services/meetings/reconcile-meeting";
 import { apiClient, type ApiResult } from "../../helpers/api";
 import { useTestDb } from "../../helpers/db";
+import { captureLogs } from "../../helpers/logs";
 import { createBookingAgent, createCallToBook, createConnectedOrganization, useChiliPiperSimulator } from "./helpers";
 
 const db = useTestDb();
 const api = apiClient(db);
 const sim = useChiliPiperSimulator();
 
-/** Everything the app wrote to the console and answered in this file: the provider key must appear in none of it. */
-const logged: string[] = [];
+/** Everything the app logged and answered in this file: the provider key must appear in none of it. */
+const logs = captureLogs();
 const answered: string[] = [];
 const providerKeys: string[] = [];
-
-beforeAll(() => {
-  for (const method of ["log", "info", "warn", "error", "debug"] as const) {
-    const original = console[method].bind(console);
-    vi.spyOn(console, method).mockImplementation((...args: unknown[]) => {
-      logged.push(format(...args));
-      original(...args);
-    });
-  }
-});
-
-afterAll(() => {
-  vi.restoreAllMocks();
-});
 
 async function call<T = any>(path: string, options: Parameters<typeof api>[1] = {}): Promise<ApiResult<T>> {
   const result = await api<T>(path, options);
@@ -290,9 +276,10 @@ describe("the provider key", () => {
   it("appears in no API response and no log line of this file", () => {
     expect(providerKeys.length).toBeGreaterThan(5);
     expect(answered.length).toBeGreaterThan(20);
+    const logged = logs.text();
     for (const key of providerKeys) {
       for (const text of answered) expect(text).not.toContain(key);
-      for (const line of logged) expect(line).not.toContain(key);
+      expect(logged).not.toContain(key);
     }
   });
 });

@@ -78,9 +78,16 @@ const LEFT_TO_SERVICES = new Set([
   "enrollment.enrollOne: customVariables{key}",
   "enrollment.enrollOne: customVariables{value}:free-form",
   "enrollment.enrollOne: .*:free-form",
-  ...["name", "phoneNumber", "phoneNumberExt", "timezone", "scheduledAt", "toEmailAddress", "bypassCallWindows", "groupByField", "customVariables", "*"].map(
-    (field) => `enrollment.enrollMany: contacts[].${field}:free-form`,
+  // Consent records are validated per contact by services/enrollment/consent.ts (INVALID_CONSENT), with their limits.
+  "enrollment.enrollOne: consent:free-form",
+  ...["enrollMany", "previewMany"].flatMap((procedure) =>
+    ["name", "phoneNumber", "phoneNumberExt", "timezone", "scheduledAt", "toEmailAddress", "bypassCallWindows", "groupByField", "customVariables", "consent", "*"].map(
+      (field) => `enrollment.${procedure}: contacts[].${field}:free-form`,
+    ),
   ),
+  // Each number is checked (and length-bounded) by services/suppressions/suppression-number.ts, rejected alone by index.
+  "suppressions.add: phoneNumbers[]:free-form",
+  "suppressions.import: phoneNumbers[]:free-form",
   "enrollment.validateImportRows: rows[]{key}",
   "enrollment.validateImportRows: rows[]{value}:free-form",
   "enrollment.submitImportBatch: contacts[]{key}",

@@ -37,13 +37,34 @@ describe("simulated voice engine", () => {
     expect(renderSimulatedTranscript(placeCallRequest("+12025550103"), planSimulatedCall(placeCallRequest("+12025550103")), new Date(), null)).toBeNull();
   });
 
-  it("produces a real WAV file", () => {
-    const bytes = createConversationWav({ seconds: 2, seed: 7 });
-    expect(parseWavHeader(bytes)).toEqual({ sampleRate: 8000, channels: 1, bitsPerSample: 16, seconds: 2 });
+  it("produces a real WAV file (8-bit mono 8 kHz) with speech and pauses", () => {
+    const bytes = createConversationWav({ seconds: 20, seed: 7, turns: 2 });
+    expect(parseWavHeader(bytes)).toEqual({ sampleRate: 8000, channels: 1, bitsPerSample: 8, seconds: 20 });
+    expect(bytes.byteLength).toBe(44 + 20 * 8000);
     expect(Buffer.from(bytes).toString("ascii", 0, 4)).toBe("RIFF");
-    // Not silence.
-    const samples = new Int16Array(bytes.buffer.slice(bytes.byteOffset + 44, bytes.byteOffset + bytes.byteLength));
-    expect(Math.max(...samples.map((sample) => Math.abs(sample)))).toBeGreaterThan(1000);
+    const level = (fromSecond: number, toSecond: number) => {
+      let peak = 0;
+      for (let i = 44 + fromSecond * 8000; i < 44 + toSecond * 8000; i += 1) peak = Math.max(peak, Math.abs(bytes[i]! - 128));
+      return peak;
+    };
+    // Speech at the start of the first turn, a pause at its end (the 20 s are two 10 s turns of up to 5 s speech).
+    expect(level(0, 4)).toBeGreaterThan(20);
+    expect(level(6, 9)).toBeLessThanOrEqual(1);
+    expect(level(10, 14)).toBeGreaterThan(20);
+  });
+
+  it("records as long as the call lasts (the player and the call's duration agree)", async () => {
+    const events: VoiceProviderEvent[] = [];
+    const engine = createSimulatedVoiceEngine({ pace: "manual", transport: async (event) => (events.push(event), null), now: () => new Date("2026-03-02T15:00:00Z") });
+    const request = placeCallRequest("+12025550100");
+    await engine.placeCall(request);
+    await engine.runPending();
+    const ended = events.find((event) => event.type === "call.ended");
+    if (ended?.type !== "call.ended") throw new Error("no call.ended");
+    expect(ended.durationSeconds).toBeGreaterThanOrEqual(180);
+    const header = parseWavHeader(Buffer.from(ended.recording!.contentBase64!, "base64"))!;
+    expect(header.seconds).toBe(ended.durationSeconds);
+    expect(ended.recording!.durationSeconds).toBe(ended.durationSeconds);
   });
 
   it("reports ringing, answered and ended through the transport, once per callId", async () => {

@@ -4,7 +4,13 @@ import { useMutation, useQuery } from "@tanstack/react-query";
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { ErrorState, Loading, PageHeader } from "../../../_components/states";
+import { Alert } from "../../../_components/ui/alert";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { Field } from "../../../_components/ui/field";
+import { Input } from "../../../_components/ui/input";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { ErrorState, Loading } from "../../../_components/ui/states";
 
 /** The signed-in person's account: sign-in method and, for password accounts, a password change. */
 export function AccountView() {
@@ -37,48 +43,30 @@ export function AccountView() {
   return (
     <>
       <PageHeader title="Account" description={`Signed in as ${me.email}${me.operator ? " (operator of this server)" : ""}.`} />
-      <section className="panel" aria-labelledby="change-password">
-        <h2 id="change-password" style={{ marginTop: 0 }}>
-          Password
-        </h2>
+      <Section title="Password" description={me.hasPassword ? "Changing your password signs you out everywhere else." : undefined}>
         {!me.hasPassword ? (
           <p>You sign in with single sign-on: change your password at your identity provider.</p>
         ) : (
-          <form onSubmit={(event) => void onSubmit(event)} style={{ maxWidth: 420 }}>
-            <p className="hint">Changing your password signs you out everywhere else.</p>
-            <div className="field">
-              <label htmlFor="current-password">Current password</label>
-              <input id="current-password" name="current-password" type="password" autoComplete="current-password" required maxLength={200} />
+          <form onSubmit={(event) => void onSubmit(event)} className="flex max-w-md flex-col gap-3">
+            <Field label="Current password" id="current-password">
+              <Input name="current-password" type="password" autoComplete="current-password" required maxLength={200} />
+            </Field>
+            <Field label="New password" id="new-password" hint="At least 8 characters.">
+              <Input name="new-password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
+            </Field>
+            <Field label="Repeat the new password" id="confirm-password" error={mismatch ? "The two new passwords differ." : undefined}>
+              <Input name="confirm-password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
+            </Field>
+            {change.isError && <Alert tone="error">{errorMessage(change.error)}</Alert>}
+            {done && <Alert tone="success">Your password was changed. Other sessions were signed out.</Alert>}
+            <div>
+              <Button variant="primary" type="submit" disabled={change.isPending}>
+                {change.isPending ? "Changing…" : "Change password"}
+              </Button>
             </div>
-            <div className="field">
-              <label htmlFor="new-password">New password</label>
-              <input id="new-password" name="new-password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
-            </div>
-            <div className="field">
-              <label htmlFor="confirm-password">Repeat the new password</label>
-              <input id="confirm-password" name="confirm-password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
-            </div>
-            {mismatch && (
-              <div className="alert alert-error" role="alert">
-                The two new passwords differ.
-              </div>
-            )}
-            {change.isError && (
-              <div className="alert alert-error" role="alert">
-                {errorMessage(change.error)}
-              </div>
-            )}
-            {done && (
-              <div className="alert alert-ok" role="status">
-                Your password was changed. Other sessions were signed out.
-              </div>
-            )}
-            <button className="btn btn-primary" type="submit" disabled={change.isPending}>
-              {change.isPending ? "Changing…" : "Change password"}
-            </button>
           </form>
         )}
-      </section>
+      </Section>
     </>
   );
 }

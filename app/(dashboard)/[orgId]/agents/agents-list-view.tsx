@@ -2,14 +2,22 @@
 
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
-import { useEffect, useState } from "react";
+import { useEffect, useMemo, useState } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
-import { LocalTime } from "../../../_components/local-time";
 import { useCan, useOrgPath } from "../../../_components/org-context";
-import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { columnsFor, DataTable } from "../../../_components/ui/data-table";
+import { Field } from "../../../_components/ui/field";
+import { Input, NativeSelect } from "../../../_components/ui/input";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { LocalTime } from "../../../_components/ui/time";
+import { AgentStatusBadge, type AgentStatus } from "./_components/agent-status";
 import { CancelByReferenceForm } from "./cancel-by-reference-form";
 
-type Status = "ACTIVE" | "PAUSED" | "ARCHIVED";
+type Agent = RouterOutputs["agents"]["listForConsole"]["agents"][number];
+const col = columnsFor<Agent>();
 
 export function AgentsListView() {
   const trpc = useTRPC();
@@ -17,7 +25,7 @@ export function AgentsListView() {
   const path = useOrgPath();
   const [searchInput, setSearchInput] = useState("");
   const [search, setSearch] = useState("");
-  const [status, setStatus] = useState<Status | "">("");
+  const [status, setStatus] = useState<AgentStatus | "">("");
   const [page, setPage] = useState(1);
   useEffect(() => {
     const timer = setTimeout(() => {
@@ -31,31 +39,47 @@ export function AgentsListView() {
     placeholderData: keepPreviousData,
   });
 
+  const columns = useMemo(
+    () => [
+      col.accessor("name", {
+        header: "Name",
+        cell: ({ row }) => (
+          <Link href={path(`/agents/${encodeURIComponent(row.original.agentId)}`)} className="font-medium break-words">
+            {row.original.name}
+          </Link>
+        ),
+      }),
+      col.accessor("status", { header: "Status", cell: ({ getValue }) => <AgentStatusBadge status={getValue()} /> }),
+      col.accessor("timezone", { header: "Timezone", meta: { hideBelow: "md" }, cell: ({ getValue }) => getValue() ?? "—" }),
+      col.accessor("stepCount", { header: "Steps", meta: { numeric: true, hideBelow: "sm" } }),
+      col.accessor("updatedAt", { header: "Updated", meta: { hideBelow: "md" }, cell: ({ getValue }) => <LocalTime iso={getValue()} /> }),
+    ],
+    [path],
+  );
+
+  const filtered = Boolean(search || status);
   return (
-    <>
+    <div className="flex flex-col gap-4">
       <PageHeader
         title="Agents"
         description="Agents call your contacts through their sequence of steps."
         actions={
           can.admin && (
-            <Link className="btn btn-primary" href={path("/agents/new")}>
-              New agent
-            </Link>
+            <Button asChild variant="primary">
+              <Link href={path("/agents/new")}>New agent</Link>
+            </Button>
           )
         }
       />
-      <div className="row" role="search" style={{ marginBottom: 8 }}>
-        <div className="field">
-          <label htmlFor="agent-search">Search</label>
-          <input id="agent-search" type="search" placeholder="Name or agent ID" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
-        </div>
-        <div className="field" style={{ flex: "0 1 200px" }}>
-          <label htmlFor="agent-status-filter">Status</label>
-          <select
-            id="agent-status-filter"
+      <div role="search" className="grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,24rem)_12rem]">
+        <Field label="Search" id="agent-search">
+          <Input type="search" placeholder="Name or agent ID" value={searchInput} onChange={(e) => setSearchInput(e.target.value)} />
+        </Field>
+        <Field label="Status" id="agent-status-filter">
+          <NativeSelect
             value={status}
             onChange={(e) => {
-              setStatus(e.target.value as Status | "");
+              setStatus(e.target.value as AgentStatus | "");
               setPage(1);
             }}
           >
@@ -63,75 +87,40 @@ export function AgentsListView() {
             <option value="ACTIVE">Active</option>
             <option value="PAUSED">Paused</option>
             <option value="ARCHIVED">Archived</option>
-          </select>
-        </div>
+          </NativeSelect>
+        </Field>
       </div>
-      {agents.isPending ? (
-        <Loading />
-      ) : agents.isError ? (
-        <ErrorState error={agents.error} retry={() => void agents.refetch()} />
-      ) : agents.data.agents.length === 0 ? (
-        <EmptyState title={search || status ? "No agents match these filters" : "No agents yet"}>
-          {can.admin && !search && !status && <Link href={path("/agents/new")}>Create the first agent</Link>}
-        </EmptyState>
-      ) : (
-        <>
-          <div className="table-wrap" aria-busy={agents.isFetching}>
-            <table>
-              <caption className="visually-hidden">Agents</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Name</th>
-                  <th scope="col">Status</th>
-                  <th scope="col">Timezone</th>
-                  <th scope="col" className="num">
-                    Steps
-                  </th>
-                  <th scope="col">Updated</th>
-                </tr>
-              </thead>
-              <tbody>
-                {agents.data.agents.map((agent) => (
-                  <tr key={agent.agentId}>
-                    <td>
-                      <Link href={path(`/agents/${encodeURIComponent(agent.agentId)}`)}>{agent.name}</Link>
-                      <div className="hint mono">{agent.agentId}</div>
-                    </td>
-                    <td>
-                      <span className={`badge badge-${agent.status}`}>{agent.status}</span>
-                    </td>
-                    <td>{agent.timezone ?? "—"}</td>
-                    <td className="num">{agent.stepCount}</td>
-                    <td>
-                      <LocalTime iso={agent.updatedAt} />
-                    </td>
-                  </tr>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          <nav className="actions" aria-label="Pages" style={{ marginTop: 12 }}>
-            <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setPage((p) => p - 1)}>
-              Previous
-            </button>
-            <span>
-              Page {agents.data.pagination.page} of {Math.max(1, agents.data.pagination.totalPages)} ({agents.data.pagination.totalItems} agents)
-            </span>
-            <button type="button" className="btn btn-small" disabled={page >= agents.data.pagination.totalPages} onClick={() => setPage((p) => p + 1)}>
-              Next
-            </button>
-          </nav>
-        </>
-      )}
+      <DataTable
+        columns={columns}
+        data={agents.data?.agents ?? []}
+        getRowId={(agent) => agent.agentId}
+        caption="Agents"
+        isLoading={agents.isPending}
+        error={agents.error}
+        onRetry={() => void agents.refetch()}
+        busy={agents.isFetching}
+        empty={{
+          title: filtered ? "No agents match these filters" : "No agents yet",
+          description: can.admin && !filtered ? <Link href={path("/agents/new")}>Create the first agent</Link> : undefined,
+        }}
+        serverPaging={
+          agents.data && {
+            page: agents.data.pagination.page,
+            pageCount: agents.data.pagination.totalPages,
+            totalItems: agents.data.pagination.totalItems,
+            itemLabel: agents.data.pagination.totalItems === 1 ? "agent" : "agents",
+            onPageChange: setPage,
+          }
+        }
+      />
       {can.admin && (
-        <section className="panel" aria-labelledby="cancel-by-reference" style={{ marginTop: 24 }}>
-          <h2 id="cancel-by-reference" style={{ marginTop: 0 }}>
-            Cancel sequences by reference
-          </h2>
-          <p className="hint">Cancels every in-progress sequence of the organization, any agent, whose custom input variable has this value (POST /sequences/cancel).</p>
+        <Section
+          title="Cancel sequences by reference"
+          description="Stops every sequence still in progress, for any agent, whose input variable has this value (for example a CRM record that was closed)."
+        >
           <CancelByReferenceForm />
-        </section>
+        </Section>
       )}
-    </>
+    </div>
   );
 }

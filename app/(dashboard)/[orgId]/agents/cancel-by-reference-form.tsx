@@ -3,8 +3,12 @@
 import { useMutation } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { Alert } from "../../../_components/ui/alert";
+import { Button } from "../../../_components/ui/button";
+import { Field } from "../../../_components/ui/field";
+import { Input } from "../../../_components/ui/input";
 
-/** POST /sequences/cancel from the console: every in-progress sequence whose variable equals the value. */
+/** Cancels, from the console, every in-progress sequence whose variable equals the value (the API's cancel by reference). */
 export function CancelByReferenceForm() {
   const trpc = useTRPC();
   const [referenceKey, setReferenceKey] = useState("");
@@ -17,30 +21,20 @@ export function CancelByReferenceForm() {
     if (window.confirm(`Cancel every in-progress sequence whose ${referenceKey} is “${referenceValue}”?`)) cancel.mutate({ referenceKey, referenceValue });
   }
   return (
-    <form className="row" onSubmit={onSubmit} aria-label="Cancel sequences by reference">
-      <div className="field">
-        <label htmlFor="cancel-key">Variable</label>
-        <input id="cancel-key" type="text" value={referenceKey} onChange={(e) => setReferenceKey(e.target.value)} placeholder="crm_ref" required />
-      </div>
-      <div className="field">
-        <label htmlFor="cancel-value">Value</label>
-        <input id="cancel-value" type="text" value={referenceValue} onChange={(e) => setReferenceValue(e.target.value)} required />
-      </div>
-      <div className="field" style={{ flex: "0 0 auto" }}>
-        <button type="submit" className="btn btn-danger" disabled={cancel.isPending || !referenceKey || !referenceValue}>
+    <form className="flex flex-col gap-3" onSubmit={onSubmit} aria-label="Cancel sequences by reference">
+      <div className="grid grid-cols-1 items-end gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto]">
+        <Field label="Variable" id="cancel-key">
+          <Input value={referenceKey} onChange={(e) => setReferenceKey(e.target.value)} placeholder="crm_ref" required />
+        </Field>
+        <Field label="Value" id="cancel-value">
+          <Input value={referenceValue} onChange={(e) => setReferenceValue(e.target.value)} required />
+        </Field>
+        <Button type="submit" variant="danger" disabled={cancel.isPending || !referenceKey || !referenceValue}>
           {cancel.isPending ? "Cancelling…" : "Cancel sequences"}
-        </button>
+        </Button>
       </div>
-      {cancel.isError && (
-        <div className="alert alert-error" role="alert" style={{ flexBasis: "100%" }}>
-          {errorMessage(cancel.error)}
-        </div>
-      )}
-      {done && (
-        <div className="alert alert-ok" role="status" style={{ flexBasis: "100%" }}>
-          Every in-progress sequence with {done} is cancelled (none matching is fine too).
-        </div>
-      )}
+      {cancel.isError && <Alert tone="error">{errorMessage(cancel.error)}</Alert>}
+      {done && <Alert tone="success">Every in-progress sequence with {done} is cancelled (none matching is fine too).</Alert>}
     </form>
   );
 }

@@ -1,12 +1,24 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { ConfirmButton } from "../../../_components/confirm-button";
-import { CopyButton } from "../../../_components/copy-button";
-import { LocalTime } from "../../../_components/local-time";
-import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { Alert } from "../../../_components/ui/alert";
+import { Badge } from "../../../_components/ui/badge";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { ConfirmButton } from "../../../_components/ui/confirm-button";
+import { SecretValue } from "../../../_components/ui/copy-button";
+import { columnsFor, DataTable } from "../../../_components/ui/data-table";
+import { Field } from "../../../_components/ui/field";
+import { Input } from "../../../_components/ui/input";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { LocalTime } from "../../../_components/ui/time";
+import { toast } from "../../../_components/ui/toast";
+
+type ApiKey = RouterOutputs["apiKeys"]["list"]["apiKeys"][number];
+const col = columnsFor<ApiKey>();
 
 export function ApiKeysView() {
   const trpc = useTRPC();
@@ -24,7 +36,14 @@ export function ApiKeysView() {
       },
     }),
   );
-  const revoke = useMutation(trpc.apiKeys.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
+  const revoke = useMutation(
+    trpc.apiKeys.revoke.mutationOptions({
+      onSuccess: () => {
+        toast({ title: "Key revoked", description: "Requests with it are refused from now on." });
+        void invalidate();
+      },
+    }),
+  );
 
   function onCreate(event: FormEvent) {
     event.preventDefault();
@@ -32,134 +51,98 @@ export function ApiKeysView() {
     create.mutate({ name });
   }
 
+  const columns = useMemo(
+    () => [
+      col.accessor("name", { header: "Name", cell: ({ getValue }) => <span className="break-all">{getValue()}</span> }),
+      col.accessor("prefix", { header: "Key", meta: { hideBelow: "md" }, enableSorting: false, cell: ({ getValue }) => <code>{getValue()}…</code> }),
+      col.accessor("createdAt", { header: "Created", meta: { hideBelow: "md" }, cell: ({ getValue }) => <LocalTime iso={getValue()} /> }),
+      col.accessor("lastUsedAt", {
+        header: "Last used",
+        meta: { hideBelow: "sm" },
+        cell: ({ getValue }) => {
+          const at = getValue();
+          return at ? <LocalTime iso={at} /> : <span className="text-muted-foreground">Never</span>;
+        },
+      }),
+      col.accessor("revokedAt", {
+        header: "Status",
+        cell: ({ getValue }) => {
+          const at = getValue();
+          return at ? (
+            <Badge tone="danger">
+              Revoked <LocalTime iso={at} dateOnly />
+            </Badge>
+          ) : (
+            <Badge tone="success">Active</Badge>
+          );
+        },
+      }),
+      col.display({
+        id: "actions",
+        header: "Actions",
+        meta: { srOnlyHeader: true },
+        cell: ({ row }) =>
+          !row.original.revokedAt && (
+            <div className="flex justify-end">
+              <ConfirmButton
+                label="Revoke"
+                title={`Revoke “${row.original.name}”?`}
+                confirmLabel="Revoke key"
+                disabled={revoke.isPending}
+                onConfirm={() => revoke.mutate({ keyId: row.original.id })}
+              >
+                <p>Requests with this key will be refused at once. This cannot be undone.</p>
+              </ConfirmButton>
+            </div>
+          ),
+      }),
+    ],
+    [revoke],
+  );
+
   return (
-    <>
-      <PageHeader title="API keys" description="Keys act for the whole organization on /api/v1. Keep them out of client-side code." />
-      <section className="panel" aria-labelledby="create-key">
-        <h2 id="create-key" style={{ marginTop: 0 }}>
-          Create a key
-        </h2>
-        <form onSubmit={onCreate} className="row">
-          <div className="field">
-            <label htmlFor="key-name">Name</label>
-            <input
-              id="key-name"
-              type="text"
-              value={name}
-              onChange={(e) => setName(e.target.value)}
-              placeholder="e.g. CRM integration"
-              required
-              maxLength={100}
-              aria-describedby="key-name-hint"
-            />
-            <span id="key-name-hint" className="hint">
-              So you can tell your keys apart later.
-            </span>
-          </div>
-          <div className="field" style={{ flex: "0 0 auto" }}>
-            <button className="btn btn-primary" type="submit" disabled={create.isPending || !name.trim()}>
-              {create.isPending ? "Creating…" : "Create key"}
-            </button>
-          </div>
+    <div className="flex flex-col gap-4">
+      <PageHeader title="API keys" description="Keys let your own systems use the API for the whole organization. Keep them secret: never put one in a web page or an app." />
+      <Section title="Create a key">
+        <form onSubmit={onCreate} className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,28rem)_auto]">
+          <Field label="Name" hint="So you can tell your keys apart later.">
+            <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. CRM integration" required maxLength={100} />
+          </Field>
+          <Button variant="primary" type="submit" className="sm:mt-6.5" disabled={create.isPending || !name.trim()}>
+            {create.isPending ? "Creating…" : "Create key"}
+          </Button>
         </form>
-        {create.isError && (
-          <div className="alert alert-error" role="alert">
-            {errorMessage(create.error)}
-          </div>
-        )}
+        {create.isError && <Alert tone="error" className="mt-3">{errorMessage(create.error)}</Alert>}
         {created && (
-          <div className="alert alert-ok" role="status" data-testid="new-key">
-            <p style={{ marginTop: 0 }}>
+          <Alert tone="success" className="mt-3" data-testid="new-key">
+            <p>
               <strong>Key “{created.name}” created.</strong> Copy it now: it is shown only this once.
             </p>
-            <div className="secret">
-              <code data-testid="new-key-value">{created.key}</code>
-              <CopyButton value={created.key} />
-            </div>
-          </div>
+            <SecretValue value={created.key} testId="new-key-value" />
+          </Alert>
         )}
-      </section>
+      </Section>
 
       {keys.data?.demoKey && (
-        <section className="panel" aria-labelledby="demo-key">
-          <h2 id="demo-key" style={{ marginTop: 0 }}>
-            Demo key
-          </h2>
-          <p className="hint">Created by the demo seed on first start (embedded mode). Revoke it below when you no longer need it.</p>
-          <div className="secret">
-            <code data-testid="demo-key-value">{keys.data.demoKey.key}</code>
-            <CopyButton value={keys.data.demoKey.key} />
-          </div>
-        </section>
+        <Section title="Demo key" description="Created by the demo data on first start. Revoke it below when you no longer need it.">
+          <SecretValue value={keys.data.demoKey.key} testId="demo-key-value" />
+        </Section>
       )}
 
-      <h2>Keys</h2>
-      {keys.isPending ? (
-        <Loading />
-      ) : keys.isError ? (
-        <ErrorState error={keys.error} retry={() => void keys.refetch()} />
-      ) : keys.data.apiKeys.length === 0 ? (
-        <EmptyState title="No API keys yet">Create one above to call /api/v1.</EmptyState>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">API keys of this organization</caption>
-            <thead>
-              <tr>
-                <th scope="col">Name</th>
-                <th scope="col">Key</th>
-                <th scope="col">Created</th>
-                <th scope="col">Last used</th>
-                <th scope="col">Status</th>
-                <th scope="col">
-                  <span className="visually-hidden">Actions</span>
-                </th>
-              </tr>
-            </thead>
-            <tbody>
-              {keys.data.apiKeys.map((key) => (
-                <tr key={key.id} data-testid={`key-row-${key.name}`}>
-                  <td>{key.name}</td>
-                  <td>
-                    <code>{key.prefix}…</code>
-                  </td>
-                  <td>
-                    <LocalTime iso={key.createdAt} />
-                  </td>
-                  <td>{key.lastUsedAt ? <LocalTime iso={key.lastUsedAt} /> : <span className="hint">Never</span>}</td>
-                  <td>
-                    {key.revokedAt ? (
-                      <span className="badge badge-danger">
-                        Revoked <LocalTime iso={key.revokedAt} />
-                      </span>
-                    ) : (
-                      <span className="badge badge-ok">Active</span>
-                    )}
-                  </td>
-                  <td>
-                    {!key.revokedAt && (
-                      <ConfirmButton
-                        label="Revoke"
-                        title={`Revoke “${key.name}”?`}
-                        confirmLabel="Revoke key"
-                        disabled={revoke.isPending}
-                        onConfirm={() => revoke.mutate({ keyId: key.id })}
-                      >
-                        <p>Requests with this key will be refused with 401 at once. This cannot be undone.</p>
-                      </ConfirmButton>
-                    )}
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-      {revoke.isError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(revoke.error)}
-        </div>
-      )}
-    </>
+      <Section title="Keys">
+        {revoke.isError && <Alert tone="error" className="mb-3">{errorMessage(revoke.error)}</Alert>}
+        <DataTable
+          columns={columns}
+          data={keys.data?.apiKeys ?? []}
+          getRowId={(key) => key.id}
+          caption="API keys of this organization"
+          isLoading={keys.isPending}
+          error={keys.error}
+          onRetry={() => void keys.refetch()}
+          empty={{ title: "No API keys yet", description: "Create one above to connect your systems." }}
+          rowTestId={(key) => `key-row-${key.name}`}
+        />
+      </Section>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { getConsoleMembership } from "@/server/auth/next-auth";
-import { Forbidden } from "../../../_components/states";
+import { Forbidden } from "../../../_components/ui/states";
 import { ApiKeysView } from "./api-keys-view";
 
 export const metadata: Metadata = { title: "API keys" };

@@ -3,21 +3,31 @@
 import { keepPreviousData, useQuery } from "@tanstack/react-query";
 import Link from "next/link";
 import { usePathname, useRouter, useSearchParams } from "next/navigation";
-import { useCallback, useEffect, useState, type FormEvent } from "react";
+import { useCallback, useEffect, useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
 import { useOrgPath } from "../../../_components/org-context";
-import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { columnsFor, DataTable, Pager } from "../../../_components/ui/data-table";
+import { Field } from "../../../_components/ui/field";
+import { Input } from "../../../_components/ui/input";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { EmptyState, ErrorState, Loading } from "../../../_components/ui/states";
+import { ZonedTime } from "../../../_components/ui/time";
 import { AgentPicker } from "./_components/agent-picker";
 import { LifecycleBadge, ResultBadge } from "./_components/status-badges";
-import { ZonedTime } from "./_components/zoned-time";
 
 const CONVERSATIONS_PAGE_SIZE = 25;
 
 const utcDay = (offsetDays = 0) => new Date(Date.now() + offsetDays * 86_400_000).toISOString().slice(0, 10);
 
+type Row = RouterOutputs["conversations"]["sequenceSummaries"]["sequences"][number];
+const col = columnsFor<Row>();
+
 /**
- * Conversations of an agent in a UTC date window, paged like GET /conversations/search (limit/offset over the same
- * ordering), each sequence ID hydrated into one row. The filters live in the URL so a page can be shared and reloaded.
+ * Conversations of an agent in a date window (UTC days), paged as the API's conversation search pages, each sequence
+ * shown as one row. The filters live in the URL so a page can be shared and reloaded.
  */
 export function ConversationsView() {
   const trpc = useTRPC();
@@ -25,8 +35,7 @@ export function ConversationsView() {
   const router = useRouter();
   const pathname = usePathname();
   const params = useSearchParams();
-  // The filters are state first (so quick successive changes never overwrite each other), mirrored into the URL so a
-  // page can be shared and reloaded.
+  // The filters are state first (so quick successive changes never overwrite each other), mirrored into the URL.
   const [filters, setFilters] = useState(() => ({
     agentId: params.get("agent") ?? "",
     start: params.get("start") ?? utcDay(-29),
@@ -68,76 +77,93 @@ export function ConversationsView() {
     const id = jumpTo.trim();
     if (id.startsWith("call-sequence.")) router.push(path(`/sequences/${encodeURIComponent(id)}`));
     else if (id.startsWith("call.")) router.push(path(`/calls/${encodeURIComponent(id)}`));
-    else setJumpError("Paste a sequence ID (call-sequence.…) or a call ID (call.…).");
+    else setJumpError("That is not a sequence or call ID: copy it from a call's or sequence's details, or from your systems.");
   };
+
+  const columns = useMemo(
+    () => [
+      col.accessor("name", {
+        header: "Contact",
+        cell: ({ row }) => (
+          <>
+            <Link href={path(`/sequences/${encodeURIComponent(row.original.sequenceId)}`)} className="font-medium break-words">
+              {row.original.name}
+            </Link>
+            <div className="text-sm text-muted-foreground">{row.original.phoneNumber}</div>
+          </>
+        ),
+      }),
+      col.accessor("lifecycleStatus", { header: "Sequence", cell: ({ getValue }) => <LifecycleBadge status={getValue()} /> }),
+      col.accessor((row) => row.lastCall?.resultType ?? "", {
+        id: "lastCall",
+        header: "Last call",
+        cell: ({ row }) =>
+          row.original.lastCall ? (
+            <>
+              <Link
+                href={path(`/calls/${encodeURIComponent(row.original.lastCall.callId)}`)}
+                aria-label={`Call ${row.original.lastCall.stepNumber} of ${row.original.name}: ${row.original.lastCall.resultType}`}
+              >
+                <ResultBadge resultType={row.original.lastCall.resultType} />
+              </Link>
+              <div className="text-sm text-muted-foreground max-sm:hidden">
+                {row.original.lastCall.hasRecording ? "Recording" : "No audio"} · {row.original.lastCall.hasTranscript ? "transcript" : "no transcript"}
+              </div>
+            </>
+          ) : (
+            <span className="text-muted-foreground">No call yet</span>
+          ),
+      }),
+      col.accessor("callCount", { header: "Calls", meta: { numeric: true, hideBelow: "md" } }),
+      col.accessor("firstScheduledAt", {
+        header: "First call",
+        meta: { hideBelow: "md" },
+        cell: ({ row }) => <ZonedTime iso={row.original.firstScheduledAt} contactZone={row.original.timezone} stacked />,
+      }),
+    ],
+    [path],
+  );
 
   const total = search.data?.total ?? 0;
   const from = total === 0 ? 0 : (page - 1) * CONVERSATIONS_PAGE_SIZE + 1;
   const to = Math.min(total, page * CONVERSATIONS_PAGE_SIZE);
 
   return (
-    <>
-      <PageHeader title="Conversations" description="Sequences of an agent with a call scheduled in the window (UTC days, both inclusive), as GET /conversations/search finds them." />
-      <section className="panel" aria-label="Search conversations" role="search">
-        <div className="row">
+    <div className="flex flex-col gap-4">
+      <PageHeader title="Conversations" description="An agent's contacts with a call scheduled between two days (whole days in UTC, both included)." />
+      <Section title="Search" role="search">
+        <div className="flex flex-col gap-3">
           <AgentPicker id="conversation-agent" value={agentId} onChange={setAgent} />
-        </div>
-        <form className="row" onSubmit={applyRange}>
-          <div className="field">
-            <label htmlFor="conversations-start">From (UTC day)</label>
-            <input id="conversations-start" type="date" value={draft.start} onChange={(e) => setDraft((d) => ({ ...d, start: e.target.value }))} />
-          </div>
-          <div className="field">
-            <label htmlFor="conversations-end">To (UTC day)</label>
-            <input
-              id="conversations-end"
-              type="date"
-              value={draft.end}
-              aria-invalid={rangeError ? true : undefined}
-              aria-describedby={rangeError ? "range-error" : undefined}
-              onChange={(e) => setDraft((d) => ({ ...d, end: e.target.value }))}
-            />
-          </div>
-          <div className="field" style={{ flex: "0 0 auto" }}>
-            <button type="submit" className="btn btn-primary" disabled={Boolean(rangeError)}>
+          <form className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,1fr)_minmax(0,1fr)_auto]" onSubmit={applyRange}>
+            <Field label="From (UTC day)" id="conversations-start">
+              <Input type="date" value={draft.start} onChange={(e) => setDraft((d) => ({ ...d, start: e.target.value }))} />
+            </Field>
+            <Field label="To (UTC day)" id="conversations-end" error={rangeError ?? undefined}>
+              <Input type="date" value={draft.end} onChange={(e) => setDraft((d) => ({ ...d, end: e.target.value }))} />
+            </Field>
+            <Button type="submit" variant="primary" className="sm:mt-6.5" disabled={Boolean(rangeError)}>
               Search
-            </button>
-          </div>
-        </form>
-        {rangeError && (
-          <p id="range-error" className="hint" role="alert" style={{ color: "var(--danger)" }}>
-            {rangeError}
-          </p>
-        )}
-        <details>
-          <summary>Open a sequence or call by ID</summary>
-          <form className="row" onSubmit={jump} style={{ marginTop: 8 }}>
-            <div className="field">
-              <label htmlFor="jump-id">Sequence or call ID</label>
-              <input
-                id="jump-id"
-                type="text"
-                value={jumpTo}
-                placeholder="call-sequence.… or call.…"
-                onChange={(e) => {
-                  setJumpTo(e.target.value);
-                  setJumpError(null);
-                }}
-              />
-              {jumpError && (
-                <span className="hint" role="alert" style={{ color: "var(--danger)" }}>
-                  {jumpError}
-                </span>
-              )}
-            </div>
-            <div className="field" style={{ flex: "0 0 auto" }}>
-              <button type="submit" className="btn">
-                Open
-              </button>
-            </div>
+            </Button>
           </form>
-        </details>
-      </section>
+          <details>
+            <summary className="w-fit cursor-pointer">Open a sequence or call by its ID</summary>
+            <form className="mt-2 grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,28rem)_auto]" onSubmit={jump}>
+              <Field label="Sequence or call ID" id="jump-id" error={jumpError ?? undefined}>
+                <Input
+                  value={jumpTo}
+                  onChange={(e) => {
+                    setJumpTo(e.target.value);
+                    setJumpError(null);
+                  }}
+                />
+              </Field>
+              <Button type="submit" className="sm:mt-6.5">
+                Open
+              </Button>
+            </form>
+          </details>
+        </div>
+      </Section>
 
       {!agentId ? (
         <Loading label="Loading agents…" />
@@ -146,78 +172,26 @@ export function ConversationsView() {
       ) : search.isError ? (
         <ErrorState error={search.error} retry={() => void search.refetch()} />
       ) : total === 0 ? (
-        <EmptyState title="No conversations in this window">
-          <p>Try a wider date range or another agent.</p>
-        </EmptyState>
-      ) : summaries.isError ? (
-        <ErrorState error={summaries.error} retry={() => void summaries.refetch()} />
+        <EmptyState title="No conversations in this window">Try a wider date range or another agent.</EmptyState>
       ) : (
-        <>
-          <p className="hint" aria-live="polite" data-testid="results-count">
+        <div className="flex flex-col gap-3">
+          <p className="text-sm text-muted-foreground" aria-live="polite" data-testid="results-count">
             {from.toLocaleString()}–{to.toLocaleString()} of {total.toLocaleString()} conversations
           </p>
-          {summaries.isPending ? (
-            <Loading rows={5} />
-          ) : (
-            <div className="table-wrap" aria-busy={search.isFetching || summaries.isFetching}>
-              <table data-testid="conversations">
-                <caption className="visually-hidden">Conversations</caption>
-                <thead>
-                  <tr>
-                    <th scope="col">Contact</th>
-                    <th scope="col">Sequence</th>
-                    <th scope="col">Last call</th>
-                    <th scope="col" className="num">
-                      Calls
-                    </th>
-                    <th scope="col">First call</th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {summaries.data.sequences.map((row) => (
-                    <tr key={row.sequenceId}>
-                      <td>
-                        <Link href={path(`/sequences/${encodeURIComponent(row.sequenceId)}`)}>{row.name}</Link>
-                        <div className="hint">{row.phoneNumber}</div>
-                      </td>
-                      <td>
-                        <LifecycleBadge status={row.lifecycleStatus} />
-                      </td>
-                      <td>
-                        {row.lastCall ? (
-                          <>
-                            <Link href={path(`/calls/${encodeURIComponent(row.lastCall.callId)}`)} aria-label={`Call ${row.lastCall.stepNumber} of ${row.name}: ${row.lastCall.resultType}`}>
-                              <ResultBadge resultType={row.lastCall.resultType} />
-                            </Link>
-                            <div className="hint">
-                              {row.lastCall.hasRecording ? "recording" : "no audio"} · {row.lastCall.hasTranscript ? "transcript" : "no transcript"}
-                            </div>
-                          </>
-                        ) : (
-                          <span className="hint">no call yet</span>
-                        )}
-                      </td>
-                      <td className="num">{row.callCount}</td>
-                      <td>
-                        <ZonedTime iso={row.firstScheduledAt} contactZone={row.timezone} compact />
-                      </td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
-          <nav className="actions" aria-label="Pages" style={{ marginTop: 12 }}>
-            <button type="button" className="btn btn-small" disabled={page <= 1} onClick={() => setPage(page - 1)}>
-              Previous
-            </button>
-            <span className="hint">Page {page}</span>
-            <button type="button" className="btn btn-small" disabled={!search.data.hasMore} onClick={() => setPage(page + 1)}>
-              Next
-            </button>
-          </nav>
-        </>
+          <DataTable
+            columns={columns}
+            data={summaries.data?.sequences ?? []}
+            getRowId={(row) => row.sequenceId}
+            caption="Conversations"
+            testId="conversations"
+            isLoading={summaries.isPending}
+            error={summaries.error}
+            onRetry={() => void summaries.refetch()}
+            busy={search.isFetching || summaries.isFetching}
+          />
+          <Pager page={page} pageCount={Math.max(page, Math.ceil(total / CONVERSATIONS_PAGE_SIZE))} summary={`${total.toLocaleString()} conversations`} onPageChange={setPage} />
+        </div>
       )}
-    </>
+    </div>
   );
 }

@@ -1,6 +1,6 @@
 import type { Metadata } from "next";
 import { Suspense } from "react";
-import { Loading } from "../../../_components/states";
+import { Loading } from "../../../_components/ui/states";
 import { ConversationsView } from "./conversations-view";
 
 export const metadata: Metadata = { title: "Conversations" };

@@ -2,13 +2,27 @@
 
 import { useQuery } from "@tanstack/react-query";
 import dynamic from "next/dynamic";
-import { useState, type FormEvent } from "react";
+import Link from "next/link";
+import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
-import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
+import { downloadCsv } from "../../../_components/download-csv";
+import { useOrgPath } from "../../../_components/org-context";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { columnsFor, DataTable } from "../../../_components/ui/data-table";
+import { Field, FieldSet } from "../../../_components/ui/field";
+import { formatMonth, formatUtcDay } from "../../../_components/ui/format";
+import { Input } from "../../../_components/ui/input";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { StatCard, StatGrid } from "../../../_components/ui/stat-card";
+import { ErrorState, Loading } from "../../../_components/ui/states";
 
 const DailySpendChart = dynamic(() => import("./daily-spend-chart"), { ssr: false, loading: () => <Loading label="Loading chart…" /> });
 
 type Query = { month?: string; startDate?: string; endDate?: string };
+type AgentUsage = RouterOutputs["credits"]["usage"]["agents"][number];
+type Day = RouterOutputs["credits"]["dailySpend"]["days"][number];
 
 function utcToday(): string {
   return new Date().toISOString().slice(0, 10);
@@ -17,21 +31,16 @@ function utcDaysAgo(days: number): string {
   return new Date(Date.now() - days * 86_400_000).toISOString().slice(0, 10);
 }
 
-async function downloadCsv(filename: string, rows: Array<Record<string, string | number | null>>) {
-  const { unparse } = await import("papaparse");
-  const blob = new Blob([unparse(rows)], { type: "text/csv;charset=utf-8" });
-  const url = URL.createObjectURL(blob);
-  const link = document.createElement("a");
-  link.href = url;
-  link.download = filename;
-  document.body.appendChild(link);
-  link.click();
-  link.remove();
-  URL.revokeObjectURL(url);
-}
+const dayCol = columnsFor<Day>();
+const dayColumns = [
+  dayCol.accessor("date", { header: "Day (UTC)", cell: ({ getValue }) => formatUtcDay(getValue()) }),
+  dayCol.accessor("spentCredits", { header: "Credits", meta: { numeric: true } }),
+];
+const agentCol = columnsFor<AgentUsage>();
 
 export function CreditsView() {
   const trpc = useTRPC();
+  const path = useOrgPath();
   const currentMonth = utcToday().slice(0, 7);
   const [mode, setMode] = useState<"month" | "range">("month");
   const [month, setMonth] = useState(currentMonth);
@@ -47,60 +56,56 @@ export function CreditsView() {
   }
 
   const periodLabel = mode === "month" ? month : `${range.startDate}_to_${range.endDate}`;
+  const agentColumns = useMemo(
+    () => [
+      agentCol.accessor("agentName", {
+        header: "Agent",
+        cell: ({ row }) =>
+          row.original.agentName ? (
+            <Link href={path(`/agents/${encodeURIComponent(row.original.agentId)}`)}>{row.original.agentName}</Link>
+          ) : (
+            <span className="text-muted-foreground">(deleted agent)</span>
+          ),
+      }),
+      agentCol.accessor("spentCredits", { header: "Credits", meta: { numeric: true }, cell: ({ getValue }) => getValue().toLocaleString() }),
+      agentCol.accessor("transactionCount", { header: "Charged calls", meta: { numeric: true }, cell: ({ getValue }) => getValue().toLocaleString() }),
+    ],
+    [path],
+  );
 
   return (
-    <>
-      <PageHeader title="Credits" description="One credit per started minute of a connected call. Periods are UTC days, as in GET /credits/usage." />
-      <section className="panel" aria-label="Period">
-        <fieldset style={{ border: "none", padding: 0, margin: "0 0 12px" }}>
-          <legend className="label-text">Period</legend>
-          <div className="actions">
-            <label className="checkbox">
-              <input type="radio" name="mode" checked={mode === "month"} onChange={() => setMode("month")} /> Billing month
+    <div className="flex flex-col gap-4">
+      <PageHeader title="Credits" description="One credit per started minute of a connected call. Periods are whole days in UTC, as the API counts them." />
+      <Section title="Period">
+        <FieldSet legend="Show" className="mb-3">
+          <div className="flex flex-wrap gap-x-5 gap-y-2">
+            <label className="inline-flex items-center gap-2 font-medium">
+              <input type="radio" name="mode" className="size-4 accent-primary" checked={mode === "month"} onChange={() => setMode("month")} /> Billing month
             </label>
-            <label className="checkbox">
-              <input type="radio" name="mode" checked={mode === "range"} onChange={() => setMode("range")} /> Custom range
+            <label className="inline-flex items-center gap-2 font-medium">
+              <input type="radio" name="mode" className="size-4 accent-primary" checked={mode === "range"} onChange={() => setMode("range")} /> Custom range
             </label>
           </div>
-        </fieldset>
+        </FieldSet>
         {mode === "month" ? (
-          <div className="field" style={{ maxWidth: 240 }}>
-            <label htmlFor="month">Month</label>
-            <input id="month" type="month" value={month} max={currentMonth} onChange={(e) => e.target.value && setMonth(e.target.value)} />
-          </div>
+          <Field label="Month" id="month" className="max-w-60">
+            <Input type="month" value={month} max={currentMonth} onChange={(e) => e.target.value && setMonth(e.target.value)} />
+          </Field>
         ) : (
-          <form className="row" onSubmit={applyRange}>
-            <div className="field">
-              <label htmlFor="start-date">From (inclusive)</label>
-              <input
-                id="start-date"
-                type="date"
-                value={rangeDraft.startDate}
-                max={utcToday()}
-                onChange={(e) => setRangeDraft((r) => ({ ...r, startDate: e.target.value }))}
-              />
-            </div>
-            <div className="field">
-              <label htmlFor="end-date">To (inclusive)</label>
-              <input
-                id="end-date"
-                type="date"
-                value={rangeDraft.endDate}
-                max={utcToday()}
-                onChange={(e) => setRangeDraft((r) => ({ ...r, endDate: e.target.value }))}
-              />
-            </div>
-            <div className="field" style={{ flex: "0 0 auto" }}>
-              <button type="submit" className="btn btn-primary">
-                Show range
-              </button>
-            </div>
-            <p className="hint" style={{ flexBasis: "100%", margin: 0 }}>
-              At most 366 days; the end cannot be in the future.
-            </p>
+          <form className="grid grid-cols-1 items-end gap-3 sm:grid-cols-[minmax(0,14rem)_minmax(0,14rem)_auto]" onSubmit={applyRange}>
+            <Field label="From (inclusive)" id="start-date">
+              <Input type="date" value={rangeDraft.startDate} max={utcToday()} onChange={(e) => setRangeDraft((r) => ({ ...r, startDate: e.target.value }))} />
+            </Field>
+            <Field label="To (inclusive)" id="end-date">
+              <Input type="date" value={rangeDraft.endDate} max={utcToday()} onChange={(e) => setRangeDraft((r) => ({ ...r, endDate: e.target.value }))} />
+            </Field>
+            <Button type="submit" variant="primary">
+              Show range
+            </Button>
+            <p className="text-sm text-muted-foreground sm:col-span-3">At most 366 days; the end cannot be in the future.</p>
           </form>
         )}
-      </section>
+      </Section>
 
       {usage.isPending ? (
         <Loading />
@@ -108,139 +113,94 @@ export function CreditsView() {
         <ErrorState error={usage.error} retry={() => void usage.refetch()} />
       ) : (
         <>
-          <div className="grid" data-testid="credit-stats">
+          <StatGrid>
             {usage.data.organization.allocatedCredits !== null && (
-              <div className="stat">
-                <div className="label">Allocated</div>
-                <div className="value" data-testid="allocated">{usage.data.organization.allocatedCredits.toLocaleString()}</div>
-              </div>
+              <StatCard label="Allocated" value={<span data-testid="allocated">{usage.data.organization.allocatedCredits.toLocaleString()}</span>} />
             )}
-            <div className="stat">
-              <div className="label">Spent</div>
-              <div className="value" data-testid="spent">{usage.data.organization.spentCredits.toLocaleString()}</div>
-            </div>
+            <StatCard label="Spent" value={<span data-testid="spent">{usage.data.organization.spentCredits.toLocaleString()}</span>} />
             {usage.data.organization.remainingCredits !== null && (
-              <div className="stat">
-                <div className="label">Remaining</div>
-                <div className="value" data-testid="remaining">{usage.data.organization.remainingCredits.toLocaleString()}</div>
-              </div>
+              <StatCard label="Remaining" value={<span data-testid="remaining">{usage.data.organization.remainingCredits.toLocaleString()}</span>} />
             )}
             {usage.data.organization.percentageUsed !== null && (
-              <div className="stat">
-                <div className="label">Used</div>
-                <div className="value">{usage.data.organization.percentageUsed}%</div>
-                <progress max={100} value={Math.min(100, usage.data.organization.percentageUsed)} aria-label="Share of the allocation used" style={{ width: "100%" }} />
-              </div>
+              <StatCard
+                label="Used"
+                value={`${usage.data.organization.percentageUsed}%`}
+                hint={
+                  <progress
+                    max={100}
+                    value={Math.min(100, usage.data.organization.percentageUsed)}
+                    aria-label="Share of the allocation used"
+                    className="mt-1 h-2 w-full accent-primary"
+                  />
+                }
+              />
             )}
-          </div>
-          <p className="hint" data-testid="period">
-            {usage.data.period.type === "month" ? `Billing month ${usage.data.period.month}` : "Custom range"}: {usage.data.period.startDate} to{" "}
-            {usage.data.period.endDate} (UTC).
+          </StatGrid>
+          <p className="text-sm text-muted-foreground" data-testid="period">
+            {usage.data.period.type === "month" ? `Billing month ${formatMonth(usage.data.period.month ?? month)}` : "Custom range"}:{" "}
+            {formatUtcDay(usage.data.period.startDate)} to {formatUtcDay(usage.data.period.endDate)} (UTC days).
             {usage.data.period.type === "range" && " Allocation figures apply to billing months only."}
           </p>
 
-          <h2>Daily spend</h2>
-          {daily.isPending ? (
-            <Loading label="Loading daily spend…" />
-          ) : daily.isError ? (
-            <ErrorState error={daily.error} retry={() => void daily.refetch()} />
-          ) : (
-            <>
-              <div className="panel chart-box" role="img" aria-label={`Bar chart of credits spent per day, ${daily.data.days.length} days`}>
-                <DailySpendChart days={daily.data.days} />
-              </div>
-              <details>
-                <summary>Daily spend as a table</summary>
-                <div className="table-wrap">
-                  <table>
-                    <thead>
-                      <tr>
-                        <th scope="col">Day (UTC)</th>
-                        <th scope="col" className="num">
-                          Credits
-                        </th>
-                      </tr>
-                    </thead>
-                    <tbody>
-                      {daily.data.days.map((d) => (
-                        <tr key={d.date}>
-                          <td>{d.date}</td>
-                          <td className="num">{d.spentCredits}</td>
-                        </tr>
-                      ))}
-                    </tbody>
-                  </table>
+          <Section title="Daily spend">
+            {daily.isPending ? (
+              <Loading label="Loading daily spend…" />
+            ) : daily.isError ? (
+              <ErrorState error={daily.error} retry={() => void daily.refetch()} />
+            ) : (
+              <>
+                <div className="h-64 w-full" role="img" aria-label={`Bar chart of credits spent per day, ${daily.data.days.length} days`} data-testid="daily-chart">
+                  <DailySpendChart days={daily.data.days} />
                 </div>
-              </details>
-            </>
-          )}
+                <details className="mt-3">
+                  <summary className="cursor-pointer">Daily spend as a table</summary>
+                  <DataTable columns={dayColumns} data={daily.data.days} getRowId={(d) => d.date} caption="Credits spent per day (UTC)" pageSize={31} className="mt-2" />
+                </details>
+              </>
+            )}
+          </Section>
 
-          <div className="page-header" style={{ marginTop: 24 }}>
-            <h2 style={{ margin: 0 }}>By agent</h2>
-            <div className="actions">
-              <button
-                type="button"
-                className="btn btn-small"
-                disabled={usage.data.agents.length === 0}
-                onClick={() =>
-                  void downloadCsv(
-                    `credits-by-agent-${periodLabel}.csv`,
-                    usage.data.agents.map((a) => ({
-                      startDate: usage.data.period.startDate,
-                      endDate: usage.data.period.endDate,
-                      agentId: a.agentId,
-                      agentName: a.agentName,
-                      spentCredits: a.spentCredits,
-                      transactionCount: a.transactionCount,
-                    })),
-                  )
-                }
-              >
-                Export CSV (by agent)
-              </button>
-              <button
-                type="button"
-                className="btn btn-small"
-                disabled={!daily.data}
-                onClick={() => daily.data && void downloadCsv(`credits-by-day-${periodLabel}.csv`, daily.data.days)}
-              >
-                Export CSV (by day)
-              </button>
-            </div>
-          </div>
-          {usage.data.agents.length === 0 ? (
-            <EmptyState title="No credits spent in this period" />
-          ) : (
-            <div className="table-wrap">
-              <table data-testid="agent-breakdown">
-                <thead>
-                  <tr>
-                    <th scope="col">Agent</th>
-                    <th scope="col" className="num">
-                      Credits
-                    </th>
-                    <th scope="col" className="num">
-                      Charged calls
-                    </th>
-                  </tr>
-                </thead>
-                <tbody>
-                  {usage.data.agents.map((a) => (
-                    <tr key={a.agentId}>
-                      <td>
-                        {a.agentName || <span className="hint">(deleted agent)</span>}
-                        <div className="hint mono">{a.agentId}</div>
-                      </td>
-                      <td className="num">{a.spentCredits.toLocaleString()}</td>
-                      <td className="num">{a.transactionCount.toLocaleString()}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
-          )}
+          <Section
+            title="By agent"
+            actions={
+              <>
+                <Button
+                  size="sm"
+                  disabled={usage.data.agents.length === 0}
+                  onClick={() =>
+                    void downloadCsv(
+                      `credits-by-agent-${periodLabel}.csv`,
+                      usage.data.agents.map((a) => ({
+                        startDate: usage.data.period.startDate,
+                        endDate: usage.data.period.endDate,
+                        agentId: a.agentId,
+                        agentName: a.agentName,
+                        spentCredits: a.spentCredits,
+                        transactionCount: a.transactionCount,
+                      })),
+                    )
+                  }
+                >
+                  Export CSV (by agent)
+                </Button>
+                <Button size="sm" disabled={!daily.data} onClick={() => daily.data && void downloadCsv(`credits-by-day-${periodLabel}.csv`, daily.data.days)}>
+                  Export CSV (by day)
+                </Button>
+              </>
+            }
+          >
+            <DataTable
+              columns={agentColumns}
+              data={usage.data.agents}
+              getRowId={(a) => a.agentId}
+              caption="Credits spent by agent"
+              testId="agent-breakdown"
+              initialSorting={[{ id: "spentCredits", desc: true }]}
+              empty={{ title: "No credits spent in this period" }}
+            />
+          </Section>
         </>
       )}
-    </>
+    </div>
   );
 }

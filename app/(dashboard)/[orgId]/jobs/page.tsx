@@ -1,7 +1,7 @@
 import type { Metadata } from "next";
 import { getConsoleMembership } from "@/server/auth/next-auth";
 import { isOperatorEmail } from "@/server/config/settings";
-import { Forbidden } from "../../../_components/states";
+import { Forbidden } from "../../../_components/ui/states";
 import { JobsView } from "./jobs-view";
 
 export const metadata: Metadata = { title: "Jobs" };

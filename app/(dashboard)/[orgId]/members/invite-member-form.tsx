@@ -4,6 +4,11 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import type { Role } from "../../../_components/org-context";
+import { Alert } from "../../../_components/ui/alert";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { Field } from "../../../_components/ui/field";
+import { Input, NativeSelect } from "../../../_components/ui/input";
 import type { DeliveryResult } from "./invitation-delivery";
 import { ROLES } from "./roles";
 
@@ -30,44 +35,25 @@ export function InviteMemberForm({ onDelivered }: { onDelivered: (result: Delive
   }
 
   return (
-    <section className="panel" aria-labelledby="invite-member">
-      <h2 id="invite-member" style={{ marginTop: 0 }}>
-        Invite a member
-      </h2>
-      <form onSubmit={onSubmit} className="row">
-        <div className="field">
-          <label htmlFor="member-email">Email</label>
-          <input
-            id="member-email"
-            type="email"
-            value={email}
-            maxLength={320}
-            onChange={(e) => setEmail(e.target.value)}
-            required
-            aria-invalid={invite.isError}
-          />
-        </div>
-        <div className="field" style={{ flex: "0 1 180px" }}>
-          <label htmlFor="member-role">Role</label>
-          <select id="member-role" value={role} onChange={(e) => setRole(e.target.value as Role)}>
+    <Section title="Invite a member" description="They choose their own password (or sign in to an existing account) when they accept.">
+      <form onSubmit={onSubmit} className="grid grid-cols-1 items-end gap-3 sm:grid-cols-[minmax(0,1fr)_12rem_auto]">
+        <Field label="Email">
+          <Input type="email" value={email} maxLength={320} onChange={(e) => setEmail(e.target.value)} required aria-invalid={invite.isError || undefined} />
+        </Field>
+        <Field label="Role">
+          <NativeSelect value={role} onChange={(e) => setRole(e.target.value as Role)}>
             {ROLES.map((r) => (
               <option key={r.value} value={r.value}>
                 {r.label}
               </option>
             ))}
-          </select>
-        </div>
-        <div className="field" style={{ flex: "0 0 auto" }}>
-          <button className="btn btn-primary" type="submit" disabled={invite.isPending || !email.trim()}>
-            {invite.isPending ? "Inviting…" : "Send invitation"}
-          </button>
-        </div>
+          </NativeSelect>
+        </Field>
+        <Button variant="primary" type="submit" disabled={invite.isPending || !email.trim()}>
+          {invite.isPending ? "Inviting…" : "Send invitation"}
+        </Button>
       </form>
-      {invite.isError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(invite.error)}
-        </div>
-      )}
-    </section>
+      {invite.isError && <Alert tone="error" className="mt-3">{errorMessage(invite.error)}</Alert>}
+    </Section>
   );
 }

@@ -1,16 +1,24 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState } from "react";
+import { useMemo, useState } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { ConfirmButton } from "../../../_components/confirm-button";
-import { LocalTime } from "../../../_components/local-time";
 import { useCan, useOrg, type Role } from "../../../_components/org-context";
-import { ErrorState, Loading, PageHeader } from "../../../_components/states";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { Alert } from "../../../_components/ui/alert";
+import { ConfirmButton } from "../../../_components/ui/confirm-button";
+import { columnsFor, DataTable } from "../../../_components/ui/data-table";
+import { NativeSelect } from "../../../_components/ui/input";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { LocalTime } from "../../../_components/ui/time";
+import { toast } from "../../../_components/ui/toast";
 import { InvitationDelivery, type DeliveryResult } from "./invitation-delivery";
 import { InviteMemberForm } from "./invite-member-form";
 import { PendingInvitations } from "./pending-invitations";
-import { ROLES } from "./roles";
+import { roleLabel, ROLES } from "./roles";
+
+type Member = RouterOutputs["members"]["list"]["members"][number];
+const col = columnsFor<Member>();
 
 export function MembersView() {
   const trpc = useTRPC();
@@ -19,113 +27,119 @@ export function MembersView() {
   const can = useCan();
   const members = useQuery(trpc.members.list.queryOptions());
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.members.list.queryKey() });
-  const changeRole = useMutation(trpc.members.changeRole.mutationOptions({ onSettled: () => void invalidate() }));
-  const remove = useMutation(trpc.members.remove.mutationOptions({ onSuccess: () => void invalidate() }));
+  const changeRole = useMutation(
+    trpc.members.changeRole.mutationOptions({
+      onSuccess: (_, input) => toast({ title: `Role changed to ${roleLabel(input.role)}` }),
+      onSettled: () => void invalidate(),
+    }),
+  );
+  const remove = useMutation(
+    trpc.members.remove.mutationOptions({
+      onSuccess: () => {
+        toast({ title: "Member removed", description: "They were signed out everywhere." });
+        void invalidate();
+      },
+    }),
+  );
   const mutationError = changeRole.error ?? remove.error;
   // The latest invitation link (invite or resend), shown once; a newer one replaces it.
   const [delivered, setDelivered] = useState<DeliveryResult | null>(null);
+  const admin = can.admin;
+  const busy = changeRole.isPending || remove.isPending;
+
+  const columns = useMemo(
+    () => [
+      col.accessor("email", {
+        header: "Person",
+        cell: ({ row }) => (
+          <div className="min-w-0 break-all">
+            {row.original.name && <div>{row.original.name}</div>}
+            <div className={row.original.name ? "text-sm text-muted-foreground" : undefined}>{row.original.email}</div>
+          </div>
+        ),
+      }),
+      col.accessor("role", {
+        header: "Role",
+        cell: ({ row }) =>
+          admin ? (
+            <>
+              <label className="sr-only" htmlFor={`role-${row.original.userId}`}>
+                Role of {row.original.email}
+              </label>
+              <NativeSelect
+                id={`role-${row.original.userId}`}
+                value={row.original.role}
+                disabled={busy}
+                className="w-auto min-w-28"
+                onChange={(e) => changeRole.mutate({ userId: row.original.userId, role: e.target.value as Role })}
+              >
+                {ROLES.map((r) => (
+                  <option key={r.value} value={r.value}>
+                    {r.label}
+                  </option>
+                ))}
+              </NativeSelect>
+            </>
+          ) : (
+            roleLabel(row.original.role)
+          ),
+      }),
+      col.accessor("signInMethod", {
+        header: "Sign-in",
+        meta: { hideBelow: "md" },
+        cell: ({ getValue }) => (getValue() === "password" ? "Password" : "Single sign-on"),
+      }),
+      col.accessor("joinedAt", { header: "Member since", meta: { hideBelow: "sm" }, cell: ({ getValue }) => <LocalTime iso={getValue()} dateOnly /> }),
+      ...(admin
+        ? [
+            col.display({
+              id: "actions",
+              header: "Actions",
+              meta: { srOnlyHeader: true },
+              cell: ({ row }) => (
+                <div className="flex justify-end">
+                  <ConfirmButton
+                    label="Remove"
+                    title={`Remove ${row.original.email}?`}
+                    confirmLabel="Remove member"
+                    disabled={busy}
+                    onConfirm={() => remove.mutate({ userId: row.original.userId })}
+                  >
+                    <p>They lose access to this organization at once and are signed out everywhere. Their account and other organizations are kept.</p>
+                  </ConfirmButton>
+                </div>
+              ),
+            }),
+          ]
+        : []),
+    ],
+    [admin, busy, changeRole, remove],
+  );
 
   return (
-    <>
-      <PageHeader
-        title="Members"
-        description={
-          <>
-            Roles: {ROLES.map((r, i) => (
-              <span key={r.value}>
-                {i > 0 && "; "}
-                <strong>{r.label}</strong> — {r.help}
-              </span>
-            ))}
-            .
-          </>
-        }
-      />
-      {can.admin && <InviteMemberForm onDelivered={setDelivered} />}
+    <div className="flex flex-col gap-4">
+      <PageHeader title="Members" description="The people of this organization and what each may do." />
+      <ul className="grid gap-1 text-sm text-muted-foreground sm:grid-cols-3">
+        {ROLES.map((r) => (
+          <li key={r.value}>
+            <strong className="text-foreground">{r.label}</strong> — {r.help}
+          </li>
+        ))}
+      </ul>
+      {admin && <InviteMemberForm onDelivered={setDelivered} />}
       {delivered && <InvitationDelivery result={delivered} />}
-      {can.admin && <PendingInvitations onDelivered={setDelivered} />}
-      {mutationError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(mutationError)}
-        </div>
-      )}
-      {members.isPending ? (
-        <Loading />
-      ) : members.isError ? (
-        <ErrorState error={members.error} retry={() => void members.refetch()} />
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Members of {org.name}</caption>
-            <thead>
-              <tr>
-                <th scope="col">Person</th>
-                <th scope="col">Role</th>
-                <th scope="col">Sign-in</th>
-                <th scope="col">Member since</th>
-                {can.admin && (
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                )}
-              </tr>
-            </thead>
-            <tbody>
-              {members.data.members.map((member) => (
-                <tr key={member.userId}>
-                  <td>
-                    {member.name && <div>{member.name}</div>}
-                    <div className={member.name ? "hint" : undefined}>{member.email}</div>
-                  </td>
-                  <td>
-                    {can.admin ? (
-                      <>
-                        <label className="visually-hidden" htmlFor={`role-${member.userId}`}>
-                          Role of {member.email}
-                        </label>
-                        <select
-                          id={`role-${member.userId}`}
-                          value={member.role}
-                          disabled={changeRole.isPending}
-                          onChange={(e) => changeRole.mutate({ userId: member.userId, role: e.target.value as Role })}
-                        >
-                          {ROLES.map((r) => (
-                            <option key={r.value} value={r.value}>
-                              {r.label}
-                            </option>
-                          ))}
-                        </select>
-                      </>
-                    ) : (
-                      member.role
-                    )}
-                  </td>
-                  <td>{member.signInMethod === "password" ? "Password" : "Single sign-on"}</td>
-                  <td>
-                    <LocalTime iso={member.joinedAt} dateOnly />
-                  </td>
-                  {can.admin && (
-                    <td>
-                      <ConfirmButton
-                        label="Remove"
-                        title={`Remove ${member.email}?`}
-                        confirmLabel="Remove member"
-                        disabled={remove.isPending}
-                        onConfirm={() => remove.mutate({ userId: member.userId })}
-                      >
-                        <p>
-                          They lose access to this organization at once and are signed out everywhere. Their account and other
-                          organizations are kept.
-                        </p>
-                      </ConfirmButton>
-                    </td>
-                  )}
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </>
+      {admin && <PendingInvitations onDelivered={setDelivered} />}
+      {mutationError && <Alert tone="error">{errorMessage(mutationError)}</Alert>}
+      <DataTable
+        columns={columns}
+        data={members.data?.members ?? []}
+        getRowId={(member) => member.userId}
+        caption={`Members of ${org.name}`}
+        isLoading={members.isPending}
+        error={members.error}
+        onRetry={() => void members.refetch()}
+        initialSorting={[]}
+      />
+    </div>
   );
 }

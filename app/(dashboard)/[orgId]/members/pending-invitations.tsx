@@ -1,11 +1,21 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
+import { useMemo } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { ConfirmButton } from "../../../_components/confirm-button";
-import { LocalTime } from "../../../_components/local-time";
-import { ErrorState, Loading } from "../../../_components/states";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { Alert } from "../../../_components/ui/alert";
+import { Badge } from "../../../_components/ui/badge";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { ConfirmButton } from "../../../_components/ui/confirm-button";
+import { columnsFor, DataTable } from "../../../_components/ui/data-table";
+import { LocalTime } from "../../../_components/ui/time";
 import type { DeliveryResult } from "./invitation-delivery";
+import { roleLabel } from "./roles";
+
+type Invitation = RouterOutputs["invitations"]["list"]["invitations"][number];
+const col = columnsFor<Invitation>();
 
 /** Open invitations (admins only): resend issues a new link (the old one stops working), revoke cancels it. */
 export function PendingInvitations({ onDelivered }: { onDelivered: (result: DeliveryResult | null) => void }) {
@@ -23,81 +33,87 @@ export function PendingInvitations({ onDelivered }: { onDelivered: (result: Deli
   );
   const revoke = useMutation(trpc.invitations.revoke.mutationOptions({ onSuccess: () => void invalidate() }));
   const error = resend.error ?? revoke.error;
+  const busy = resend.isPending || revoke.isPending;
 
-  if (invitations.isPending) return <Loading rows={1} />;
-  if (invitations.isError) return <ErrorState error={invitations.error} retry={() => void invitations.refetch()} />;
-  if (invitations.data.invitations.length === 0) return null;
+  const columns = useMemo(
+    () => [
+      col.accessor("email", {
+        header: "Email",
+        cell: ({ row }) => (
+          <div className="min-w-0 break-all">
+            {row.original.email}
+            {row.original.invitedBy && <div className="text-sm text-muted-foreground">by {row.original.invitedBy}</div>}
+          </div>
+        ),
+      }),
+      col.accessor("role", { header: "Role", cell: ({ getValue }) => roleLabel(getValue()) }),
+      col.accessor("status", {
+        header: "Status",
+        meta: { hideBelow: "sm" },
+        cell: ({ row }) =>
+          row.original.status === "expired" ? (
+            <Badge>Expired</Badge>
+          ) : (
+            <span>
+              Pending, expires <LocalTime iso={row.original.expiresAt} dateOnly />
+            </span>
+          ),
+      }),
+      col.accessor("sentAt", {
+        header: "Sent",
+        meta: { hideBelow: "md" },
+        cell: ({ row }) => (
+          <>
+            <LocalTime iso={row.original.sentAt} />
+            <div className="text-sm text-muted-foreground">{row.original.delivery === "email" ? "by email" : "link shown to the admin"}</div>
+          </>
+        ),
+      }),
+      col.display({
+        id: "actions",
+        header: "Actions",
+        meta: { srOnlyHeader: true },
+        cell: ({ row }) => (
+          <div className="flex flex-wrap justify-end gap-2">
+            <Button
+              size="sm"
+              disabled={busy}
+              onClick={() => {
+                onDelivered(null);
+                resend.mutate({ invitationId: row.original.invitationId });
+              }}
+            >
+              Resend
+            </Button>
+            <ConfirmButton
+              label="Revoke"
+              title={`Revoke the invitation to ${row.original.email}?`}
+              confirmLabel="Revoke invitation"
+              disabled={busy}
+              onConfirm={() => revoke.mutate({ invitationId: row.original.invitationId })}
+            >
+              <p>The link stops working at once.</p>
+            </ConfirmButton>
+          </div>
+        ),
+      }),
+    ],
+    [busy, onDelivered, resend, revoke],
+  );
+
+  if (invitations.isSuccess && invitations.data.invitations.length === 0) return null;
   return (
-    <section aria-labelledby="pending-invitations">
-      <h2 id="pending-invitations">Pending invitations</h2>
-      {error && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(error)}
-        </div>
-      )}
-      <div className="table-wrap">
-        <table>
-          <thead>
-            <tr>
-              <th scope="col">Email</th>
-              <th scope="col">Role</th>
-              <th scope="col">Status</th>
-              <th scope="col">Sent</th>
-              <th scope="col">
-                <span className="visually-hidden">Actions</span>
-              </th>
-            </tr>
-          </thead>
-          <tbody>
-            {invitations.data.invitations.map((invitation) => (
-              <tr key={invitation.invitationId}>
-                <td>
-                  {invitation.email}
-                  {invitation.invitedBy && <div className="hint">by {invitation.invitedBy}</div>}
-                </td>
-                <td>{invitation.role}</td>
-                <td>
-                  {invitation.status === "expired" ? (
-                    <span className="badge badge-muted">expired</span>
-                  ) : (
-                    <>
-                      pending, expires <LocalTime iso={invitation.expiresAt} dateOnly />
-                    </>
-                  )}
-                </td>
-                <td>
-                  <LocalTime iso={invitation.sentAt} />
-                  <div className="hint">{invitation.delivery === "email" ? "by email" : "link shown to the admin"}</div>
-                </td>
-                <td>
-                  <div className="row" style={{ gap: 8 }}>
-                    <button
-                      type="button"
-                      className="btn btn-small"
-                      disabled={resend.isPending}
-                      onClick={() => {
-                        onDelivered(null);
-                        resend.mutate({ invitationId: invitation.invitationId });
-                      }}
-                    >
-                      Resend
-                    </button>
-                    <ConfirmButton
-                      label="Revoke"
-                      title={`Revoke the invitation to ${invitation.email}?`}
-                      confirmLabel="Revoke invitation"
-                      disabled={revoke.isPending}
-                      onConfirm={() => revoke.mutate({ invitationId: invitation.invitationId })}
-                    >
-                      <p>The link stops working at once.</p>
-                    </ConfirmButton>
-                  </div>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
-    </section>
+    <Section title="Pending invitations">
+      {error && <Alert tone="error" className="mb-3">{errorMessage(error)}</Alert>}
+      <DataTable
+        columns={columns}
+        data={invitations.data?.invitations ?? []}
+        getRowId={(invitation) => invitation.invitationId}
+        caption="Invitations not accepted yet"
+        isLoading={invitations.isPending}
+        error={invitations.error}
+        onRetry={() => void invitations.refetch()}
+      />
+    </Section>
   );
 }

@@ -5,3 +5,7 @@ export const ROLES: Array<{ value: Role; label: string; help: string }> = [
   { value: "support", label: "Support", help: "conversations, recordings, meetings; read-only elsewhere" },
   { value: "member", label: "Member", help: "read-only" },
 ];
+
+export function roleLabel(role: Role): string {
+  return ROLES.find((r) => r.value === role)?.label ?? role;
+}

@@ -1,18 +1,16 @@
 "use client";
 
-import { CopyButton } from "../../../_components/copy-button";
+import { Alert } from "../../../_components/ui/alert";
+import { SecretValue } from "../../../_components/ui/copy-button";
 
 export function SecretReveal({ secret, title }: { secret: string; title: string }) {
   return (
-    <div className="alert alert-ok" role="status" data-testid="webhook-secret">
-      <p style={{ marginTop: 0 }}>
-        <strong>{title}</strong> Copy the signing secret now: it is shown only this once. Verify each delivery&apos;s{" "}
-        <code>webhook-signature</code> with it (Standard Webhooks).
+    <Alert tone="success" data-testid="webhook-secret">
+      <p>
+        <strong>{title}</strong> Copy the signing secret now: it is shown only this once. Your receiver checks each delivery&apos;s
+        signature with it (the Standard Webhooks scheme).
       </p>
-      <div className="secret">
-        <code data-testid="webhook-secret-value">{secret}</code>
-        <CopyButton value={secret} />
-      </div>
-    </div>
+      <SecretValue value={secret} testId="webhook-secret-value" />
+    </Alert>
   );
 }

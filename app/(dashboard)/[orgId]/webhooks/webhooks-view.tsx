@@ -2,13 +2,28 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
-import { useState, type FormEvent } from "react";
+import { useMemo, useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { LocalTime } from "../../../_components/local-time";
 import { useCan, useOrgPath } from "../../../_components/org-context";
-import { EmptyState, ErrorState, Loading, PageHeader } from "../../../_components/states";
+import type { RouterOutputs } from "../../../_components/router-types";
+import { Alert } from "../../../_components/ui/alert";
+import { Badge } from "../../../_components/ui/badge";
+import { Button } from "../../../_components/ui/button";
+import { Section } from "../../../_components/ui/card";
+import { columnsFor, DataTable } from "../../../_components/ui/data-table";
+import { Field, FieldRow } from "../../../_components/ui/field";
+import { Input } from "../../../_components/ui/input";
+import { PageHeader } from "../../../_components/ui/page-header";
+import { LocalTime } from "../../../_components/ui/time";
 import { AgentFilterField } from "./agent-filter-field";
 import { SecretReveal } from "./secret-reveal";
+
+type Endpoint = RouterOutputs["webhooks"]["listEndpoints"]["endpoints"][number];
+const col = columnsFor<Endpoint>();
+
+export function EndpointStatusBadge({ enabled, disabledReason }: { enabled: boolean; disabledReason: string | null }) {
+  return enabled ? <Badge tone="success">Enabled</Badge> : <Badge tone="danger">Disabled{disabledReason === "gone" ? " (the receiver said it is gone)" : ""}</Badge>;
+}
 
 export function WebhooksView() {
   const trpc = useTRPC();
@@ -38,99 +53,84 @@ export function WebhooksView() {
     create.mutate({ url, description: description || undefined, agentIds });
   }
 
+  const columns = useMemo(
+    () => [
+      col.accessor("url", {
+        header: "Endpoint",
+        cell: ({ row }) => (
+          <div className="min-w-0">
+            <Link href={path(`/webhooks/${encodeURIComponent(row.original.endpointId)}`)} className="break-all">
+              {row.original.url}
+            </Link>
+            {row.original.description && <div className="text-sm text-muted-foreground">{row.original.description}</div>}
+          </div>
+        ),
+      }),
+      col.accessor("enabled", {
+        header: "Status",
+        cell: ({ row }) => <EndpointStatusBadge enabled={row.original.enabled} disabledReason={row.original.disabledReason} />,
+      }),
+      col.accessor((endpoint) => endpoint.agentIds.length, {
+        id: "agents",
+        header: "Agents",
+        meta: { hideBelow: "sm" },
+        cell: ({ getValue }) => (getValue() === 0 ? "All" : getValue()),
+      }),
+      col.accessor("createdAt", { header: "Created", meta: { hideBelow: "md" }, cell: ({ getValue }) => <LocalTime iso={getValue()} /> }),
+    ],
+    [path],
+  );
+
   return (
-    <>
+    <div className="flex flex-col gap-4">
       <PageHeader
         title="Webhooks"
         description={
           <>
-            After every analysed call, each enabled endpoint gets a signed POST with the call result (<a href="/docs">payload and verification</a>).
+            After every analysed call, each enabled endpoint receives the call&apos;s result, signed so your receiver can trust it (
+            <a href="/docs">what is sent and how to check it</a>).
           </>
         }
       />
       {can.admin && (
-        <section className="panel" aria-labelledby="add-endpoint">
-          <h2 id="add-endpoint" style={{ marginTop: 0 }}>
-            Add an endpoint
-          </h2>
-          <form onSubmit={onCreate}>
-            <div className="row">
-              <div className="field">
-                <label htmlFor="endpoint-url">URL</label>
-                <input id="endpoint-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks/calls" required />
-              </div>
-              <div className="field">
-                <label htmlFor="endpoint-description">Description</label>
-                <input id="endpoint-description" type="text" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
-              </div>
-            </div>
+        <Section title="Add an endpoint">
+          <form onSubmit={onCreate} className="flex flex-col gap-3">
+            <FieldRow>
+              <Field label="URL">
+                <Input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks/calls" required />
+              </Field>
+              <Field label="Description">
+                <Input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
+              </Field>
+            </FieldRow>
             <AgentFilterField value={agentIds} onChange={setAgentIds} />
-            <button type="submit" className="btn btn-primary" disabled={create.isPending || !url.trim()}>
-              {create.isPending ? "Adding…" : "Add endpoint"}
-            </button>
-          </form>
-          {create.isError && (
-            <div className="alert alert-error" role="alert">
-              {errorMessage(create.error)}
+            <div>
+              <Button type="submit" variant="primary" disabled={create.isPending || !url.trim()}>
+                {create.isPending ? "Adding…" : "Add endpoint"}
+              </Button>
             </div>
-          )}
+          </form>
+          {create.isError && <Alert tone="error" className="mt-3">{errorMessage(create.error)}</Alert>}
           {created && (
-            <>
+            <div className="mt-3 flex flex-col gap-2">
               <SecretReveal secret={created.secret} title="Endpoint added." />
               <Link href={path(`/webhooks/${encodeURIComponent(created.endpointId)}`)}>Open the endpoint: send a test event, see deliveries →</Link>
-            </>
+            </div>
           )}
-        </section>
+        </Section>
       )}
-      <h2>Endpoints</h2>
-      {endpoints.isPending ? (
-        <Loading />
-      ) : endpoints.isError ? (
-        <ErrorState error={endpoints.error} retry={() => void endpoints.refetch()} />
-      ) : endpoints.data.endpoints.length === 0 ? (
-        <EmptyState title="No webhook endpoints yet">{can.admin ? "Add one above to receive call results." : "An admin can add one."}</EmptyState>
-      ) : (
-        <div className="table-wrap">
-          <table>
-            <caption className="visually-hidden">Webhook endpoints</caption>
-            <thead>
-              <tr>
-                <th scope="col">Endpoint</th>
-                <th scope="col">Status</th>
-                <th scope="col">Agents</th>
-                <th scope="col">Secret</th>
-                <th scope="col">Created</th>
-              </tr>
-            </thead>
-            <tbody>
-              {endpoints.data.endpoints.map((endpoint) => (
-                <tr key={endpoint.endpointId}>
-                  <td>
-                    <Link href={path(`/webhooks/${encodeURIComponent(endpoint.endpointId)}`)} style={{ wordBreak: "break-all" }}>
-                      {endpoint.url}
-                    </Link>
-                    {endpoint.description && <div className="hint">{endpoint.description}</div>}
-                  </td>
-                  <td>
-                    {endpoint.enabled ? (
-                      <span className="badge badge-ok">Enabled</span>
-                    ) : (
-                      <span className="badge badge-danger">Disabled{endpoint.disabledReason === "gone" ? " (410 Gone)" : ""}</span>
-                    )}
-                  </td>
-                  <td>{endpoint.agentIds.length === 0 ? "All" : endpoint.agentIds.length}</td>
-                  <td>
-                    <code title="Fingerprint of the current secret">{endpoint.secretFingerprint}</code>
-                  </td>
-                  <td>
-                    <LocalTime iso={endpoint.createdAt} />
-                  </td>
-                </tr>
-              ))}
-            </tbody>
-          </table>
-        </div>
-      )}
-    </>
+      <Section title="Endpoints">
+        <DataTable
+          columns={columns}
+          data={endpoints.data?.endpoints ?? []}
+          getRowId={(endpoint) => endpoint.endpointId}
+          caption="Webhook endpoints"
+          isLoading={endpoints.isPending}
+          error={endpoints.error}
+          onRetry={() => void endpoints.refetch()}
+          empty={{ title: "No webhook endpoints yet", description: can.admin ? "Add one above to receive call results." : "An admin can add one." }}
+        />
+      </Section>
+    </div>
   );
 }

@@ -2,6 +2,7 @@ import type { Metadata } from "next";
 import Link from "next/link";
 import { redirect } from "next/navigation";
 import { getSessionActor } from "@/server/auth/next-auth";
+import { AuthCard } from "../../../_components/ui/auth-card";
 import { ZFindCallOrganizationRequestSchema } from "@/server/routers/conversations/find-call-organization.schema";
 import { getServerCaller } from "@/server/trpc/server-caller";
 
@@ -22,14 +23,13 @@ export default async function CallLinkPage({ params }: Props) {
   const found = input.success ? await getServerCaller().conversations.callOrganization(input.data) : null;
   if (found) redirect(`/${encodeURIComponent(found.orgId)}/calls/${encodeURIComponent(callId)}`);
   return (
-    <main className="auth-page">
-      <div className="auth-card">
-        <h1>Call not found</h1>
-        <p>
-          There is no call <code>{callId}</code> in any organization you ({actor.email}) are a member of.
-        </p>
-        <Link href="/">Back to the console</Link>
-      </div>
-    </main>
+    <AuthCard>
+      <h1>Call not found</h1>
+      <p>
+        There is no such call in any organization you ({actor.email}) are a member of. Check the link, or ask who sent it which
+        organization it belongs to.
+      </p>
+      <Link href="/">Back to the console</Link>
+    </AuthCard>
   );
 }

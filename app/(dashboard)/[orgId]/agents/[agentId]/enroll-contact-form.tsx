@@ -1,14 +1,24 @@
 "use client";
 
 import { useMutation } from "@tanstack/react-query";
+import Link from "next/link";
 import { useState, type FormEvent } from "react";
 import { errorCode, errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { LocalTime } from "../../../../_components/local-time";
+import { useOrgPath } from "../../../../_components/org-context";
+import { Alert } from "../../../../_components/ui/alert";
+import { Button } from "../../../../_components/ui/button";
+import { Section } from "../../../../_components/ui/card";
+import { CheckboxField } from "../../../../_components/ui/checkbox";
+import { Field, FieldRow } from "../../../../_components/ui/field";
+import { IdDetails } from "../../../../_components/ui/id-details";
+import { Input } from "../../../../_components/ui/input";
+import { ZonedTime } from "../../../../_components/ui/time";
 import type { AgentView } from "../_components/agent-draft";
 
-/** Enrolls one contact through the same procedure as POST /agents/{agentId}/schedule/sequence, with its messages. */
+/** Enrolls one contact through the same procedure (and so the same rules and messages) as the API's enrollment. */
 export function EnrollContactForm({ agent }: { agent: AgentView }) {
   const trpc = useTRPC();
+  const path = useOrgPath();
   const [fields, setFields] = useState({ name: "", phoneNumber: "", toEmailAddress: "", timezone: "", scheduledAt: "", bypassCallWindows: false });
   const [variables, setVariables] = useState<Record<string, string>>({});
   const enroll = useMutation(trpc.enrollment.enrollOne.mutationOptions());
@@ -30,80 +40,63 @@ export function EnrollContactForm({ agent }: { agent: AgentView }) {
   const set = (key: keyof typeof fields, value: string | boolean) => setFields((f) => ({ ...f, [key]: value }));
 
   return (
-    <form onSubmit={onSubmit} aria-label="Enroll one contact">
-      <div className="row">
-        <div className="field">
-          <label htmlFor="enroll-name">Name</label>
-          <input id="enroll-name" type="text" value={fields.name} onChange={(e) => set("name", e.target.value)} required />
+    <Section title="Enroll a contact" description="Starts this agent's sequence for one person, with the same checks as when your systems enroll through the API.">
+      <form onSubmit={onSubmit} aria-label="Enroll one contact" className="flex flex-col gap-3">
+        <FieldRow>
+          <Field label="Name" id="enroll-name">
+            <Input value={fields.name} onChange={(e) => set("name", e.target.value)} required />
+          </Field>
+          <Field label="Phone number" id="enroll-phone">
+            <Input inputMode="tel" value={fields.phoneNumber} onChange={(e) => set("phoneNumber", e.target.value)} placeholder="+1 415 555 0171" required />
+          </Field>
+          <Field label="Email" id="enroll-email">
+            <Input type="email" value={fields.toEmailAddress} onChange={(e) => set("toEmailAddress", e.target.value)} />
+          </Field>
+        </FieldRow>
+        <FieldRow>
+          <Field label="Timezone" id="enroll-timezone" hint="Empty: guessed from the number, then the agent's first timezone.">
+            <Input list="timezone-options" value={fields.timezone} onChange={(e) => set("timezone", e.target.value)} />
+          </Field>
+          <Field label="First call at" id="enroll-scheduled" hint="In the contact's timezone. Empty: as soon as the window allows.">
+            <Input type="datetime-local" value={fields.scheduledAt} onChange={(e) => set("scheduledAt", e.target.value)} />
+          </Field>
+          <CheckboxField
+            id="enroll-bypass"
+            label="Ignore call windows"
+            className="sm:mt-7"
+            checked={fields.bypassCallWindows}
+            onCheckedChange={(checked) => set("bypassCallWindows", checked === true)}
+          />
+        </FieldRow>
+        {agent.inputVariables.length > 0 && (
+          <FieldRow>
+            {agent.inputVariables.map((v) => (
+              <Field key={v.id} label={`${v.displayName}${v.required ? " (required)" : ""}`} id={`enroll-var-${v.slug}`} hint={v.description || undefined}>
+                <Input value={variables[v.slug] ?? ""} onChange={(e) => setVariables((vars) => ({ ...vars, [v.slug]: e.target.value }))} />
+              </Field>
+            ))}
+          </FieldRow>
+        )}
+        <div>
+          <Button type="submit" variant="primary" disabled={enroll.isPending}>
+            {enroll.isPending ? "Enrolling…" : "Enroll contact"}
+          </Button>
         </div>
-        <div className="field">
-          <label htmlFor="enroll-phone">Phone number</label>
-          <input id="enroll-phone" type="text" inputMode="tel" value={fields.phoneNumber} onChange={(e) => set("phoneNumber", e.target.value)} placeholder="+14155550171" required />
-        </div>
-        <div className="field">
-          <label htmlFor="enroll-email">Email</label>
-          <input id="enroll-email" type="email" value={fields.toEmailAddress} onChange={(e) => set("toEmailAddress", e.target.value)} />
-        </div>
-      </div>
-      <div className="row">
-        <div className="field">
-          <label htmlFor="enroll-timezone">Timezone</label>
-          <input id="enroll-timezone" type="text" list="timezone-options" value={fields.timezone} onChange={(e) => set("timezone", e.target.value)} aria-describedby="enroll-timezone-hint" />
-          <span id="enroll-timezone-hint" className="hint">
-            Empty: inferred from the number, then the agent&apos;s first timezone.
-          </span>
-        </div>
-        <div className="field">
-          <label htmlFor="enroll-scheduled">First call at</label>
-          <input id="enroll-scheduled" type="datetime-local" value={fields.scheduledAt} onChange={(e) => set("scheduledAt", e.target.value)} aria-describedby="enroll-scheduled-hint" />
-          <span id="enroll-scheduled-hint" className="hint">
-            In the contact&apos;s timezone. Empty: as soon as the window allows.
-          </span>
-        </div>
-        <div className="field">
-          <label className="checkbox">
-            <input type="checkbox" checked={fields.bypassCallWindows} onChange={(e) => set("bypassCallWindows", e.target.checked)} /> Ignore call windows
-          </label>
-        </div>
-      </div>
-      {agent.inputVariables.length > 0 && (
-        <div className="row">
-          {agent.inputVariables.map((v) => (
-            <div className="field" key={v.id}>
-              <label htmlFor={`enroll-var-${v.slug}`}>
-                {v.displayName}
-                {v.required ? " (required)" : ""}
-              </label>
-              <input
-                id={`enroll-var-${v.slug}`}
-                type="text"
-                value={variables[v.slug] ?? ""}
-                onChange={(e) => setVariables((vars) => ({ ...vars, [v.slug]: e.target.value }))}
-                aria-describedby={v.description ? `enroll-var-${v.slug}-hint` : undefined}
-              />
-              {v.description && (
-                <span id={`enroll-var-${v.slug}-hint`} className="hint">
-                  {v.description}
-                </span>
-              )}
-            </div>
-          ))}
-        </div>
-      )}
-      <button type="submit" className="btn btn-primary" disabled={enroll.isPending}>
-        {enroll.isPending ? "Enrolling…" : "Enroll contact"}
-      </button>
-      {enroll.isError && (
-        <div className="alert alert-error" role="alert" data-testid="enroll-error">
-          <code>{errorCode(enroll.error)}</code>: {errorMessage(enroll.error)}
-        </div>
-      )}
-      {enroll.data && (
-        <div className="alert alert-ok" role="status" data-testid="enroll-result">
-          Enrolled: sequence <code>{enroll.data.sequence.sequenceId}</code>, first call <LocalTime iso={enroll.data.sequence.scheduledAt} /> (contact timezone{" "}
-          {enroll.data.sequence.timezone}).
-        </div>
-      )}
-    </form>
+        {enroll.isError && (
+          <Alert tone="error" data-testid="enroll-error">
+            {errorMessage(enroll.error)} <span className="text-sm">(code {errorCode(enroll.error)})</span>
+          </Alert>
+        )}
+        {enroll.data && (
+          <Alert tone="success" data-testid="enroll-result">
+            <p>
+              Enrolled. First call <ZonedTime iso={enroll.data.sequence.scheduledAt} contactZone={enroll.data.sequence.timezone} />.{" "}
+              <Link href={path(`/sequences/${encodeURIComponent(enroll.data.sequence.sequenceId)}`)}>Open the sequence →</Link>
+            </p>
+            <IdDetails ids={[{ label: "Sequence ID", value: enroll.data.sequence.sequenceId }]} />
+          </Alert>
+        )}
+      </form>
+    </Section>
   );
 }

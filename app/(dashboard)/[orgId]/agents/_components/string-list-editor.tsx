@@ -1,5 +1,9 @@
 "use client";
 
+import { Button } from "../../../../_components/ui/button";
+import { FieldSet } from "../../../../_components/ui/field";
+import { Input } from "../../../../_components/ui/input";
+
 type Props = {
   id: string;
   label: string;
@@ -11,36 +15,33 @@ type Props = {
   hint?: string;
 };
 
-/** An editable list of strings: one labelled input per entry, keyboard friendly. */
+/** A list of short texts (timezones, caller IDs, dropdown options): one input per value, remove and add buttons. */
 export function StringListEditor({ id, label, values, onChange, placeholder, addLabel, listId, hint }: Props) {
   return (
-    <fieldset className="field" style={{ border: "none", padding: 0 }}>
-      <legend className="label-text">{label}</legend>
-      {hint && <span className="hint">{hint}</span>}
+    <FieldSet legend={label} hint={hint}>
       {values.map((value, i) => (
-        <div className="row" key={i} style={{ alignItems: "center", marginTop: 4 }}>
-          <label className="visually-hidden" htmlFor={`${id}-${i}`}>
+        <div className="mt-1 flex items-center gap-2" key={i}>
+          <label className="sr-only" htmlFor={`${id}-${i}`}>
             {label} {i + 1}
           </label>
-          <input
+          <Input
             id={`${id}-${i}`}
-            type="text"
             value={value}
             placeholder={placeholder}
             list={listId}
-            style={{ flex: 1 }}
+            className="flex-1"
             onChange={(e) => onChange(values.map((v, j) => (j === i ? e.target.value : v)))}
           />
-          <button type="button" className="btn btn-small" onClick={() => onChange(values.filter((_, j) => j !== i))} aria-label={`Remove ${label} ${i + 1}`}>
+          <Button size="sm" onClick={() => onChange(values.filter((_, j) => j !== i))} aria-label={`Remove ${label} ${i + 1}`}>
             Remove
-          </button>
+          </Button>
         </div>
       ))}
-      <div style={{ marginTop: 6 }}>
-        <button type="button" className="btn btn-small" onClick={() => onChange([...values, ""])}>
+      <div className="mt-1.5">
+        <Button size="sm" onClick={() => onChange([...values, ""])}>
           {addLabel}
-        </button>
+        </Button>
       </div>
-    </fieldset>
+    </FieldSet>
   );
 }

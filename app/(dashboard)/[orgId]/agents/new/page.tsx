@@ -1,6 +1,7 @@
 import type { Metadata } from "next";
 import { getConsoleMembership } from "@/server/auth/next-auth";
-import { Forbidden, PageHeader } from "../../../../_components/states";
+import { PageHeader } from "../../../../_components/ui/page-header";
+import { Forbidden } from "../../../../_components/ui/states";
 import { AgentEditor } from "../_components/agent-editor";
 import { EMPTY_AGENT } from "../_components/agent-draft";
 
@@ -9,11 +10,12 @@ export const metadata: Metadata = { title: "New agent" };
 type Props = { params: Promise<{ orgId: string }> };
 
 export default async function NewAgentPage({ params }: Props) {
-  const { membership } = await getConsoleMembership(decodeURIComponent((await params).orgId));
+  const orgId = decodeURIComponent((await params).orgId);
+  const { membership } = await getConsoleMembership(orgId);
   if (membership?.role !== "admin") return <Forbidden what="Creating agents" />;
   return (
     <>
-      <PageHeader title="New agent" />
+      <PageHeader title="New agent" back={{ href: `/${encodeURIComponent(orgId)}/agents`, label: "Agents" }} />
       <AgentEditor mode="create" initial={EMPTY_AGENT} />
     </>
   );

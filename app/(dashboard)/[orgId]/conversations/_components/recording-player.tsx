@@ -2,8 +2,11 @@
 
 import { useCallback, useEffect, useRef, useState } from "react";
 import type WaveSurfer from "wavesurfer.js";
-import styles from "./console-ops.module.css";
-import { formatDuration } from "./status-badges";
+import { sameOriginRecordingUrl } from "@/server/storage/recording-route";
+import { Alert } from "../../../../_components/ui/alert";
+import { Button } from "../../../../_components/ui/button";
+import { formatDuration } from "../../../../_components/ui/format";
+import { NativeSelect } from "../../../../_components/ui/input";
 
 export type SignedRecording = { url?: string; expiresAt?: string; recordingStatus: string; durationSeconds?: number };
 
@@ -147,10 +150,10 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
   };
 
   return (
-    <div className={styles.player}>
+    <div className="flex flex-col gap-2.5">
       <audio
         ref={audioRef}
-        src={link.url}
+        src={sameOriginRecordingUrl(link.url)}
         preload="metadata"
         data-testid="call-audio"
         onPlay={() => setPlaying(true)}
@@ -165,13 +168,15 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
         onDurationChange={(e) => Number.isFinite(e.currentTarget.duration) && e.currentTarget.duration > 0 && setDuration(e.currentTarget.duration)}
         onError={onMediaError}
       />
-      <div ref={waveRef} className={styles.waveform} aria-hidden="true" data-testid="waveform" data-state={waveform}>
+      <div ref={waveRef} className="min-h-18 cursor-pointer rounded-md border border-gray-200 bg-gray-50 p-1" aria-hidden="true" data-testid="waveform" data-state={waveform}>
         {waveform !== "ready" && (
-          <div className={styles.waveformPlaceholder}>{waveform === "loading" ? "Loading waveform…" : "Waveform unavailable: the audio still plays."}</div>
+          <div className="grid h-16 place-items-center text-sm text-muted-foreground">
+            {waveform === "loading" ? "Loading waveform…" : "Waveform unavailable: the audio still plays."}
+          </div>
         )}
       </div>
       <input
-        className={styles.seek}
+        className="w-full accent-primary"
         type="range"
         min={0}
         max={Math.max(duration, 0.1)}
@@ -181,26 +186,26 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
         aria-label="Position in the recording"
         aria-valuetext={`${formatDuration(currentTime)} of ${formatDuration(duration)}`}
       />
-      <div className="actions">
-        <button type="button" className="btn btn-primary" onClick={() => void togglePlay()} disabled={state === "refreshing" || state === "gone"} data-testid="play-toggle">
+      <div className="flex flex-wrap items-center gap-2">
+        <Button variant="primary" onClick={() => void togglePlay()} disabled={state === "refreshing" || state === "gone"} data-testid="play-toggle">
           {playing ? "Pause" : "Play"}
-        </button>
-        <button type="button" className="btn btn-small" onClick={() => seekTo(currentTime - 5)} aria-label="Back 5 seconds">
-          −5 s
-        </button>
-        <button type="button" className="btn btn-small" onClick={() => seekTo(currentTime + 5)} aria-label="Forward 5 seconds">
-          +5 s
-        </button>
-        <span className={styles.time} aria-live="off" data-testid="play-time">
+        </Button>
+        <Button size="sm" onClick={() => seekTo(currentTime - 5)} title="Back 5 seconds">
+          −5 s<span className="sr-only"> (back 5 seconds)</span>
+        </Button>
+        <Button size="sm" onClick={() => seekTo(currentTime + 5)} title="Forward 5 seconds">
+          +5 s<span className="sr-only"> (forward 5 seconds)</span>
+        </Button>
+        <span className="min-w-24 tabular-nums" aria-live="off" data-testid="play-time">
           {formatDuration(currentTime)} / {formatDuration(duration)}
         </span>
-        <label className="hint" htmlFor="playback-rate">
+        <label className="text-sm text-muted-foreground" htmlFor="playback-rate">
           Speed
         </label>
-        <select
+        <NativeSelect
           id="playback-rate"
           value={rate}
-          style={{ width: "auto" }}
+          className="w-auto"
           onChange={(e) => {
             const next = Number(e.target.value);
             setRate(next);
@@ -212,28 +217,28 @@ export function RecordingPlayer({ url, expiresAt, durationSeconds, refresh }: Pr
               {value}×
             </option>
           ))}
-        </select>
+        </NativeSelect>
       </div>
-      <div aria-live="polite">
-        {state === "refreshing" && <p className="hint">Fetching a fresh recording link…</p>}
-        {notice && state === "ready" && <p className="hint" data-testid="link-refreshed">{notice}</p>}
-        {state === "gone" && (
-          <div className="alert alert-warn" role="status">
-            This recording is no longer available (it may have been removed by the retention policy). The transcript stays.
-          </div>
+      <div aria-live="polite" className="flex flex-col gap-2">
+        {state === "refreshing" && <p className="text-sm text-muted-foreground">Fetching a fresh recording link…</p>}
+        {notice && state === "ready" && (
+          <p className="text-sm text-muted-foreground" data-testid="link-refreshed">
+            {notice}
+          </p>
         )}
+        {state === "gone" && <Alert tone="warning">This recording is no longer available (it may have been removed by the retention policy). The transcript stays.</Alert>}
         {state === "error" && (
-          <div className="alert alert-error" role="alert">
-            The recording could not be played, even with a fresh link.{" "}
-            <button type="button" className="btn btn-small" onClick={() => void renewLink({ time: audioRef.current?.currentTime ?? 0, play: true })}>
+          <Alert tone="error" className="flex flex-wrap items-center gap-2">
+            <span>The recording could not be played, even with a fresh link.</span>
+            <Button size="sm" onClick={() => void renewLink({ time: audioRef.current?.currentTime ?? 0, play: true })}>
               Try again
-            </button>
-          </div>
+            </Button>
+          </Alert>
         )}
       </div>
       {link.expiresAt && (
-        <p className="hint" style={{ margin: 0 }}>
-          Played through a signed link valid until {new Date(link.expiresAt).toLocaleTimeString()}; a fresh one is fetched when it runs out.
+        <p className="text-sm text-muted-foreground">
+          Played through a private link that expires at {new Date(link.expiresAt).toLocaleTimeString()}; a fresh one is fetched when it runs out.
         </p>
       )}
     </div>

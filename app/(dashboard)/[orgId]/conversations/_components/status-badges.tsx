@@ -1,39 +1,22 @@
-const LIFECYCLE_CLASS: Record<string, string> = {
-  "in progress": "badge badge-warn",
-  done: "badge badge-ok",
-  cancelled: "badge badge-muted",
-  failed: "badge badge-danger",
-};
+import { Badge, type BadgeTone } from "../../../../_components/ui/badge";
+import { humanize } from "../../../../_components/ui/format";
+
+const LIFECYCLE: Record<string, BadgeTone> = { "in progress": "warning", done: "success", cancelled: "neutral", failed: "danger" };
 
 export function LifecycleBadge({ status }: { status: string }) {
-  return <span className={LIFECYCLE_CLASS[status] ?? "badge badge-muted"}>{status}</span>;
+  return <Badge tone={LIFECYCLE[status] ?? "neutral"}>{humanize(status)}</Badge>;
 }
 
-const RESULT_CLASS: Record<string, string> = {
-  "Goal Completed": "badge badge-ok",
-  "Goal Not Completed": "badge badge-warn",
-  Voicemail: "badge badge-muted",
-  Busy: "badge badge-muted",
-  "No Conversation": "badge badge-muted",
-  "Opted Out": "badge badge-danger",
-  "Invalid Phone Number": "badge badge-danger",
-  Failed: "badge badge-danger",
-  Cancelled: "badge badge-muted",
-  Scheduled: "badge badge-muted",
-  Rescheduled: "badge badge-muted",
-  Calling: "badge badge-warn",
-  "Processing Analysis": "badge badge-warn",
+const RESULT: Record<string, BadgeTone> = {
+  "Goal Completed": "success",
+  "Goal Not Completed": "warning",
+  "Opted Out": "danger",
+  "Invalid Phone Number": "danger",
+  Failed: "danger",
+  Calling: "info",
+  "Processing Analysis": "info",
 };
 
 export function ResultBadge({ resultType }: { resultType: string }) {
-  return <span className={RESULT_CLASS[resultType] ?? "badge badge-muted"}>{resultType}</span>;
-}
-
-/** `93` → `1:33`. */
-export function formatDuration(seconds: number): string {
-  const whole = Math.max(0, Math.floor(seconds));
-  const hours = Math.floor(whole / 3600);
-  const minutes = Math.floor((whole % 3600) / 60);
-  const rest = String(whole % 60).padStart(2, "0");
-  return hours > 0 ? `${hours}:${String(minutes).padStart(2, "0")}:${rest}` : `${minutes}:${rest}`;
+  return <Badge tone={RESULT[resultType] ?? "neutral"}>{resultType}</Badge>;
 }

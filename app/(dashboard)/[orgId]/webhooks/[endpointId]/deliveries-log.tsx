@@ -1,77 +1,103 @@
 "use client";
 
 import { useInfiniteQuery, useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { Fragment, useState } from "react";
+import { useMemo, useState } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { LocalTime } from "../../../../_components/local-time";
 import { useCan } from "../../../../_components/org-context";
-import { EmptyState, ErrorState, Loading } from "../../../../_components/states";
+import type { RouterOutputs } from "../../../../_components/router-types";
+import { Alert } from "../../../../_components/ui/alert";
+import { Badge, type BadgeTone } from "../../../../_components/ui/badge";
+import { Button } from "../../../../_components/ui/button";
+import { Section } from "../../../../_components/ui/card";
+import { columnsFor, DataTable } from "../../../../_components/ui/data-table";
+import { Field } from "../../../../_components/ui/field";
+import { IdDetails } from "../../../../_components/ui/id-details";
+import { NativeSelect } from "../../../../_components/ui/input";
+import { ErrorState, Loading } from "../../../../_components/ui/states";
+import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "../../../../_components/ui/table";
+import { LocalTime } from "../../../../_components/ui/time";
 
-type Status = "pending" | "succeeded" | "failed" | "cancelled";
-const STATUS_BADGE: Record<Status, string> = { pending: "badge-warn", succeeded: "badge-ok", failed: "badge-danger", cancelled: "badge-muted" };
+type Delivery = RouterOutputs["webhooks"]["listDeliveries"]["deliveries"][number];
+type Status = Delivery["status"];
+const STATUS: Record<Status, { label: string; tone: BadgeTone }> = {
+  pending: { label: "Retrying", tone: "warning" },
+  succeeded: { label: "Succeeded", tone: "success" },
+  failed: { label: "Failed", tone: "danger" },
+  cancelled: { label: "Cancelled", tone: "neutral" },
+};
+const TRIGGERS: Record<string, string> = { automatic: "Automatic", replay: "Replayed", test: "Test event" };
 
-function DeliveryAttempts({ deliveryId }: { deliveryId: string }) {
+function DeliveryAttempts({ delivery }: { delivery: Delivery }) {
   const trpc = useTRPC();
-  const delivery = useQuery(trpc.webhooks.getDelivery.queryOptions({ deliveryId }));
-  if (delivery.isPending) return <Loading rows={2} />;
-  if (delivery.isError) return <ErrorState error={delivery.error} retry={() => void delivery.refetch()} />;
+  const detail = useQuery(trpc.webhooks.getDelivery.queryOptions({ deliveryId: delivery.deliveryId }));
+  if (detail.isPending) return <Loading rows={2} />;
+  if (detail.isError) return <ErrorState error={detail.error} retry={() => void detail.refetch()} />;
   return (
-    <div>
-      <div className="table-wrap">
-        <table data-testid="attempts">
-          <caption className="visually-hidden">Attempts of this delivery</caption>
-          <thead>
-            <tr>
-              <th scope="col">#</th>
-              <th scope="col">Trigger</th>
-              <th scope="col">At</th>
-              <th scope="col">Result</th>
-              <th scope="col" className="num">
-                Time
-              </th>
-              <th scope="col">Response</th>
-            </tr>
-          </thead>
-          <tbody>
-            {delivery.data.attempts.map((attempt) => (
-              <tr key={attempt.attemptId}>
-                <td>{attempt.attemptNumber}</td>
-                <td>{attempt.trigger}</td>
-                <td>
-                  <LocalTime iso={attempt.attemptedAt} />
-                </td>
-                <td>
-                  <span className={`badge ${attempt.succeeded ? "badge-ok" : "badge-danger"}`}>{attempt.statusCode ?? "no response"}</span>
-                  {attempt.error && <div className="hint">{attempt.error}</div>}
-                  {attempt.nextAttemptAt && (
-                    <div className="hint">
-                      Next try <LocalTime iso={attempt.nextAttemptAt} />
-                    </div>
-                  )}
-                </td>
-                <td className="num">{attempt.durationMs} ms</td>
-                <td>
-                  <code style={{ whiteSpace: "pre-wrap", wordBreak: "break-all" }}>{attempt.responseSnippet.slice(0, 200) || "—"}</code>
-                </td>
-              </tr>
-            ))}
-          </tbody>
-        </table>
-      </div>
+    <div className="flex min-w-0 flex-col gap-3">
+      <Table data-testid="attempts">
+        <TableCaption>Attempts of this delivery</TableCaption>
+        <TableHeader>
+          <TableRow>
+            <TableHead>#</TableHead>
+            <TableHead className="max-sm:hidden">Why</TableHead>
+            <TableHead>At</TableHead>
+            <TableHead>Result</TableHead>
+            <TableHead numeric className="max-sm:hidden">
+              Time
+            </TableHead>
+            <TableHead className="max-md:hidden">Response</TableHead>
+          </TableRow>
+        </TableHeader>
+        <TableBody>
+          {detail.data.attempts.map((attempt) => (
+            <TableRow key={attempt.attemptId}>
+              <TableCell>{attempt.attemptNumber}</TableCell>
+              <TableCell className="max-sm:hidden">{TRIGGERS[attempt.trigger] ?? attempt.trigger}</TableCell>
+              <TableCell>
+                <LocalTime iso={attempt.attemptedAt} />
+              </TableCell>
+              <TableCell>
+                <Badge tone={attempt.succeeded ? "success" : "danger"}>{attempt.statusCode ? `HTTP ${attempt.statusCode}` : "No response"}</Badge>
+                {attempt.error && <div className="text-sm text-muted-foreground">{attempt.error}</div>}
+                {attempt.nextAttemptAt && (
+                  <div className="text-sm text-muted-foreground">
+                    Next try <LocalTime iso={attempt.nextAttemptAt} />
+                  </div>
+                )}
+              </TableCell>
+              <TableCell numeric className="max-sm:hidden">
+                {attempt.durationMs} ms
+              </TableCell>
+              <TableCell className="max-md:hidden">
+                <code className="break-all whitespace-pre-wrap">{attempt.responseSnippet.slice(0, 200) || "—"}</code>
+              </TableCell>
+            </TableRow>
+          ))}
+        </TableBody>
+      </Table>
       <details>
-        <summary>Signed body</summary>
-        <pre style={{ whiteSpace: "pre-wrap", wordBreak: "break-all", maxHeight: 320, overflow: "auto" }}>{delivery.data.body}</pre>
+        <summary className="cursor-pointer">What was sent (signed body)</summary>
+        <pre className="max-h-80 overflow-auto text-xs break-all whitespace-pre-wrap">{detail.data.body}</pre>
       </details>
+      <IdDetails
+        label="Technical details"
+        ids={[
+          { label: "Message ID", value: delivery.messageId },
+          { label: "Delivery ID", value: delivery.deliveryId },
+          ...(delivery.callId ? [{ label: "Call ID", value: delivery.callId }] : []),
+        ]}
+      />
     </div>
   );
 }
+
+const col = columnsFor<Delivery>();
 
 export function DeliveriesLog({ endpointId }: { endpointId: string }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const can = useCan();
   const [status, setStatus] = useState<Status | "">("");
-  const [open, setOpen] = useState<string | null>(null);
   const deliveries = useInfiniteQuery(
     trpc.webhooks.listDeliveries.infiniteQueryOptions(
       { endpointId, status: status || undefined, limit: 25 },
@@ -83,127 +109,109 @@ export function DeliveriesLog({ endpointId }: { endpointId: string }) {
       onSettled: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }),
     }),
   );
-  const rows = deliveries.data?.pages.flatMap((page) => page.deliveries) ?? [];
+  const rows = useMemo(() => deliveries.data?.pages.flatMap((page) => page.deliveries) ?? [], [deliveries.data]);
+  const admin = can.admin;
+
+  const columns = useMemo(
+    () => [
+      col.accessor("createdAt", { header: "Created", cell: ({ getValue }) => <LocalTime iso={getValue()} /> }),
+      col.accessor("kind", { header: "Kind", meta: { hideBelow: "sm" }, cell: ({ getValue }) => (getValue() === "test" ? "Test event" : "Call result") }),
+      col.accessor("status", {
+        header: "Status",
+        cell: ({ row }) => (
+          <>
+            <Badge tone={STATUS[row.original.status].tone}>{STATUS[row.original.status].label}</Badge>
+            {row.original.nextAttemptAt && (
+              <div className="text-sm text-muted-foreground">
+                Next try <LocalTime iso={row.original.nextAttemptAt} />
+              </div>
+            )}
+          </>
+        ),
+      }),
+      col.accessor("attemptCount", { header: "Attempts", meta: { numeric: true, hideBelow: "md" } }),
+      col.accessor("lastStatusCode", {
+        header: "Last result",
+        meta: { hideBelow: "md" },
+        cell: ({ row }) => (
+          <>
+            {row.original.lastStatusCode ? `HTTP ${row.original.lastStatusCode}` : "—"}
+            {row.original.lastError && <div className="text-sm text-muted-foreground">{row.original.lastError}</div>}
+          </>
+        ),
+      }),
+      ...(admin
+        ? [
+            col.display({
+              id: "replay",
+              header: "Replay",
+              meta: { srOnlyHeader: true },
+              cell: ({ row }) => (
+                <Button size="sm" disabled={replay.isPending} onClick={() => replay.mutate({ deliveryId: row.original.deliveryId })}>
+                  Replay
+                </Button>
+              ),
+            }),
+          ]
+        : []),
+    ],
+    [admin, replay],
+  );
 
   return (
-    <section aria-labelledby="delivery-log">
-      <div className="page-header" style={{ marginTop: 24 }}>
-        <h2 id="delivery-log" style={{ margin: 0 }}>
-          Delivery log
-        </h2>
-        <div className="actions">
-          <label htmlFor="delivery-status">Status</label>
-          <select id="delivery-status" value={status} onChange={(e) => setStatus(e.target.value as Status | "")} style={{ width: "auto" }}>
-            <option value="">All</option>
-            <option value="pending">Pending (retrying)</option>
-            <option value="succeeded">Succeeded</option>
-            <option value="failed">Failed</option>
-            <option value="cancelled">Cancelled</option>
-          </select>
-          <button type="button" className="btn btn-small" onClick={() => void deliveries.refetch()} disabled={deliveries.isFetching}>
-            {deliveries.isFetching ? "Refreshing…" : "Refresh"}
-          </button>
-        </div>
-      </div>
-      {replay.isError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(replay.error)}
-        </div>
-      )}
-      {replay.data && (
-        <div className={`alert ${replay.data.outcome === "succeeded" ? "alert-ok" : "alert-warn"}`} role="status">
-          Replay: {replay.data.outcome}
-          {replay.data.statusCode !== null && ` (HTTP ${replay.data.statusCode})`}
-          {replay.data.error && ` — ${replay.data.error}`}
-        </div>
-      )}
-      {deliveries.isPending ? (
-        <Loading />
-      ) : deliveries.isError ? (
-        <ErrorState error={deliveries.error} retry={() => void deliveries.refetch()} />
-      ) : rows.length === 0 ? (
-        <EmptyState title="No deliveries yet">Deliveries appear here after calls are analysed, or when you send a test event.</EmptyState>
-      ) : (
+    <Section
+      title="Delivery log"
+      actions={
         <>
-          <div className="table-wrap">
-            <table data-testid="deliveries">
-              <caption className="visually-hidden">Deliveries, newest first</caption>
-              <thead>
-                <tr>
-                  <th scope="col">Created</th>
-                  <th scope="col">Kind</th>
-                  <th scope="col">Status</th>
-                  <th scope="col" className="num">
-                    Attempts
-                  </th>
-                  <th scope="col">Last result</th>
-                  <th scope="col">
-                    <span className="visually-hidden">Actions</span>
-                  </th>
-                </tr>
-              </thead>
-              <tbody>
-                {rows.map((delivery) => (
-                  <Fragment key={delivery.deliveryId}>
-                    <tr data-testid="delivery-row">
-                      <td>
-                        <LocalTime iso={delivery.createdAt} />
-                        <div className="hint mono">{delivery.messageId}</div>
-                      </td>
-                      <td>
-                        {delivery.kind === "test" ? "Test event" : "Call result"}
-                        {delivery.callId && <div className="hint mono">{delivery.callId}</div>}
-                      </td>
-                      <td>
-                        <span className={`badge ${STATUS_BADGE[delivery.status]}`}>{delivery.status}</span>
-                        {delivery.nextAttemptAt && (
-                          <div className="hint">
-                            Next try <LocalTime iso={delivery.nextAttemptAt} />
-                          </div>
-                        )}
-                      </td>
-                      <td className="num">{delivery.attemptCount}</td>
-                      <td>
-                        {delivery.lastStatusCode ?? "—"}
-                        {delivery.lastError && <div className="hint">{delivery.lastError}</div>}
-                      </td>
-                      <td>
-                        <div className="actions">
-                          <button
-                            type="button"
-                            className="btn btn-small"
-                            aria-expanded={open === delivery.deliveryId}
-                            onClick={() => setOpen(open === delivery.deliveryId ? null : delivery.deliveryId)}
-                          >
-                            {open === delivery.deliveryId ? "Hide attempts" : "Attempts"}
-                          </button>
-                          {can.admin && (
-                            <button type="button" className="btn btn-small" disabled={replay.isPending} onClick={() => replay.mutate({ deliveryId: delivery.deliveryId })}>
-                              Replay
-                            </button>
-                          )}
-                        </div>
-                      </td>
-                    </tr>
-                    {open === delivery.deliveryId && (
-                      <tr>
-                        <td colSpan={6}>
-                          <DeliveryAttempts deliveryId={delivery.deliveryId} />
-                        </td>
-                      </tr>
-                    )}
-                  </Fragment>
-                ))}
-              </tbody>
-            </table>
-          </div>
-          {deliveries.hasNextPage && (
-            <button type="button" className="btn btn-small" style={{ marginTop: 8 }} disabled={deliveries.isFetchingNextPage} onClick={() => void deliveries.fetchNextPage()}>
-              {deliveries.isFetchingNextPage ? "Loading…" : "Load older deliveries"}
-            </button>
-          )}
+          <Field label="Status" id="delivery-status" className="flex-row items-center gap-2">
+            <NativeSelect value={status} onChange={(e) => setStatus(e.target.value as Status | "")} className="w-auto">
+              <option value="">All</option>
+              <option value="pending">Retrying</option>
+              <option value="succeeded">Succeeded</option>
+              <option value="failed">Failed</option>
+              <option value="cancelled">Cancelled</option>
+            </NativeSelect>
+          </Field>
+          <Button size="sm" onClick={() => void deliveries.refetch()} disabled={deliveries.isFetching}>
+            {deliveries.isFetching ? "Refreshing…" : "Refresh"}
+          </Button>
         </>
-      )}
-    </section>
+      }
+    >
+      <div className="flex flex-col gap-3">
+        {replay.isError && <Alert tone="error">{errorMessage(replay.error)}</Alert>}
+        {replay.data && (
+          <Alert tone={replay.data.outcome === "succeeded" ? "success" : "warning"}>
+            Replay: {replay.data.outcome === "succeeded" ? "delivered" : replay.data.outcome}
+            {replay.data.statusCode !== null && ` (HTTP ${replay.data.statusCode})`}
+            {replay.data.error && ` — ${replay.data.error}`}
+          </Alert>
+        )}
+        <DataTable
+          columns={columns}
+          data={rows}
+          getRowId={(delivery) => delivery.deliveryId}
+          caption="Deliveries, newest first"
+          testId="deliveries"
+          rowTestId={() => "delivery-row"}
+          isLoading={deliveries.isPending}
+          error={deliveries.error}
+          onRetry={() => void deliveries.refetch()}
+          empty={{ title: "No deliveries yet", description: "Deliveries appear here after calls are analysed, or when you send a test event." }}
+          expandable={{
+            label: (_, open) => (open ? "Hide attempts" : "Attempts"),
+            openLabel: "Attempts",
+            closeLabel: "Hide attempts",
+            render: (delivery) => <DeliveryAttempts delivery={delivery} />,
+          }}
+          loadMore={{
+            hasMore: Boolean(deliveries.hasNextPage),
+            isLoading: deliveries.isFetchingNextPage,
+            onLoadMore: () => void deliveries.fetchNextPage(),
+            label: "Load older deliveries",
+          }}
+        />
+      </div>
+    </Section>
   );
 }

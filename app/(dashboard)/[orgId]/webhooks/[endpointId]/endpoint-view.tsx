@@ -1,16 +1,22 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import Link from "next/link";
 import { useRouter } from "next/navigation";
 import { useState, type FormEvent } from "react";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
-import { ConfirmButton } from "../../../../_components/confirm-button";
-import { LocalTime } from "../../../../_components/local-time";
 import { useCan, useOrgPath } from "../../../../_components/org-context";
-import { ErrorState, Loading, PageHeader } from "../../../../_components/states";
+import { Alert } from "../../../../_components/ui/alert";
+import { Button } from "../../../../_components/ui/button";
+import { Section } from "../../../../_components/ui/card";
+import { ConfirmButton } from "../../../../_components/ui/confirm-button";
+import { Field, FieldRow } from "../../../../_components/ui/field";
+import { Input, NativeSelect } from "../../../../_components/ui/input";
+import { PageHeader } from "../../../../_components/ui/page-header";
+import { ErrorState, Loading } from "../../../../_components/ui/states";
+import { LocalTime } from "../../../../_components/ui/time";
 import { AgentFilterField } from "../agent-filter-field";
 import { SecretReveal } from "../secret-reveal";
+import { EndpointStatusBadge } from "../webhooks-view";
 import { DeliveriesLog } from "./deliveries-log";
 
 type Endpoint = { endpointId: string; url: string; description: string; agentIds: string[]; enabled: boolean };
@@ -29,34 +35,26 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
   }
   return (
     <form onSubmit={onSubmit}>
-      <fieldset disabled={!can.admin || update.isPending} style={{ border: "none", padding: 0, margin: 0, minWidth: 0 }}>
-        <div className="row">
-          <div className="field">
-            <label htmlFor="edit-url">URL</label>
-            <input id="edit-url" type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
-          </div>
-          <div className="field">
-            <label htmlFor="edit-description">Description</label>
-            <input id="edit-description" type="text" value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
-          </div>
-        </div>
+      <fieldset disabled={!can.admin || update.isPending} className="flex min-w-0 flex-col gap-3 border-0 p-0">
+        <FieldRow>
+          <Field label="URL" id="edit-url">
+            <Input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
+          </Field>
+          <Field label="Description" id="edit-description">
+            <Input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
+          </Field>
+        </FieldRow>
         <AgentFilterField value={agentIds} onChange={setAgentIds} />
         {can.admin && (
-          <button type="submit" className="btn btn-primary">
-            {update.isPending ? "Saving…" : "Save endpoint"}
-          </button>
+          <div>
+            <Button type="submit" variant="primary">
+              {update.isPending ? "Saving…" : "Save endpoint"}
+            </Button>
+          </div>
         )}
       </fieldset>
-      {update.isError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(update.error)}
-        </div>
-      )}
-      {update.isSuccess && (
-        <div className="alert alert-ok" role="status">
-          Saved.
-        </div>
-      )}
+      {update.isError && <Alert tone="error" className="mt-3">{errorMessage(update.error)}</Alert>}
+      {update.isSuccess && <Alert tone="success" className="mt-3">Saved.</Alert>}
     </form>
   );
 }
@@ -72,38 +70,33 @@ function TestEventForm({ endpointId }: { endpointId: string }) {
   const selected = agentId || agents.data?.agents[0]?.agentId || "";
   return (
     <form
-      className="row"
+      className="flex flex-col gap-3"
       onSubmit={(event) => {
         event.preventDefault();
         if (selected) send.mutate({ endpointId, agentId: selected });
       }}
     >
-      <div className="field">
-        <label htmlFor="test-agent">Sample payload of agent</label>
-        <select id="test-agent" value={selected} onChange={(e) => setAgentId(e.target.value)} disabled={!agents.data}>
-          {agents.data?.agents.map((agent) => (
-            <option key={agent.agentId} value={agent.agentId}>
-              {agent.name}
-            </option>
-          ))}
-        </select>
-      </div>
-      <div className="field" style={{ flex: "0 0 auto" }}>
-        <button type="submit" className="btn" disabled={send.isPending || !selected}>
+      <div className="grid grid-cols-1 items-end gap-3 sm:grid-cols-[minmax(0,20rem)_auto]">
+        <Field label="Sample payload of agent" id="test-agent">
+          <NativeSelect value={selected} onChange={(e) => setAgentId(e.target.value)} disabled={!agents.data}>
+            {agents.data?.agents.map((agent) => (
+              <option key={agent.agentId} value={agent.agentId}>
+                {agent.name}
+              </option>
+            ))}
+          </NativeSelect>
+        </Field>
+        <Button type="submit" disabled={send.isPending || !selected}>
           {send.isPending ? "Sending…" : "Send test event"}
-        </button>
+        </Button>
       </div>
-      {send.isError && (
-        <div className="alert alert-error" role="alert" style={{ flexBasis: "100%" }}>
-          {errorMessage(send.error)}
-        </div>
-      )}
+      {send.isError && <Alert tone="error">{errorMessage(send.error)}</Alert>}
       {send.data && (
-        <div className={`alert ${send.data.outcome === "succeeded" ? "alert-ok" : "alert-warn"}`} role="status" style={{ flexBasis: "100%" }} data-testid="test-event-result">
+        <Alert tone={send.data.outcome === "succeeded" ? "success" : "warning"} data-testid="test-event-result">
           Test event {send.data.outcome === "succeeded" ? "delivered" : send.data.outcome}
           {send.data.statusCode !== null && ` (HTTP ${send.data.statusCode})`}
           {send.data.error && ` — ${send.data.error}`}.
-        </div>
+        </Alert>
       )}
     </form>
   );
@@ -130,57 +123,43 @@ export function EndpointView({ endpointId }: { endpointId: string }) {
     }),
   );
   const actionError = rotate.error ?? disable.error ?? enable.error ?? remove.error;
+  const back = { href: path("/webhooks"), label: "Webhooks" };
 
   if (endpoint.isPending) return <Loading rows={5} />;
   if (endpoint.isError) {
     return (
       <>
-        <p>
-          <Link href={path("/webhooks")}>← Webhooks</Link>
-        </p>
+        <PageHeader title="Webhook endpoint" back={back} />
         <ErrorState error={endpoint.error} retry={() => void endpoint.refetch()} />
       </>
     );
   }
   const data = endpoint.data;
   return (
-    <>
-      <p>
-        <Link href={path("/webhooks")}>← Webhooks</Link>
-      </p>
+    <div className="flex flex-col gap-4">
       <PageHeader
         title="Webhook endpoint"
+        back={back}
         description={
-          <>
-            <span style={{ wordBreak: "break-all" }}>{data.url}</span> ·{" "}
-            {data.enabled ? (
-              <span className="badge badge-ok">Enabled</span>
-            ) : (
-              <span className="badge badge-danger">
-                Disabled{data.disabledReason === "gone" ? " after 410 Gone" : ""} {data.disabledAt && <LocalTime iso={data.disabledAt} />}
+          <span className="flex flex-wrap items-center gap-2">
+            <span className="break-all">{data.url}</span>
+            <EndpointStatusBadge enabled={data.enabled} disabledReason={data.disabledReason} />
+            {!data.enabled && data.disabledAt && (
+              <span className="text-sm">
+                since <LocalTime iso={data.disabledAt} />
               </span>
             )}
-          </>
+          </span>
         }
       />
-      {actionError && (
-        <div className="alert alert-error" role="alert">
-          {errorMessage(actionError)}
-        </div>
-      )}
+      {actionError && <Alert tone="error">{errorMessage(actionError)}</Alert>}
       {rotate.data && <SecretReveal secret={rotate.data.secret} title="Secret rotated." />}
-      <section className="panel" aria-labelledby="endpoint-settings">
-        <h2 id="endpoint-settings" style={{ marginTop: 0 }}>
-          Settings
-        </h2>
+      <Section title="Settings">
         <EditEndpointForm key={data.updatedAt} endpoint={data} />
-      </section>
-      <section className="panel" aria-labelledby="endpoint-secret">
-        <h2 id="endpoint-secret" style={{ marginTop: 0 }}>
-          Signing secret
-        </h2>
+      </Section>
+      <Section title="Signing secret">
         <p>
-          Current secret fingerprint <code>{data.secretFingerprint}</code>
+          The current secret&apos;s fingerprint is <code>{data.secretFingerprint}</code> (compare it with yours)
           {data.secretRotatedAt && (
             <>
               , rotated <LocalTime iso={data.secretRotatedAt} />
@@ -195,50 +174,45 @@ export function EndpointView({ endpointId }: { endpointId: string }) {
           )}
         </p>
         {can.admin && (
-          <div className="row">
-            <div className="field" style={{ flex: "0 1 260px" }}>
-              <label htmlFor="grace">Keep the old secret signing for</label>
-              <select id="grace" value={grace} onChange={(e) => setGrace(Number(e.target.value))}>
+          <div className="mt-3 grid grid-cols-1 items-end gap-3 sm:grid-cols-[minmax(0,16rem)_auto]">
+            <Field label="Keep the old secret signing for" id="grace">
+              <NativeSelect value={grace} onChange={(e) => setGrace(Number(e.target.value))}>
                 <option value={0}>No grace (retire it now)</option>
                 <option value={3600}>1 hour</option>
                 <option value={86_400}>24 hours</option>
                 <option value={604_800}>7 days</option>
-              </select>
-            </div>
-            <div className="field" style={{ flex: "0 0 auto" }}>
-              <button type="button" className="btn" disabled={rotate.isPending} onClick={() => rotate.mutate({ endpointId, graceSeconds: grace })}>
-                {rotate.isPending ? "Rotating…" : "Rotate secret"}
-              </button>
-            </div>
+              </NativeSelect>
+            </Field>
+            <Button disabled={rotate.isPending} onClick={() => rotate.mutate({ endpointId, graceSeconds: grace })}>
+              {rotate.isPending ? "Rotating…" : "Rotate secret"}
+            </Button>
           </div>
         )}
-      </section>
+      </Section>
       {can.admin && (
-        <section className="panel" aria-labelledby="endpoint-test">
-          <h2 id="endpoint-test" style={{ marginTop: 0 }}>
-            Send a test event
-          </h2>
-          <p className="hint">Delivers a signed sample call result built from the agent&apos;s configuration (the same as GET /agent/&#123;agentId&#125;/call_event_sample).</p>
+        <Section title="Send a test event" description="Delivers a signed sample call result built from an agent's settings, so you can check your receiver.">
           <TestEventForm endpointId={endpointId} />
-        </section>
+        </Section>
       )}
       {can.admin && (
-        <div className="actions">
-          {data.enabled ? (
-            <ConfirmButton label="Disable endpoint" title="Disable this endpoint?" confirmLabel="Disable" onConfirm={() => disable.mutate({ endpointId })}>
-              <p>No more deliveries go to it; pending retries are cancelled. You can enable it again and replay missed deliveries.</p>
+        <Section title="Turn off or delete">
+          <div className="flex flex-wrap gap-2">
+            {data.enabled ? (
+              <ConfirmButton label="Disable endpoint" title="Disable this endpoint?" confirmLabel="Disable" onConfirm={() => disable.mutate({ endpointId })}>
+                <p>No more deliveries go to it; pending retries are cancelled. You can enable it again and replay missed deliveries.</p>
+              </ConfirmButton>
+            ) : (
+              <Button size="sm" onClick={() => enable.mutate({ endpointId, enabled: true })}>
+                Enable endpoint
+              </Button>
+            )}
+            <ConfirmButton label="Delete endpoint" title="Delete this endpoint?" confirmLabel="Delete" onConfirm={() => remove.mutate({ endpointId })}>
+              <p>The endpoint and its pending retries are removed.</p>
             </ConfirmButton>
-          ) : (
-            <button type="button" className="btn btn-small" onClick={() => enable.mutate({ endpointId, enabled: true })}>
-              Enable endpoint
-            </button>
-          )}
-          <ConfirmButton label="Delete endpoint" title="Delete this endpoint?" confirmLabel="Delete" onConfirm={() => remove.mutate({ endpointId })}>
-            <p>The endpoint and its pending retries are removed.</p>
-          </ConfirmButton>
-        </div>
+          </div>
+        </Section>
       )}
       <DeliveriesLog endpointId={endpointId} />
-    </>
+    </div>
   );
 }

@@ -1,0 +1,46 @@
+import { humanize } from "../../../_components/ui/format";
+
+/** What each background function does, in words a support person uses (the raw id stays in the run's details). */
+const FUNCTION_NAMES: Record<string, string> = {
+  "run-sequence": "Calling a contact's sequence",
+  "analyze-call": "Analysing a finished call",
+  "call-watchdog": "Checking for stuck or overdue calls",
+  "enqueue-webhook-deliveries": "Preparing webhook deliveries",
+  "deliver-webhook": "Delivering a call result to a webhook",
+  "materialize-bulk-batch": "Creating the sequences of an import",
+  "resume-bulk-batches": "Resuming stalled imports",
+  "reconcile-meeting": "Updating a cancelled meeting's status",
+  "recording-retention": "Deleting recordings past retention",
+};
+
+/** Why a run started. */
+const EVENT_NAMES: Record<string, string> = {
+  "sequence/started": "A sequence started",
+  "sequence/bulk.accepted": "An import was accepted",
+  "sequence/cancelled": "A sequence was cancelled",
+  "call/ended": "A call ended",
+  "call/analyzed": "A call was analysed",
+  "meeting/cancelled": "A meeting was cancelled",
+  "webhook/delivery.requested": "A delivery was requested",
+  "inngest/scheduled.timer": "On a schedule",
+};
+
+const STEP_OPS: Record<string, string> = { StepRun: "Work", Sleep: "Wait", WaitForEvent: "Wait for an event", InvokeFunction: "Run another job" };
+
+export function jobName(functionId: string, fallback: string): string {
+  return FUNCTION_NAMES[functionId] ?? fallback;
+}
+
+export function triggerName(eventName: string): string {
+  if (!eventName) return "—";
+  return EVENT_NAMES[eventName] ?? humanize(eventName.replace(/[/.]/g, " "));
+}
+
+export function stepOpName(op: string): string {
+  return STEP_OPS[op] ?? op;
+}
+
+/** Step ids are kebab-case ("dial-step-2"): "Dial step 2". */
+export function stepName(stepId: string): string {
+  return humanize(stepId);
+}

@@ -1,0 +1,17 @@
+/** Saves text as a file in the browser (the object URL is released once the download has started). */
+export function saveCsvText(filename: string, text: string) {
+  const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
+  const link = document.createElement("a");
+  link.href = url;
+  link.download = filename;
+  document.body.appendChild(link);
+  link.click();
+  link.remove();
+  setTimeout(() => URL.revokeObjectURL(url), 1000);
+}
+
+/** Saves rows as a CSV file in the browser (papaparse is loaded on demand). */
+export async function downloadCsv(filename: string, rows: Array<Record<string, string | number | null>>, columns?: string[]) {
+  const { unparse } = await import("papaparse");
+  saveCsvText(filename, columns && rows.length === 0 ? `${columns.join(",")}\n` : unparse(rows, columns ? { columns } : undefined));
+}

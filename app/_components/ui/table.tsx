@@ -1,0 +1,44 @@
+import type { ComponentProps } from "react";
+import { cn } from "./cn";
+
+/**
+ * Table markup with the kit's look. The wrapper scrolls sideways on its own when a table is wider than the screen, so
+ * the page itself never does (columns marked `hideBelow` in a DataTable are hidden on phones first).
+ */
+export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
+  return (
+    <div data-slot="table-wrapper" className={cn("max-w-full overflow-x-auto rounded-lg border border-border bg-card", wrapperClassName)}>
+      <table className={cn("w-full border-collapse text-left text-[0.95rem]", className)} {...props} />
+    </div>
+  );
+}
+
+export function TableCaption({ className, ...props }: ComponentProps<"caption">) {
+  return <caption className={cn("sr-only", className)} {...props} />;
+}
+
+export function TableHeader({ className, ...props }: ComponentProps<"thead">) {
+  return <thead className={cn("bg-gray-50", className)} {...props} />;
+}
+
+export function TableBody(props: ComponentProps<"tbody">) {
+  return <tbody {...props} />;
+}
+
+export function TableRow({ className, ...props }: ComponentProps<"tr">) {
+  return <tr className={cn("border-b border-gray-200 last:border-b-0", className)} {...props} />;
+}
+
+export function TableHead({ className, numeric, ...props }: ComponentProps<"th"> & { numeric?: boolean }) {
+  return (
+    <th
+      scope="col"
+      className={cn("px-2.5 py-2 align-bottom text-xs font-semibold tracking-wide text-muted-foreground uppercase", numeric && "text-right", className)}
+      {...props}
+    />
+  );
+}
+
+export function TableCell({ className, numeric, ...props }: ComponentProps<"td"> & { numeric?: boolean }) {
+  return <td className={cn("px-2.5 py-2 align-top break-words", numeric && "text-right tabular-nums", className)} {...props} />;
+}

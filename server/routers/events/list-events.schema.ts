@@ -1,0 +1,57 @@
+import { z } from "zod";
+import { queryInteger } from "@/server/routers/conversations/query-params";
+import { ZCallEventPayloadSchema } from "@/server/schemas/call";
+import { MAX_EVENTS_LIMIT } from "@/server/schemas/limits";
+import { idText } from "@/server/schemas/text";
+import type { Meta } from "@/server/trpc/init";
+
+export const listEventsMeta: Meta = {
+  openapi: {
+    method: "GET",
+    path: "/events",
+    tags: ["Events"],
+    summary: "List events (catch up on webhooks)",
+    description: [
+      "Every call result of the organization, in creation order, kept 30 days, whether or not a webhook endpoint is",
+      "configured or was reachable. `data` is exactly the call-result webhook body and `id` that delivery's",
+      "`webhook-id`, so a receiver that deduplicates webhooks on `webhook-id` can feed both into one handler.",
+      "Poll with `after` = the previous `nextCursor`: events are never skipped or repeated, also while new ones are",
+      "being written. `hasMore` tells whether to fetch the next page right away.",
+    ].join(" "),
+    protect: true,
+    errorResponses: {
+      400: "INVALID_REQUEST: `after` is not a cursor this API returned, `limit` outside 1–500, `agentId` too long",
+      401: "Missing (UNAUTHORIZED) or invalid (INVALID_API_KEY) API key",
+      404: "AGENT_NOT_FOUND: `agentId` is not an agent of this organization",
+    },
+  },
+};
+
+export const ZListEventsRequestSchema = z.object({
+  after: idText().optional().describe("Opaque cursor: the `nextCursor` of the previous page. Omit to start at the oldest event kept."),
+  limit: queryInteger({ min: 1, max: MAX_EVENTS_LIMIT, description: "Events per page, 1 to 500 (default 100)." }).optional(),
+  agentId: idText().optional().describe("Only calls of this agent."),
+});
+
+const callEventPayloadJsonSchema = (() => {
+  const { $schema: _ignored, ...schema } = z.toJSONSchema(ZCallEventPayloadSchema, { unrepresentable: "any" }) as Record<string, unknown>;
+  return schema;
+})();
+
+export const ZEventSchema = z
+  .object({
+    id: z.string().describe("The `webhook-id` of the call's webhook deliveries (`msg_<call ULID>`)."),
+    type: z.literal("call.result"),
+    createdAt: z.string().describe("When the result was recorded (ISO 8601)."),
+    data: z
+      .record(z.string(), z.unknown())
+      .meta({ override: { ...callEventPayloadJsonSchema, description: "The call-result webhook body, exactly as delivered." } }),
+  })
+  .describe("An event of the feed.");
+
+export const ZListEventsResponseSchema = z.object({
+  events: z.array(ZEventSchema),
+  nextCursor: z.string().nullable().describe("Pass as `after` for the next page (the last event's cursor, or the given one when there is nothing new); null only when there are no events and no cursor was given."),
+  hasMore: z.boolean().describe("More events are available right now."),
+});
+export type TListEventsResponse = z.infer<typeof ZListEventsResponseSchema>;
