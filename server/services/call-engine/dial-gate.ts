@@ -3,6 +3,7 @@ import { getConfig } from "@/server/config/env";
 import type { agents, calls, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import { agentTimezoneOf, pickFromPhoneNumber } from "./call-context";
+import { quietHoursCheck } from "./compliance-checks";
 import { dialPlanningHorizonMs, DialRatePlanner, numberSubject, organizationSubject } from "./dial-rate";
 
 /** A due call as the claim transaction locked it (call and sequence rows locked), with what the checks read. */
@@ -141,10 +142,10 @@ export const dialRateCheck: DialCheck = {
 };
 
 /**
- * The dial gate, in order. Compliance checks (quiet hours, suppression at dial time, concurrency caps, daily credit
- * caps) are further entries: add them before `dialRateCheck`, so a call they stop takes no slot.
+ * The dial gate, in order. The compliance checks (compliance-checks.ts) come after the agent's window and before
+ * `dialRateCheck`, so a call they stop takes no slot.
  */
-export const dialChecks: DialCheck[] = [sequenceInProgressCheck, dueCheck, optOutCheck, agentActiveCheck, callWindowCheck, dialRateCheck];
+export const dialChecks: DialCheck[] = [sequenceInProgressCheck, dueCheck, optOutCheck, agentActiveCheck, callWindowCheck, quietHoursCheck, dialRateCheck];
 
 /** Runs the checks in order over the candidates; returns the verdicts (absent: dial it) and the planned slots. */
 export async function runDialGate(
