@@ -1,4 +1,5 @@
-import { nextAllowedTime, type QuietHoursContact } from "@/server/services/compliance/quiet-hours";
+import { findDialTimesOfNumbers } from "@/db/queries/dial-limits";
+import { attemptsAllowed, callingRulesFor, nextAllowedTime, type QuietHoursContact } from "@/server/services/compliance/quiet-hours";
 import type { DialCandidate, DialCheck, GateVerdict } from "./dial-gate";
 
 /**
@@ -27,6 +28,47 @@ export const quietHoursCheck: DialCheck = {
       const allowedAt = nextAllowedTime(now, contactOf(candidate));
       if (allowedAt && allowedAt.getTime() <= now.getTime()) continue;
       verdicts.set(candidate.call.id, { action: "defer", until: allowedAt ?? new Date(now.getTime() + QUIET_HOURS_FALLBACK_MS), reason: "quiet-hours" });
+    }
+    return verdicts;
+  },
+};
+
+/**
+ * Attempt caps of the contact's state (Florida, Maryland, Oklahoma: 3 per 24 h; Maine: 1 per 8 h): every dial of the
+ * organization to the number counts, whatever the agent or sequence. A call over the cap is deferred to the moment
+ * the oldest counted attempt leaves the period, never dropped. Calls of this round that pass count as attempts for
+ * the ones after them (a call that then waits for a slot was counted: the cap errs on the safe side).
+ */
+export const attemptCapCheck: DialCheck = {
+  name: "attempt-cap",
+  run: async ({ tx, now }, candidates) => {
+    const verdicts = new Map<string, GateVerdict>();
+    const capped = candidates
+      .map((candidate) => ({ candidate, caps: callingRulesFor(contactOf(candidate)).rules.flatMap((rule) => (rule.attemptCap ? [rule.attemptCap] : [])) }))
+      .filter(({ caps }) => caps.length > 0);
+    if (capped.length === 0) return verdicts;
+    const longestHours = Math.max(...capped.flatMap(({ caps }) => caps.map((cap) => cap.perHours)));
+    const rows = await findDialTimesOfNumbers(tx, {
+      organizationIds: [...new Set(capped.map(({ candidate }) => candidate.call.organizationId))],
+      phoneNumbers: [...new Set(capped.map(({ candidate }) => candidate.sequence.phoneNumber))],
+      since: new Date(now.getTime() - longestHours * 3_600_000),
+      until: now,
+    });
+    const attempts = new Map<string, Date[]>();
+    const keyOf = (organizationId: string, phoneNumber: string) => `${organizationId}\u0000${phoneNumber}`;
+    for (const row of rows) {
+      const key = keyOf(row.organizationId, row.phoneNumber);
+      attempts.set(key, [...(attempts.get(key) ?? []), row.dialedAt]);
+    }
+    for (const { candidate } of capped) {
+      const key = keyOf(candidate.call.organizationId, candidate.sequence.phoneNumber);
+      const previousAttempts = attempts.get(key) ?? [];
+      const decision = attemptsAllowed({ contact: contactOf(candidate), at: now, previousAttempts });
+      if (decision.allowed) {
+        attempts.set(key, [...previousAttempts, now]);
+        continue;
+      }
+      verdicts.set(candidate.call.id, { action: "defer", until: decision.nextAllowedAt!, reason: "attempt-cap" });
     }
     return verdicts;
   },
