@@ -1,6 +1,6 @@
-import { and, desc, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
+import { and, eq, gt, inArray, isNotNull, lte, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { calls, organizations, sequences } from "@/db/schema";
+import { agents, calls, sequences } from "@/db/schema";
 
 /**
  * What the dial gate's compliance checks read (server/services/call-engine/compliance-checks.ts): earlier attempts
@@ -30,34 +30,6 @@ export async function findDialTimesOfNumbers(
   return rows.map((row) => ({ ...row, dialedAt: row.dialedAt! }));
 }
 
-/** Calls in the air (`Calling`: dialed, not yet ended) per organization and per agent, with each organization's cap. */
-export async function findCallsInTheAir(
-  db: DbOrTx,
-  params: { organizationIds: string[]; agentIds: string[] },
-): Promise<{ byOrganization: Map<string, number>; byAgent: Map<string, number>; organizationCaps: Map<string, number | null> }> {
-  const [orgRows, agentRows, capRows] = await Promise.all([
-    db
-      .select({ id: calls.organizationId, count: sql<number>`count(*)::int` })
-      .from(calls)
-      .where(and(eq(calls.resultType, "Calling"), inArray(calls.organizationId, params.organizationIds)))
-      .groupBy(calls.organizationId),
-    db
-      .select({ id: calls.agentId, count: sql<number>`count(*)::int` })
-      .from(calls)
-      .where(and(eq(calls.resultType, "Calling"), inArray(calls.agentId, params.agentIds)))
-      .groupBy(calls.agentId),
-    db
-      .select({ id: organizations.id, cap: organizations.maxConcurrentCalls })
-      .from(organizations)
-      .where(inArray(organizations.id, params.organizationIds)),
-  ]);
-  return {
-    byOrganization: new Map(orgRows.map((row) => [row.id, row.count])),
-    byAgent: new Map(agentRows.map((row) => [row.id, row.count])),
-    organizationCaps: new Map(capRows.map((row) => [row.id, row.cap])),
-  };
-}
-
 /** Credits each agent was charged since its own `since` (the start of its day), from the ledger. */
 export async function findCreditsSpentSince(
   db: DbOrTx,
@@ -78,21 +50,30 @@ export async function findCreditsSpentSince(
 const FINISHED_RESULTS = ["Goal Completed", "Goal Not Completed", "Voicemail", "Busy", "No Conversation", "Opted Out", "Invalid Phone Number", "Failed"] as const;
 
 /**
- * The results of an agent's last `limit` finished calls (by due time, newest first); with `finishedAfter`, only calls
- * whose result was written after it (`updatedAt`: a provider-refused call has no `endedAt`).
+ * For each agent with auto-pause on: the results of its last `auto_pause_window_calls` finished calls (by due time,
+ * newest first), counting only calls whose result was written after the agent was last paused (`paused_at`), so a
+ * resumed agent starts a fresh window. One query for all the agents (a lateral subquery each, on calls_agent_scheduled_idx).
  */
-export async function findRecentResultsOfAgent(db: DbOrTx, params: { agentId: string; limit: number; finishedAfter: Date | null }): Promise<string[]> {
-  const rows = await db
-    .select({ resultType: calls.resultType })
-    .from(calls)
-    .where(
-      and(
-        eq(calls.agentId, params.agentId),
-        inArray(calls.resultType, [...FINISHED_RESULTS]),
-        params.finishedAfter ? gt(calls.updatedAt, params.finishedAfter) : undefined,
-      ),
-    )
-    .orderBy(desc(calls.scheduledAt))
-    .limit(params.limit);
-  return rows.map((row) => row.resultType);
+export async function findAutoPauseWindows(db: DbOrTx, params: { agentIds: string[] }): Promise<Map<string, string[]>> {
+  const windows = new Map<string, string[]>();
+  if (params.agentIds.length === 0) return windows;
+  const finished = sql.join(
+    FINISHED_RESULTS.map((result) => sql`${result}`),
+    sql`, `,
+  );
+  const rows = await db.execute<{ agent_id: string; result_type: string }>(sql`
+    select a.id as agent_id, r.result_type
+    from ${agents} a
+    cross join lateral (
+      select c.result_type from ${calls} c
+      where c.agent_id = a.id and c.result_type in (${finished}) and (a.paused_at is null or c.updated_at > a.paused_at)
+      order by c.scheduled_at desc
+      limit a.auto_pause_window_calls
+    ) r
+    where a.id in (${sql.join(
+      params.agentIds.map((id) => sql`${id}`),
+      sql`, `,
+    )}) and a.auto_pause_enabled`);
+  for (const row of rows) windows.set(row.agent_id, [...(windows.get(row.agent_id) ?? []), row.result_type]);
+  return windows;
 }

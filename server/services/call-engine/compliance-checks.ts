@@ -1,5 +1,8 @@
-import { findDialTimesOfNumbers } from "@/db/queries/dial-limits";
+import { DateTime } from "luxon";
+import { findAutoPauseWindows, findCreditsSpentSince, findDialTimesOfNumbers } from "@/db/queries/dial-limits";
+import { pauseAgentAutomatically } from "@/db/queries/agents";
 import { attemptsAllowed, callingRulesFor, nextAllowedTime, type QuietHoursContact } from "@/server/services/compliance/quiet-hours";
+import { getConfig } from "@/server/config/env";
 import type { DialCandidate, DialCheck, GateVerdict } from "./dial-gate";
 
 /**
@@ -69,6 +72,74 @@ export const attemptCapCheck: DialCheck = {
         continue;
       }
       verdicts.set(candidate.call.id, { action: "defer", until: decision.nextAllowedAt!, reason: "attempt-cap" });
+    }
+    return verdicts;
+  },
+};
+
+/**
+ * Auto-pause: an agent with auto-pause on whose last N finished calls (default 50) include more than X % (default 30)
+ * `Failed` or `Invalid Phone Number` becomes PAUSED (`pause_source` 'auto-pause', the reason recorded); its calls
+ * wait like any paused agent's. The window must be full (N calls since the agent was last paused) before it counts,
+ * so a handful of early failures does not pause a new agent, and a resumed agent starts a fresh window.
+ */
+export const autoPauseCheck: DialCheck = {
+  name: "auto-pause",
+  run: async ({ tx, now }, candidates) => {
+    const verdicts = new Map<string, GateVerdict>();
+    const agentsById = new Map(candidates.filter(({ agent }) => agent.autoPauseEnabled).map(({ agent }) => [agent.id, agent]));
+    if (agentsById.size === 0) return verdicts;
+    const windows = await findAutoPauseWindows(tx, { agentIds: [...agentsById.keys()] });
+    const paused = new Set<string>();
+    for (const [agentId, results] of windows) {
+      const agent = agentsById.get(agentId)!;
+      if (results.length < agent.autoPauseWindowCalls) continue;
+      const failures = results.filter((result) => AUTO_PAUSE_FAILURES.has(result)).length;
+      if (failures * 100 <= agent.autoPauseFailurePercent * results.length) continue;
+      const percent = Math.round((failures * 100) / results.length);
+      const reason =
+        `Auto-paused: ${failures} of the last ${results.length} calls (${percent} %) ended Failed or Invalid Phone Number, ` +
+        `over the ${agent.autoPauseFailurePercent} % threshold. Check the numbers and the voice setup, then set the agent ACTIVE again.`;
+      await pauseAgentAutomatically(tx, { agentId, reason, now });
+      paused.add(agentId);
+    }
+    for (const candidate of candidates) {
+      if (!paused.has(candidate.agent.id)) continue;
+      verdicts.set(candidate.call.id, { action: "defer", until: new Date(now.getTime() + getConfig().CALL_PAUSED_RECHECK_SECONDS * 1000), reason: "agent-paused" });
+    }
+    return verdicts;
+  },
+};
+
+const AUTO_PAUSE_FAILURES: ReadonlySet<string> = new Set(["Failed", "Invalid Phone Number"]);
+
+/**
+ * Daily credit cap of an agent: once the credits charged to it since the start of the day in its first timezone reach
+ * the cap, its calls are deferred to the next local midnight. Credits are charged when a call ends, so calls already
+ * in the air when the cap is reached may pass it by their own cost.
+ */
+export const dailyCreditCapCheck: DialCheck = {
+  name: "daily-credit-cap",
+  run: async ({ tx, now }, candidates) => {
+    const verdicts = new Map<string, GateVerdict>();
+    const capped = new Map<string, { organizationId: string; agentId: string; since: Date; until: Date; cap: number }>();
+    for (const { agent } of candidates) {
+      if (agent.dailyCreditCap === null || capped.has(agent.id)) continue;
+      const today = DateTime.fromJSDate(now, { zone: agent.timezones[0] ?? "UTC" }).startOf("day");
+      capped.set(agent.id, {
+        organizationId: agent.organizationId,
+        agentId: agent.id,
+        since: today.toJSDate(),
+        until: today.plus({ days: 1 }).toJSDate(),
+        cap: agent.dailyCreditCap,
+      });
+    }
+    if (capped.size === 0) return verdicts;
+    const spent = await findCreditsSpentSince(tx, { agents: [...capped.values()] });
+    for (const { call, agent } of candidates) {
+      const day = capped.get(agent.id);
+      if (!day || (spent.get(agent.id) ?? 0) < day.cap) continue;
+      verdicts.set(call.id, { action: "defer", until: day.until, reason: "daily-credit-cap" });
     }
     return verdicts;
   },

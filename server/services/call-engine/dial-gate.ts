@@ -3,7 +3,7 @@ import { getConfig } from "@/server/config/env";
 import type { agents, calls, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import { agentTimezoneOf, pickFromPhoneNumber } from "./call-context";
-import { attemptCapCheck, quietHoursCheck } from "./compliance-checks";
+import { attemptCapCheck, autoPauseCheck, dailyCreditCapCheck, quietHoursCheck } from "./compliance-checks";
 import { dialPlanningHorizonMs, DialRatePlanner, numberSubject, organizationSubject } from "./dial-rate";
 
 /** A due call as the claim transaction locked it (call and sequence rows locked), with what the checks read. */
@@ -145,7 +145,18 @@ export const dialRateCheck: DialCheck = {
  * The dial gate, in order. The compliance checks (compliance-checks.ts) come after the agent's window and before
  * `dialRateCheck`, so a call they stop takes no slot.
  */
-export const dialChecks: DialCheck[] = [sequenceInProgressCheck, dueCheck, optOutCheck, agentActiveCheck, callWindowCheck, quietHoursCheck, attemptCapCheck, dialRateCheck];
+export const dialChecks: DialCheck[] = [
+  sequenceInProgressCheck,
+  dueCheck,
+  optOutCheck,
+  agentActiveCheck,
+  autoPauseCheck,
+  callWindowCheck,
+  quietHoursCheck,
+  dailyCreditCapCheck,
+  attemptCapCheck,
+  dialRateCheck,
+];
 
 /** Runs the checks in order over the candidates; returns the verdicts (absent: dial it) and the planned slots. */
 export async function runDialGate(
