@@ -411,3 +411,26 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
   result.nextAt = Number.isFinite(nextAt) ? new Date(nextAt).toISOString() : null;
   return result;
 }
+
+/**
+ * The earliest moment anything may be dialable (the sweep's one look): the next `Scheduled` call (`calls_due_idx`,
+ * one index entry) or a claimed call the voice engine has not accepted yet (its last change: the retry waits from
+ * there; `calls_in_flight_idx`). Null: nothing to dial.
+ */
+export async function findNextDialableAt(db: DbOrTx, params: { organizationIds?: string[] }): Promise<Date | null> {
+  const scope = params.organizationIds ? inArray(calls.organizationId, params.organizationIds) : undefined;
+  const [scheduled] = await db
+    .select({ at: calls.scheduledAt })
+    .from(calls)
+    .where(and(eq(calls.resultType, "Scheduled"), scope))
+    .orderBy(asc(calls.scheduledAt))
+    .limit(1);
+  const [unplaced] = await db
+    .select({ at: calls.updatedAt })
+    .from(calls)
+    .where(and(eq(calls.resultType, "Calling"), isNull(calls.providerCallId), scope))
+    .orderBy(asc(calls.updatedAt))
+    .limit(1);
+  const times = [scheduled?.at, unplaced?.at].filter((at): at is Date => at !== undefined).map((at) => at.getTime());
+  return times.length > 0 ? new Date(Math.min(...times)) : null;
+}

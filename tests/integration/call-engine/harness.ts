@@ -90,6 +90,8 @@ export type HarnessOptions = {
    * 1,000/s, so calls enrolled at one simulated instant are all dialed at that instant (pacing is dispatcher.test.ts's).
    */
   paced?: boolean;
+  /** The dispatcher sweep's period (default a day: one cron run per simulated day; production sweeps every minute). */
+  sweepPeriodMinutes?: number;
 };
 
 const UNPACED_DIAL_RATE = "1000";
@@ -129,6 +131,7 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
     watchdogOrganizationIds: () => [...engineOrganizations, ...watchdogScope],
     eventBatchSize: options.eventBatchSize ?? 1,
     waitForSlot: async () => {},
+    sweepPeriodMinutes: options.sweepPeriodMinutes ?? 1440,
   };
   const analyzed: CallAnalyzedData[] = [];
   const capture = inngest.createFunction({ id: "test-capture-call-analyzed", triggers: [callAnalyzed], retries: 0 }, async ({ event }) => {
