@@ -22,9 +22,12 @@ export const sequenceCancelled = eventType("sequence/cancelled", {
   schema: z.object({ sequenceId: z.string() }),
 });
 
-/** The dispatcher's sweep ran out of rounds before its hour was over: a fresh sweep run takes over. */
-export const dispatchSweepRequested = eventType("calls/dispatch.sweep", {
-  schema: z.object({}),
+/**
+ * A dispatcher found nothing dialable before `at` (more than two seconds away, before the next sweep): one sweep run
+ * sleeps until then. The event ID names the moment, so the dispatchers that found it start one run, not one each.
+ */
+export const dispatchWakeRequested = eventType("calls/dispatch.wake", {
+  schema: z.object({ at: z.string() }),
 });
 
 /** A call ended (any result): the sequence moves on, analysis starts. */

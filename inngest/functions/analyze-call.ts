@@ -33,9 +33,9 @@ export function createAnalyzeCallFunction(client: Inngest.Any, deps: CallEngineD
         const { nextCalls } = await analyzeAndFinalizeCalls(deps.getDb(), { callIds, analyzer: deps.analyzer(), now, fallbackToRules: attempt >= RETRIES });
         // From the stored state: a crash after finalize, or a duplicate call/ended, still announces.
         const followUp = await followUpFinishedCalls(deps.getDb(), { callIds, now });
-        // Wakes the dispatcher's sweep for next calls due within the hour (later ones it finds when its hour starts).
-        const soon = nextCalls.filter((next) => new Date(next.scheduledAt).getTime() <= now.getTime() + 3_600_000);
-        return { ...followUp, wakeSequenceIds: soon.map((next) => next.sequenceId) };
+        // Wakes a dispatcher (batched) for the next calls: it sleeps until one is due if that comes before the next
+        // sweep; later ones the sweep of their minute finds.
+        return { ...followUp, wakeSequenceIds: nextCalls.map((next) => next.sequenceId) };
       });
       const followUpEvents = [
         ...done.announcements.map((data) => callAnalyzed.create(data, { id: callAnalyzedEventId(data.callId) })),

@@ -387,12 +387,6 @@ const fields = {
     default: "`600`",
     sameOnEveryInstance: true,
   }),
-  CALL_OVERDUE_GRACE_SECONDS: setting(wholeNumber(1, 86_400).default(120), {
-    group: "Call engine",
-    description: "A `Scheduled` call this far past due has lost its runner: the sweep dials it.",
-    default: "`120`",
-    sameOnEveryInstance: true,
-  }),
   ANALYSIS_LLM_URL: setting(httpUrl().optional(), {
     group: "Call engine",
     description: "An OpenAI-compatible chat-completions endpoint for post-call analysis (with `ANALYSIS_LLM_MODEL`).",

@@ -22,6 +22,11 @@ export type CallEngineDependencies = {
   eventBatchSize?: number;
   /** Waits until a call's dial slot (default: real time); tests on a simulated clock do not wait. */
   waitForSlot?: (at: Date) => Promise<void>;
+  /**
+   * The dispatcher sweep's period in minutes (default 1: a cron every minute). Tests moving a simulated clock over
+   * days use a day, so a simulated day is one sweep run instead of 1,440; what the sweep does is the same.
+   */
+  sweepPeriodMinutes?: number;
 };
 
 export const defaultCallEngineDependencies: CallEngineDependencies = {

@@ -1,4 +1,4 @@
-import { and, asc, eq, inArray, isNull, lte, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, inArray, isNull, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
 import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
 import { agents, calls, optOuts, organizations, sequences } from "@/db/schema";
@@ -383,7 +383,7 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
     const candidates = await lockCandidates(tx, and(eq(calls.resultType, "Scheduled"), lte(calls.scheduledAt, now), scope), { limit, skipLocked: true });
     const { verdicts, slots } = await runDialGate({ tx, now, paced: true }, candidates, params.checks ?? dialChecks);
     const gate = await applyGate(tx, candidates, verdicts, slots, now);
-    return { gate, full: candidates.length >= limit };
+    return { gate, full: candidates.length >= limit, examinedIds: candidates.map((candidate) => candidate.call.id) };
   });
   const { gate } = applied;
   result.cancelled = gate.cancelled.length;
@@ -391,18 +391,46 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
   result.waiting = gate.waiting.length;
   result.handOverSequenceIds = gate.cancelled.filter((item) => item.endedSequence && item.chained).map((item) => item.sequenceId);
   for (const item of gate.deferred) later(item.until);
-  for (const item of gate.waiting) later(item.retryAt ?? now.getTime() + 1000);
+  // A waiting call is looked at again when its check says, never sooner than in 100 ms (no busy loop on a check that
+  // names a past moment).
+  for (const item of gate.waiting) later(Math.max(item.retryAt?.getTime() ?? now.getTime() + 1000, now.getTime() + 100));
   if (applied.full) later(now);
   await placeAll(gate.claimed.map(({ candidate, slotAt }) => ({ row: candidate, slotAt })));
 
-  // 3. The next due call not yet looked at.
+  // 3. The next due call not looked at in this round. The calls examined are excluded: those still `Scheduled` wait
+  // for a rate slot or a check (their `retryAt` is counted above), and counting their past due time again would make
+  // the next round start at once and find them still waiting — a busy loop until the slot comes within the horizon.
+  const examined = applied.examinedIds.length > 0 ? notInArray(calls.id, applied.examinedIds) : undefined;
   const [next] = await db
     .select({ scheduledAt: calls.scheduledAt })
     .from(calls)
-    .where(and(eq(calls.resultType, "Scheduled"), scope))
+    .where(and(eq(calls.resultType, "Scheduled"), scope, examined))
     .orderBy(asc(calls.scheduledAt))
     .limit(1);
   if (next) later(next.scheduledAt);
   result.nextAt = Number.isFinite(nextAt) ? new Date(nextAt).toISOString() : null;
   return result;
+}
+
+/**
+ * The earliest moment anything may be dialable (the sweep's one look): the next `Scheduled` call (`calls_due_idx`,
+ * one index entry) or a claimed call the voice engine has not accepted yet (its last change: the retry waits from
+ * there; `calls_in_flight_idx`). Null: nothing to dial.
+ */
+export async function findNextDialableAt(db: DbOrTx, params: { organizationIds?: string[] }): Promise<Date | null> {
+  const scope = params.organizationIds ? inArray(calls.organizationId, params.organizationIds) : undefined;
+  const [scheduled] = await db
+    .select({ at: calls.scheduledAt })
+    .from(calls)
+    .where(and(eq(calls.resultType, "Scheduled"), scope))
+    .orderBy(asc(calls.scheduledAt))
+    .limit(1);
+  const [unplaced] = await db
+    .select({ at: calls.updatedAt })
+    .from(calls)
+    .where(and(eq(calls.resultType, "Calling"), isNull(calls.providerCallId), scope))
+    .orderBy(asc(calls.updatedAt))
+    .limit(1);
+  const times = [scheduled?.at, unplaced?.at].filter((at): at is Date => at !== undefined).map((at) => at.getTime());
+  return times.length > 0 ? new Date(Math.min(...times)) : null;
 }

@@ -85,7 +85,16 @@ export type HarnessOptions = {
   simulator?: SimulatedVoiceEngine;
   /** Event batches of the batched functions (default 1: every event starts its run at once on the simulated clock). */
   eventBatchSize?: number;
+  /**
+   * Keep the default dial-rate limits (10/s per organization, 5/s per caller ID). By default the engine raises both to
+   * 1,000/s, so calls enrolled at one simulated instant are all dialed at that instant (pacing is dispatcher.test.ts's).
+   */
+  paced?: boolean;
+  /** The dispatcher sweep's period (default a day: one cron run per simulated day; production sweeps every minute). */
+  sweepPeriodMinutes?: number;
 };
+
+const UNPACED_DIAL_RATE = "1000";
 
 /** Organizations of this test file's engines (module state: each test file runs in its own module context). */
 const engineOrganizations = new Set<string>();
@@ -101,6 +110,10 @@ export function scopeEngineTo(organizationId: string) {
  * the real `/api/voice/events` route handler (signed), and the rule-based analyser.
  */
 export async function startCallEngine(db: Db, options: HarnessOptions = {}): Promise<CallEngineHarness> {
+  if (!options.paced) {
+    process.env.CALL_DIAL_RATE_PER_SECOND = UNPACED_DIAL_RATE;
+    process.env.CALL_DIAL_RATE_PER_NUMBER_PER_SECOND = UNPACED_DIAL_RATE;
+  }
   const clock = options.clock ?? createTestClock(options.start ?? new Date("2026-03-02T15:00:00Z"));
   const simulator =
     options.simulator ??
@@ -118,6 +131,7 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
     watchdogOrganizationIds: () => [...engineOrganizations, ...watchdogScope],
     eventBatchSize: options.eventBatchSize ?? 1,
     waitForSlot: async () => {},
+    sweepPeriodMinutes: options.sweepPeriodMinutes ?? 1440,
   };
   const analyzed: CallAnalyzedData[] = [];
   const capture = inngest.createFunction({ id: "test-capture-call-analyzed", triggers: [callAnalyzed], retries: 0 }, async ({ event }) => {
@@ -148,7 +162,14 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
     clock.set(new Date(target));
     await settle();
   };
-  return { db, clock, simulator, deps, runner, analyzed, watchdogScope, settle, advance, stop: () => runner.stop() };
+  const stop = async () => {
+    await runner.stop();
+    if (!options.paced) {
+      delete process.env.CALL_DIAL_RATE_PER_SECOND;
+      delete process.env.CALL_DIAL_RATE_PER_NUMBER_PER_SECOND;
+    }
+  };
+  return { db, clock, simulator, deps, runner, analyzed, watchdogScope, settle, advance, stop };
 }
 
 export type EnrollParams = {

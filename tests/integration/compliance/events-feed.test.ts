@@ -83,7 +83,8 @@ describe("GET /events", () => {
     const fixture = await createAnalyzedCall(db);
     await createLoopbackEndpoint(db, fixture.organizationId, receiver.url);
     const clock = createTestClock(new Date());
-    const deps = { getDb: () => db, now: clock.now, addressPolicy: () => LOOPBACK_ADDRESS_POLICY };
+    // eventBatchSize 1: the batched enqueue runs at once instead of after its 1 s batch timeout on the simulated clock.
+    const deps = { getDb: () => db, now: clock.now, addressPolicy: () => LOOPBACK_ADDRESS_POLICY, eventBatchSize: 1 };
     runner = await startTestInngest({ db, clock, functions: [createEnqueueWebhookDeliveriesFunction(inngest, deps), createDeliverWebhookFunction(inngest, deps)] });
     await inngest.send(callAnalyzed.create({ callId: fixture.call.id }));
     await runner.drain();
