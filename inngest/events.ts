@@ -22,6 +22,14 @@ export const sequenceCancelled = eventType("sequence/cancelled", {
   schema: z.object({ sequenceId: z.string() }),
 });
 
+/**
+ * A dispatcher found nothing dialable before `at` (more than two seconds away, before the next sweep): one sweep run
+ * sleeps until then. The event ID names the moment, so the dispatchers that found it start one run, not one each.
+ */
+export const dispatchWakeRequested = eventType("calls/dispatch.wake", {
+  schema: z.object({ at: z.string() }),
+});
+
 /** A call ended (any result): the sequence moves on, analysis starts. */
 export const callEnded = eventType("call/ended", {
   schema: z.object({ callId: z.string() }),
@@ -37,7 +45,11 @@ export const meetingCancelled = eventType("meeting/cancelled", {
   schema: z.object({ callId: z.string() }),
 });
 
-/** One webhook delivery (call result → one endpoint) is due: its own run, so endpoints never wait on each other. */
+/**
+ * One webhook delivery (call result → one endpoint) needs its own run, so endpoints never wait on each other: its
+ * retries after a failed first attempt (`afterAttempt` attempts made, the next one due in `retryInMs`), or all of its
+ * attempts when neither is given.
+ */
 export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
-  schema: z.object({ deliveryId: z.string() }),
+  schema: z.object({ deliveryId: z.string(), afterAttempt: z.number().int().min(0).optional(), retryInMs: z.number().int().min(0).optional() }),
 });

@@ -78,3 +78,16 @@ export function findOutcomeDefinitions(db: DbOrTx, params: { agentId: string; en
     )
     .orderBy(asc(outcomeDefinitions.position), asc(outcomeDefinitions.createdAt));
 }
+
+/**
+ * Auto-pause (the dial gate): PAUSED with the reason and `pause_source` 'auto-pause', only if it is still ACTIVE (a
+ * person who paused or archived it meanwhile keeps their decision). `paused_at` also starts the next failure window.
+ */
+export async function pauseAgentAutomatically(db: DbOrTx, params: { agentId: string; reason: string; now: Date }): Promise<boolean> {
+  const updated = await db
+    .update(agents)
+    .set({ status: "PAUSED", pauseReason: params.reason, pauseSource: "auto-pause", pausedAt: params.now, updatedAt: params.now })
+    .where(and(eq(agents.id, params.agentId), eq(agents.status, "ACTIVE")))
+    .returning({ id: agents.id });
+  return updated.length > 0;
+}

@@ -13,6 +13,8 @@ export const organizations = pgTable("organizations", {
   monthlyCreditAllocation: integer("monthly_credit_allocation").notNull().default(0),
   /** Organizations on the normalization allowlist may use `titleCaseFields` in bulk enrollment. */
   titleCaseAllowlisted: boolean("title_case_allowlisted").notNull().default(false),
+  /** Calls per second this organization may dial (all its agents together); null = CALL_DIAL_RATE_PER_SECOND. */
+  dialRatePerSecond: integer("dial_rate_per_second"),
   /** Calls of the whole organization in the air at once; null = no organization limit. */
   maxConcurrentCalls: integer("max_concurrent_calls"),
   /** Enrollment requires a consent record per contact (400 / per-contact MISSING_CONSENT without one). */

@@ -22,3 +22,13 @@ export const apiRateLimitLogs = pgTable(
   },
   (table) => [index("api_rate_limit_logs_expires_at_idx").on(table.expiresAt)],
 );
+
+/**
+ * The call dispatcher's dial-rate pacing (server/services/call-engine/dial-rate.ts): one row per limited subject —
+ * `org:<organizationId>` and `number:<organizationId>:<caller ID>` — holding the earliest time its next call may be
+ * dialed. Locked in the claim transaction, so concurrent dispatchers hand out distinct slots.
+ */
+export const dialRateCursors = pgTable("dial_rate_cursors", {
+  key: text("key").primaryKey(),
+  nextSlotAt: timestamp("next_slot_at", { withTimezone: true, mode: "date" }).notNull(),
+});

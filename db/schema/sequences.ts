@@ -130,6 +130,17 @@ export const calls = pgTable(
     /** The voice provider's error message for a failed call. */
     providerError: text("provider_error"),
     dialedAt: timestamp("dialed_at", { withTimezone: true, mode: "date" }),
+    /**
+     * The dial slot the dispatcher planned for this call under the dial-rate limits (organization and caller ID);
+     * dispatch lag = dialedAt − max(scheduledAt, dialSlotAt). Null until the dispatcher claims the call.
+     */
+    dialSlotAt: timestamp("dial_slot_at", { withTimezone: true, mode: "date" }),
+    /** Times the voice engine was asked to place this call (a refused or interrupted placement is tried again). */
+    dialAttempts: integer("dial_attempts").notNull().default(0),
+    /** The voice provider's last sign of life for this call (an event on POST /api/voice/events), for the watchdog. */
+    providerEventAt: timestamp("provider_event_at", { withTimezone: true, mode: "date" }),
+    /** When post-call analysis of this call last started (the watchdog times analysis out from here, not from the end). */
+    analysisStartedAt: timestamp("analysis_started_at", { withTimezone: true, mode: "date" }),
     endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
     analyzedAt: timestamp("analyzed_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -142,6 +153,8 @@ export const calls = pgTable(
     index("calls_org_idx").on(t.organizationId),
     // The watchdog's scan: calls still in flight, oldest first.
     index("calls_in_flight_idx").on(t.updatedAt).where(sql`result_type in ('Calling', 'Processing Analysis')`),
+    // The dispatcher's recovery scan: claimed calls the voice engine has not accepted yet (a crash, a refusal).
+    index("calls_unplaced_idx").on(t.updatedAt).where(sql`result_type = 'Calling' and provider_call_id is null`),
   ],
 );
 

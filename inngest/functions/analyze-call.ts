@@ -1,44 +1,48 @@
 import type { Inngest } from "inngest";
-import { analyzeEndedCall } from "@/server/services/call-engine/analyze-call";
-import { buildCallAnalyzedData, callAnalyzedEventId, isChainHandOver } from "@/server/services/call-engine/announce";
-import { handOverChain } from "@/server/services/call-engine/chain";
+import { callAnalyzedEventId, followUpFinishedCalls } from "@/server/services/call-engine/announce";
 import { defaultCallEngineDependencies, type CallEngineDependencies } from "@/server/services/call-engine/dependencies";
-import { finalizeCall } from "@/server/services/call-engine/finalize-call";
+import { analyzeAndFinalizeCalls } from "@/server/services/call-engine/process-ended-calls";
 import { inngest } from "../client";
 import { callAnalyzed, callEnded, sequenceStarted } from "../events";
 
 const RETRIES = 4;
+/** Ended calls analysed by one run: up to this many, or whatever arrived within the batch timeout. */
+export const ANALYSIS_BATCH_SIZE = 100;
 
 /**
- * `call/ended` → post-call analysis. The call is `Processing Analysis` while this runs. Steps: analyse (read-only;
- * on the last attempt a failing analyser falls back to the rule-based one, so every call gets a result), finalize
- * (result, charge, opt-out, lifecycle, next call — one transaction, once per call), hand the contact chain over,
- * and announce `call/analyzed` with the full call-result payload. The announcement carries a per-call event ID,
- * so it is delivered once per call even if this function (or the watchdog) sends it twice.
+ * `call/ended` events, batched → post-call analysis of each call (the calls are `Processing Analysis` meanwhile).
+ * One step analyses and finalizes every call of the batch (result, charge, opt-out, lifecycle, next call — one
+ * transaction per call, once per call; on the last attempt a failing analyser falls back to the rule-based one, so every
+ * call gets a result), then reads back each result and hands contact chains over; one `step.sendEvent` announces
+ * `call/analyzed` for each call (a per-call event ID, so a repeated announcement — a retried run, the watchdog — is
+ * delivered once) and wakes the dispatcher for next calls due soon. A batched run is a system run (Jobs page: operators).
  */
 export function createAnalyzeCallFunction(client: Inngest.Any, deps: CallEngineDependencies = defaultCallEngineDependencies) {
   return client.createFunction(
-    { id: "analyze-call", name: "Call: analyse, finalize and announce", triggers: [callEnded], retries: RETRIES },
-    async ({ event, step, attempt }) => {
-      const { callId } = event.data;
-      const analysis = await step.run("analyze", () =>
-        analyzeEndedCall(deps.getDb(), { callId, analyzer: deps.analyzer(), fallbackToRules: attempt >= RETRIES }),
-      );
-      if (analysis) {
-        await step.run("finalize", () => finalizeCall(deps.getDb(), { callId, analysis, now: deps.now() }));
-      }
-      // From here on, work from the stored state: a crash after finalize, or a duplicate call/ended, still announces.
-      const announcement = await step.run("load-result", () => buildCallAnalyzedData(deps.getDb(), callId));
-      if (!announcement) return { callId, announced: false };
-      const chain = await step.run("check-chain", () => isChainHandOver(deps.getDb(), callId));
-      if (chain?.handOver) {
-        const handOver = await step.run("hand-over-chain", () => handOverChain(deps.getDb(), { sequenceId: chain.sequenceId, now: deps.now() }));
-        if (handOver.activatedSequenceIds.length > 0) {
-          await step.sendEvent("start-chained", handOver.activatedSequenceIds.map((sequenceId) => sequenceStarted.create({ sequenceId })));
-        }
-      }
-      await step.sendEvent("announce-analyzed", callAnalyzed.create(announcement, { id: callAnalyzedEventId(callId) }));
-      return { callId, announced: true, resultType: announcement.resultType };
+    {
+      id: "analyze-call",
+      name: "Calls: analyse, finalize and announce ended calls",
+      triggers: [callEnded],
+      batchEvents: { maxSize: deps.eventBatchSize ?? ANALYSIS_BATCH_SIZE, timeout: "1s" },
+      retries: RETRIES,
+    },
+    async ({ events, step, attempt }) => {
+      const callIds = [...new Set(events.map((event) => event.data.callId))];
+      const done = await step.run("analyze-finalize-announce", async () => {
+        const now = deps.now();
+        const { nextCalls } = await analyzeAndFinalizeCalls(deps.getDb(), { callIds, analyzer: deps.analyzer(), now, fallbackToRules: attempt >= RETRIES });
+        // From the stored state: a crash after finalize, or a duplicate call/ended, still announces.
+        const followUp = await followUpFinishedCalls(deps.getDb(), { callIds, now });
+        // Wakes a dispatcher (batched) for the next calls: it sleeps until one is due if that comes before the next
+        // sweep; later ones the sweep of their minute finds.
+        return { ...followUp, wakeSequenceIds: nextCalls.map((next) => next.sequenceId) };
+      });
+      const followUpEvents = [
+        ...done.announcements.map((data) => callAnalyzed.create(data, { id: callAnalyzedEventId(data.callId) })),
+        ...[...done.startSequenceIds, ...done.wakeSequenceIds].map((sequenceId) => sequenceStarted.create({ sequenceId })),
+      ];
+      if (followUpEvents.length > 0) await step.sendEvent("announce", followUpEvents);
+      return { calls: callIds.length, announced: done.announcements.length };
     },
   );
 }

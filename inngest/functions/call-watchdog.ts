@@ -1,80 +1,58 @@
 import type { Inngest } from "inngest";
-import { buildCallAnalyzedData, callAnalyzedEventId, isChainHandOver } from "@/server/services/call-engine/announce";
-import { handOverChain } from "@/server/services/call-engine/chain";
+import { callAnalyzedEventId, followUpFinishedCalls } from "@/server/services/call-engine/announce";
 import { defaultCallEngineDependencies, type CallEngineDependencies } from "@/server/services/call-engine/dependencies";
-import { dialDueCall } from "@/server/services/call-engine/dial-call";
 import { failCall } from "@/server/services/call-engine/finalize-call";
-import {
-  analysisTimeoutSeconds,
-  callingTimeoutSeconds,
-  findDueCalls,
-  findStuckCalls,
-  overdueGraceSeconds,
-} from "@/server/services/call-engine/watchdog";
+import { analysisTimeoutSeconds, callingTimeoutSeconds, findStuckCalls, findUnstartedAnalyses } from "@/server/services/call-engine/watchdog";
 import { inngest } from "../client";
-import { callAnalyzed, sequenceStarted } from "../events";
+import { callAnalyzed, callEnded, sequenceStarted } from "../events";
 
 const BATCH = 200;
 
 /**
- * Every minute: (1) calls stuck in `Calling` (the provider never reported the end) or `Processing Analysis` (the
- * analysis never finished) past their timeout are finished as `Failed` — with the lifecycle, chain and
- * `call/analyzed` that any final result gets — so no call is left without a final result; (2) `Scheduled` calls
- * overdue by more than `CALL_OVERDUE_GRACE_SECONDS` (their runner was lost) are dialed, at most once, through the
- * same `dialDueCall` as the runner.
+ * Every minute: tells calls that are lost from calls that are late. Lost — the provider went silent on a call in the
+ * air past `CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS`, or an analysis started more than
+ * `CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS` ago and never finished — ends as `Failed` with the lifecycle, chain and
+ * `call/analyzed` any final result gets. Late — ended calls whose analysis has not started after that long (a queue
+ * that long, or a lost `call/ended`) — gets its analysis requested again, never `Failed`: a long queue fails no call.
+ * Due calls are the dispatcher's (dispatch-due-calls).
  */
 export function createCallWatchdogFunction(client: Inngest.Any, deps: CallEngineDependencies = defaultCallEngineDependencies) {
   return client.createFunction(
-    { id: "call-watchdog", name: "Calls: fail stuck calls, dial overdue ones", triggers: [{ cron: "* * * * *" }], retries: 1 },
+    { id: "call-watchdog", name: "Calls: fail lost calls, re-request late analyses", triggers: [{ cron: "* * * * *" }], retries: 1 },
     async ({ step }) => {
-      const failed = await step.run("fail-stuck-calls", async () => {
+      const found = await step.run("fail-lost-calls", async () => {
         const db = deps.getDb();
         const now = deps.now();
+        const timeout = analysisTimeoutSeconds();
         const stuck = await findStuckCalls(db, {
           now,
           callingTimeoutSeconds: callingTimeoutSeconds(deps.voiceEngine().maxCallWallSeconds),
-          analysisTimeoutSeconds: analysisTimeoutSeconds(),
+          analysisTimeoutSeconds: timeout,
           limit: BATCH,
           organizationIds: deps.watchdogOrganizationIds?.(),
         });
-        const finished: string[] = [];
+        const failed: string[] = [];
         for (const call of stuck) {
           const reason =
             call.resultType === "Calling"
               ? "The call failed: the voice provider never reported its end."
               : "The call failed: its post-call analysis did not finish.";
           const outcome = await failCall(db, { callId: call.callId, now, reason });
-          if (outcome.finalized) finished.push(call.callId);
+          if (outcome.finalized) failed.push(call.callId);
         }
-        return finished;
+        const unstarted = await findUnstartedAnalyses(db, { now, analysisTimeoutSeconds: timeout, limit: BATCH, organizationIds: deps.watchdogOrganizationIds?.() });
+        // One request per call per timeout period (the event ID), however often the watchdog runs meanwhile.
+        const period = Math.floor(now.getTime() / (timeout * 1000));
+        const followUp = failed.length > 0 ? await followUpFinishedCalls(db, { callIds: failed, now }) : { announcements: [], startSequenceIds: [] };
+        return { failed, followUp, unstarted, period };
       });
-      for (const callId of failed) {
-        const announcement = await step.run(`load-result-${callId}`, () => buildCallAnalyzedData(deps.getDb(), callId));
-        const chain = await step.run(`check-chain-${callId}`, () => isChainHandOver(deps.getDb(), callId));
-        if (chain?.handOver) {
-          const handOver = await step.run(`hand-over-chain-${callId}`, () => handOverChain(deps.getDb(), { sequenceId: chain.sequenceId, now: deps.now() }));
-          if (handOver.activatedSequenceIds.length > 0) {
-            await step.sendEvent(`start-chained-${callId}`, handOver.activatedSequenceIds.map((sequenceId) => sequenceStarted.create({ sequenceId })));
-          }
-        }
-        if (announcement) await step.sendEvent(`announce-${callId}`, callAnalyzed.create(announcement, { id: callAnalyzedEventId(callId) }));
-      }
-      const dialed = await step.run("dial-overdue-calls", async () => {
-        const db = deps.getDb();
-        const now = deps.now();
-        const due = await findDueCalls(db, {
-          dueBefore: new Date(now.getTime() - overdueGraceSeconds() * 1000),
-          limit: BATCH,
-          organizationIds: deps.watchdogOrganizationIds?.(),
-        });
-        let count = 0;
-        for (const call of due) {
-          const outcome = await dialDueCall(db, { callId: call.callId, now, voiceEngine: deps.voiceEngine() });
-          if (outcome.status === "dialed") count += 1;
-        }
-        return count;
-      });
-      return { failed: failed.length, dialed };
+      const events = [
+        ...found.followUp.announcements.map((data) => callAnalyzed.create(data, { id: callAnalyzedEventId(data.callId) })),
+        ...found.followUp.startSequenceIds.map((sequenceId) => sequenceStarted.create({ sequenceId })),
+        ...found.unstarted.map((callId) => callEnded.create({ callId }, { id: `call-ended:${callId}:watchdog-${found.period}` })),
+      ];
+      if (events.length > 0) await step.sendEvent("announce-and-request", events);
+      return { failed: found.failed.length, analysisRequested: found.unstarted.length };
     },
   );
 }

@@ -9,7 +9,8 @@ import type { WebhookFunctionDependencies } from "./enqueue-webhook-deliveries";
 const defaultDependencies: WebhookFunctionDependencies = { getDb, now: () => new Date() };
 
 /**
- * Delivers one webhook: the first attempt at once, then retries after 5 s, 30 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h
+ * Delivers one webhook (its first attempt was made by enqueue-webhook-deliveries when `afterAttempt` is set): the next
+ * attempt at once or after `retryInMs`, then retries after 5 s, 30 s, 5 min, 30 min, 2 h, 5 h, 10 h, 10 h
  * (longer when the receiver sent Retry-After), stopping on success, 410 Gone (endpoint disabled), or when the
  * delivery was settled elsewhere (replay succeeded, endpoint disabled or deleted). Each attempt is one step, so a
  * receiver's failure is an outcome recorded by the service, never a step error; step errors mean our database failed.
@@ -18,7 +19,9 @@ export function createDeliverWebhookFunction(client: Inngest.Any, deps: WebhookF
   return client.createFunction(
     { id: "deliver-webhook", name: "Webhook: deliver a call result to one endpoint", triggers: [webhookDeliveryRequested] },
     async ({ event, step }) => {
-      for (let attempt = 1; attempt <= MAX_AUTOMATIC_ATTEMPTS; attempt += 1) {
+      const done = event.data.afterAttempt ?? 0;
+      if (done > 0 && event.data.retryInMs) await step.sleep(`wait-after-attempt-${done}`, event.data.retryInMs);
+      for (let attempt = done + 1; attempt <= MAX_AUTOMATIC_ATTEMPTS; attempt += 1) {
         const result = await step.run(`attempt-${attempt}`, () =>
           attemptWebhookDelivery(deps.getDb(), {
             deliveryId: event.data.deliveryId,

@@ -1,33 +1,50 @@
 import type { Inngest } from "inngest";
 import { getDb, type Db } from "@/db";
 import type { AddressPolicy } from "@/server/services/webhooks/address-guard";
-import { createCallDeliveries } from "@/server/services/webhooks/deliveries";
+import { deliverCallResults } from "@/server/services/webhooks/deliveries";
 import { inngest } from "../client";
 import { callAnalyzed, webhookDeliveryRequested } from "../events";
 
 /** Injected so tests and benchmarks can run the same functions on their own database, clock and address policy. */
-export type WebhookFunctionDependencies = { getDb: () => Db; now: () => Date; addressPolicy?: () => AddressPolicy };
+export type WebhookFunctionDependencies = {
+  getDb: () => Db;
+  now: () => Date;
+  addressPolicy?: () => AddressPolicy;
+  /** Largest `call/analyzed` batch (tests on a simulated clock set 1: each event starts a run at once). */
+  eventBatchSize?: number;
+};
 
 const defaultDependencies: WebhookFunctionDependencies = { getDb, now: () => new Date() };
 
+/** Analysed calls whose webhooks one run sends: up to this many, or whatever arrived within the batch timeout. */
+export const WEBHOOK_BATCH_SIZE = 100;
+
 /**
- * `call/analyzed` → one delivery per matching endpoint (body frozen now), each sent on as its own
- * `webhook/delivery.requested` run, so a slow or failing endpoint never delays another endpoint or another call.
+ * `call/analyzed` events, batched → one delivery per matching endpoint and call (body frozen now), and the first attempt
+ * of each at once, 16 at a time, in the same step. Only deliveries that failed get a `webhook/delivery.requested` run
+ * of their own for the retries, so a slow or failing endpoint never holds up another endpoint or another call for
+ * longer than one attempt's timeout. A batched run is a system run (Jobs page: operators).
  */
 export function createEnqueueWebhookDeliveriesFunction(client: Inngest.Any, deps: WebhookFunctionDependencies = defaultDependencies) {
   return client.createFunction(
-    { id: "enqueue-webhook-deliveries", name: "Webhook: create the deliveries of an analysed call", triggers: [callAnalyzed] },
-    async ({ event, step }) => {
-      const { deliveryIds } = await step.run("create-deliveries", () =>
-        createCallDeliveries(deps.getDb(), { callId: event.data.callId, now: deps.now() }),
+    {
+      id: "enqueue-webhook-deliveries",
+      name: "Webhooks: create and send the deliveries of analysed calls",
+      triggers: [callAnalyzed],
+      batchEvents: { maxSize: deps.eventBatchSize ?? WEBHOOK_BATCH_SIZE, timeout: "1s" },
+    },
+    async ({ events, step }) => {
+      const callIds = [...new Set(events.map((event) => event.data.callId))];
+      const sent = await step.run("create-and-send", () =>
+        deliverCallResults(deps.getDb(), { callIds, now: deps.now, policy: deps.addressPolicy?.() }),
       );
-      if (deliveryIds.length > 0) {
+      if (sent.retries.length > 0) {
         await step.sendEvent(
-          "request-deliveries",
-          deliveryIds.map((deliveryId) => webhookDeliveryRequested.create({ deliveryId })),
+          "request-retries",
+          sent.retries.map(({ deliveryId, retryInMs }) => webhookDeliveryRequested.create({ deliveryId, afterAttempt: 1, retryInMs })),
         );
       }
-      return { deliveryIds };
+      return { calls: callIds.length, created: sent.created, succeeded: sent.succeeded, retrying: sent.retries.length };
     },
   );
 }

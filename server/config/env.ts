@@ -62,6 +62,14 @@ function wholeNumber(min: number, max: number) {
     .pipe(z.number().min(min, { error: `must be at least ${min}` }).max(max, { error: `must be at most ${max}` }));
 }
 
+function positiveNumber(max: number) {
+  return z
+    .string()
+    .regex(/^\d+(\.\d+)?$/, { error: "must be a positive number" })
+    .transform(Number)
+    .pipe(z.number().gt(0, { error: "must be more than 0" }).max(max, { error: `must be at most ${max}` }));
+}
+
 const TRUE_WORDS = ["1", "true", "on", "yes"];
 const FALSE_WORDS = ["0", "false", "off", "no"];
 function flag() {
@@ -359,6 +367,25 @@ const fields = {
     default: "`300`",
     sameOnEveryInstance: true,
   }),
+  CALL_DIAL_RATE_PER_SECOND: setting(positiveNumber(10_000).default(10), {
+    group: "Call engine",
+    description:
+      "Calls per second one organization dials, all its agents together (an organization's `dial_rate_per_second` column overrides it); a burst is spread over time on purpose and each call records its planned slot (`dial_slot_at`). See docs/call-engine.md.",
+    default: "`10`",
+    sameOnEveryInstance: true,
+  }),
+  CALL_DIAL_RATE_PER_NUMBER_PER_SECOND: setting(positiveNumber(10_000).default(5), {
+    group: "Call engine",
+    description: "Calls per second from one caller ID (one of an agent's numbers).",
+    default: "`5`",
+    sameOnEveryInstance: true,
+  }),
+  CALL_DISPATCH_HORIZON_MS: setting(wholeNumber(1, 60_000).default(1000), {
+    group: "Call engine",
+    description: "How far ahead the dispatcher plans dial slots in one claim (and waits in one step).",
+    default: "`1000`",
+    sameOnEveryInstance: true,
+  }),
   CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS: setting(wholeNumber(1, 86_400).optional(), {
     group: "Call engine",
     description: "A call may stay `Calling` this long before the watchdog fails it.",
@@ -369,12 +396,6 @@ const fields = {
     group: "Call engine",
     description: "A call may stay `Processing Analysis` this long before the watchdog fails it.",
     default: "`600`",
-    sameOnEveryInstance: true,
-  }),
-  CALL_OVERDUE_GRACE_SECONDS: setting(wholeNumber(1, 86_400).default(120), {
-    group: "Call engine",
-    description: "A `Scheduled` call this far past due has lost its runner: the sweep dials it.",
-    default: "`120`",
     sameOnEveryInstance: true,
   }),
   ANALYSIS_LLM_URL: setting(httpUrl().optional(), {

@@ -6,11 +6,15 @@ import { validateBookingConfig } from "@/server/services/calendar/booking-config
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
 
-/** The agents row's own fields from the document: create and update write the same ones. */
+/**
+ * The agents row's own fields from the document: create and update write the same ones. An agent that is not PAUSED
+ * has no pause reason: setting it ACTIVE again (e.g. after an auto-pause) clears the reason and its source.
+ */
 export function agentFieldsOf(config: TAgentConfig) {
   return {
     name: config.name,
     status: config.status,
+    ...(config.status === "PAUSED" ? {} : { pauseReason: null, pauseSource: null }),
     timezones: config.timezones,
     phoneNumbers: config.phoneNumbers,
     steps: config.steps,

@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
-import type { DbOrTx } from "@/db";
+import type { Db, DbOrTx } from "@/db";
 import { calls, sequences, type ResultType } from "@/db/schema";
 import type { TCallEventPayload } from "@/server/schemas/call";
 import { findCallMetadataRow } from "@/db/queries/calls";
 import { toCallEventPayload } from "@/server/services/calls/call-metadata";
+import { handOverChain } from "./chain";
 
 /** Results a call can end with; `call/analyzed` exists only for these. */
 export const finalResultTypeSet: ReadonlySet<ResultType> = new Set<ResultType>([
@@ -56,4 +57,37 @@ export async function isChainHandOver(db: DbOrTx, callId: string): Promise<{ seq
     .limit(1);
   if (!row) return null;
   return { sequenceId: row.sequenceId, handOver: row.groupKey !== null && finalResultTypeSet.has(row.resultType) && row.resultType !== "Goal Completed" };
+}
+
+export type FinishedCallsFollowUp = {
+  /** `call/analyzed` data of each call with a final result (send with `callAnalyzedEventId`). */
+  announcements: CallAnalyzedData[];
+  /** Sequences to start: the next contacts of chains these calls handed over. */
+  startSequenceIds: string[];
+};
+
+/**
+ * What follows a batch of finished calls, from their stored state (so a retry after a crash, or a second caller,
+ * produces the same): each call's `call/analyzed` data, and the chain hand-over of grouped sequences that did not reach
+ * Goal Completed (each member hands over once). `endedSequenceIds`: sequences that ended without a call result
+ * (opted out at dial time) whose chain hands over too.
+ */
+export async function followUpFinishedCalls(
+  db: Db,
+  params: { callIds: string[]; endedSequenceIds?: string[]; now: Date },
+): Promise<FinishedCallsFollowUp> {
+  const announcements: CallAnalyzedData[] = [];
+  const handOver = new Set<string>(params.endedSequenceIds ?? []);
+  for (const callId of params.callIds) {
+    const announcement = await buildCallAnalyzedData(db, callId);
+    if (!announcement) continue;
+    announcements.push(announcement);
+    const chain = await isChainHandOver(db, callId);
+    if (chain?.handOver) handOver.add(chain.sequenceId);
+  }
+  const startSequenceIds: string[] = [];
+  for (const sequenceId of handOver) {
+    startSequenceIds.push(...(await handOverChain(db, { sequenceId, now: params.now })).activatedSequenceIds);
+  }
+  return { announcements, startSequenceIds };
 }

@@ -1,5 +1,5 @@
 import { and, asc, eq, inArray } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db";
+import type { DbOrTx } from "@/db";
 import { calls, sequences, type LifecycleStatus, type ResultType } from "@/db/schema";
 
 const OPEN_RESULT_TYPES: ResultType[] = ["Scheduled", "Rescheduled", "Calling", "Processing Analysis"];
@@ -28,24 +28,4 @@ export async function findOpenCall(db: DbOrTx, sequenceId: string): Promise<Open
   }
   if (!open || sequence.lifecycleStatus !== "in progress") return { state: "finished", lifecycleStatus: sequence.lifecycleStatus };
   return { state: "scheduled", callId: open.id, dueAt: open.scheduledAt.toISOString() };
-}
-
-/**
- * An internal error stopped the sequence (its runner failed for good): `failed`, and its calls that were still
- * waiting to be dialed become `Cancelled`. A call already in the air is left to finish (and be analysed).
- */
-export async function failSequence(db: Db, params: { sequenceId: string; now: Date }): Promise<boolean> {
-  return db.transaction(async (tx) => {
-    const [sequence] = await tx.select().from(sequences).where(eq(sequences.id, params.sequenceId)).for("update");
-    if (!sequence || sequence.lifecycleStatus !== "in progress") return false;
-    await tx
-      .update(sequences)
-      .set({ lifecycleStatus: "failed", endedAt: params.now, updatedAt: params.now })
-      .where(eq(sequences.id, params.sequenceId));
-    await tx
-      .update(calls)
-      .set({ resultType: "Cancelled", summary: "Not dialed: the sequence stopped after an internal error.", updatedAt: params.now })
-      .where(and(eq(calls.sequenceId, params.sequenceId), inArray(calls.resultType, ["Scheduled", "Rescheduled"])));
-    return true;
-  });
 }

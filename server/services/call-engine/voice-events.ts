@@ -43,9 +43,12 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
   switch (event.type) {
     case "call.ringing":
     case "call.answered":
-      return call.resultType === "Calling" ? { status: "accepted", callEnded: false } : { status: "ignored", reason: `call is ${call.resultType}` };
+      if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
+      await recordSignOfLife(db, event.callId, new Date(event.occurredAt));
+      return { status: "accepted", callEnded: false };
     case "call.tool":
       if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
+      await recordSignOfLife(db, event.callId, new Date(event.occurredAt));
       return { status: "accepted", callEnded: false, toolResult: await runBookingTool(db, event.callId, event.arguments, new Date(event.occurredAt)) };
     case "call.transcript":
       if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
@@ -58,6 +61,14 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
     case "call.ended":
       return recordCallEnded(db, { ...call }, event, params.recordingDownloadTimeoutMs ?? 30_000);
   }
+}
+
+/** The provider's last sign of life for a call in the air: the watchdog times `Calling` out from here. */
+async function recordSignOfLife(db: DbOrTx, callId: string, at: Date): Promise<void> {
+  await db
+    .update(calls)
+    .set({ providerEventAt: sql`greatest(${calls.providerEventAt}, ${at.toISOString()}::timestamptz)` })
+    .where(sql`${calls.id} = ${callId} and ${calls.resultType} = 'Calling'`);
 }
 
 async function runBookingTool(db: DbOrTx, callId: string, args: Record<string, unknown>, occurredAt: Date): Promise<ToolCallResult> {

@@ -1,6 +1,7 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { inngestFunctions, inngestJobs, inngestRuns, inngestSteps, type RunStatus, type SerializedError } from "@/db/schema/jobs";
+import { INNGEST_APP_ID } from "@/inngest/client";
 import { redactSummaryForOrganization } from "./org-scoped-output";
 
 export type RunSummary = {
@@ -45,6 +46,12 @@ const ENTITY_KEYS = [
  * least one and every one it names belongs to the organization. Runs that name none (crons: the watchdog, retention,
  * resume sweeps) are system runs: operators only.
  */
+/**
+ * Functions whose runs handle many organizations' entities at once (batched events, sweeps): system runs whatever
+ * their first event names. Operators only.
+ */
+export const SYSTEM_FUNCTIONS = ["dispatch-calls", "dispatch-due-calls", "analyze-call", "enqueue-webhook-deliveries", "call-watchdog"];
+
 export function runVisibleTo(organizationId: string): SQL {
   const subject = sql`(case when ${inngestRuns.event}->>'name' = 'inngest/function.failed' then ${inngestRuns.event}->'data'->'event'->'data' else ${inngestRuns.event}->'data' end)`;
   const names = ENTITY_KEYS.map(([key]) => sql.raw(`'${key}'`));
@@ -52,7 +59,11 @@ export function runVisibleTo(organizationId: string): SQL {
     ([key, table]) =>
       sql`(not coalesce(${subject} ? ${sql.raw(`'${key}'`)}, false) or (${subject}->>${sql.raw(`'${key}'`)}) in (select id from ${sql.raw(table)} where organization_id = ${organizationId}))`,
   );
-  return sql`(coalesce(${subject} ?| array[${sql.join(names, sql`, `)}], false) and ${sql.join(each, sql` and `)})`;
+  const system = sql.join(
+    SYSTEM_FUNCTIONS.map((id) => sql`${`${INNGEST_APP_ID}-${id}`}`),
+    sql`, `,
+  );
+  return sql`(${inngestRuns.functionId} not in (${system}) and coalesce(${subject} ?| array[${sql.join(names, sql`, `)}], false) and ${sql.join(each, sql` and `)})`;
 }
 
 /** Background-job runs of the embedded runner that the organization may see (or all, for operators), newest first. */

@@ -8,16 +8,13 @@ import type { RunDetail } from "./get-run";
  * What an organization's admins may see of a run about one of its entities (runVisibleTo). Step outputs, errors and the
  * run's output are shown only for steps that are provably about that entity: the app's organization functions below,
  * whose listed steps read or write only the run's own sequence / call / batch / delivery. Anything else — a new step
- * nobody listed here, a test function, a batched step — is redacted. As a second check, an allowed output that
+ * nobody listed here, a test function, a batched step — is redacted. (The batched functions — dispatch-calls,
+ * analyze-call, enqueue-webhook-deliveries — work on many organizations' calls at once: they are system runs, listed
+ * for operators only, see SYSTEM_FUNCTIONS in list-runs.ts.) As a second check, an allowed output that
  * mentions the id of another organization's sequence, call, agent, batch or webhook delivery is redacted too.
  * Operators looking at all organizations see runs unredacted.
  */
 const ORG_SCOPED_FUNCTIONS: Record<string, RegExp> = {
-  "run-sequence":
-    /^(find-open-call|sleep-until-due|dial|load-result|check-chain|hand-over-failed|hand-over-chain|start-chained-failed|start-chained|announce|wait-for-result)-\d+$/,
-  "run-sequence-failure": /^fail-sequence$/,
-  "analyze-call": /^(analyze|finalize|load-result|check-chain|hand-over-chain|start-chained|announce-analyzed)$/,
-  "enqueue-webhook-deliveries": /^(create-deliveries|request-deliveries)$/,
   "deliver-webhook": /^(attempt|wait-after-attempt)-\d+$/,
   "materialize-bulk-batch": /^(create-chunks|start-sequences)-\d+$/,
   "reconcile-meeting": /^reconcile-meeting-status$/,

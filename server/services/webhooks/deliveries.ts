@@ -1,4 +1,4 @@
-import { and, asc, desc, eq, isNull, lt, or, sql } from "drizzle-orm";
+import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryStatus } from "@/db/schema";
 import { AppError } from "@/server/errors";
@@ -346,4 +346,49 @@ export async function getWebhookDelivery(db: DbOrTx, params: { organizationId: s
       nextAttemptAt: attempt.nextAttemptAt?.toISOString() ?? null,
     })),
   };
+}
+
+export type DeliverCallResultsParams = {
+  callIds: string[];
+  now: () => Date;
+  policy?: AddressPolicy;
+  /** Deliveries sent at once (default 16). */
+  concurrency?: number;
+};
+
+/**
+ * For a batch of analysed calls: creates their deliveries (one per matching endpoint, body frozen now) and makes the
+ * first automatic attempt of each at once, `concurrency` at a time. Returns the deliveries that need a retry (with its
+ * delay), for their own retry runs. Crash-safe: a rerun creates nothing twice and attempts only the deliveries of these
+ * calls that were never attempted, so nothing is lost and a delivered webhook is not sent again by this step.
+ */
+export async function deliverCallResults(db: Db, params: DeliverCallResultsParams): Promise<{ created: number; succeeded: number; retries: Array<{ deliveryId: string; retryInMs: number }> }> {
+  let created = 0;
+  for (const callId of params.callIds) created += (await createCallDeliveries(db, { callId, now: params.now() })).deliveryIds.length;
+  if (params.callIds.length === 0) return { created, succeeded: 0, retries: [] };
+  const fresh = await db
+    .select({ id: webhookDeliveries.id })
+    .from(webhookDeliveries)
+    .where(
+      and(
+        inArray(webhookDeliveries.callId, params.callIds),
+        eq(webhookDeliveries.kind, "call.result"),
+        eq(webhookDeliveries.status, "pending"),
+        eq(webhookDeliveries.attemptCount, 0),
+      ),
+    );
+  const retries: Array<{ deliveryId: string; retryInMs: number }> = [];
+  let succeeded = 0;
+  let next = 0;
+  await Promise.all(
+    Array.from({ length: Math.min(params.concurrency ?? 16, fresh.length) }, async () => {
+      while (next < fresh.length) {
+        const deliveryId = fresh[next++]!.id;
+        const result = await attemptWebhookDelivery(db, { deliveryId, trigger: "automatic", automaticAttempt: 1, now: params.now(), policy: params.policy });
+        if (result.outcome === "succeeded") succeeded += 1;
+        if (result.outcome === "retry" && result.retryInMs !== null) retries.push({ deliveryId, retryInMs: result.retryInMs });
+      }
+    }),
+  );
+  return { created, succeeded, retries };
 }

@@ -11,7 +11,7 @@ import { inngest } from "@/inngest/client";
 import { callAnalyzed, sequenceCancelled, sequenceStarted } from "@/inngest/events";
 import { createAnalyzeCallFunction } from "@/inngest/functions/analyze-call";
 import { createCallWatchdogFunction } from "@/inngest/functions/call-watchdog";
-import { createRunSequenceFunction } from "@/inngest/functions/run-sequence";
+import { createDispatchCallsFunction, createDispatchDueCallsFunction } from "@/inngest/functions/dispatch-calls";
 import { ruleBasedAnalyzer } from "@/server/analysis/rule-based";
 import type { CallAnalyzer } from "@/server/analysis/types";
 import type { CallAnalyzedData } from "@/server/services/call-engine/announce";
@@ -61,7 +61,11 @@ export type CallEngineHarness = {
   runner: TestInngest;
   /** Every `call/analyzed` event delivered, in order. */
   analyzed: CallAnalyzedData[];
-  /** The organizations this engine's watchdog may touch (the test database is shared by parallel test files). */
+  /**
+   * The organizations this engine's dispatcher and watchdog may touch (the test database is shared by parallel test
+   * files): every organization of this test file made with `createEngineOrganization` or enrolled with `enroll`, plus
+   * any pushed here.
+   */
   watchdogScope: string[];
   /** Drains the runner and lets every placed call finish, until nothing is left to do at the current clock. */
   settle: () => Promise<void>;
@@ -79,14 +83,37 @@ export type HarnessOptions = {
   withoutAnalysis?: boolean;
   partition?: string;
   simulator?: SimulatedVoiceEngine;
+  /** Event batches of the batched functions (default 1: every event starts its run at once on the simulated clock). */
+  eventBatchSize?: number;
+  /**
+   * Keep the default dial-rate limits (10/s per organization, 5/s per caller ID). By default the engine raises both to
+   * 1,000/s, so calls enrolled at one simulated instant are all dialed at that instant (pacing is dispatcher.test.ts's).
+   */
+  paced?: boolean;
+  /** The dispatcher sweep's period (default a day: one cron run per simulated day; production sweeps every minute). */
+  sweepPeriodMinutes?: number;
 };
 
+const UNPACED_DIAL_RATE = "1000";
+
+/** Organizations of this test file's engines (module state: each test file runs in its own module context). */
+const engineOrganizations = new Set<string>();
+
+/** Lets this file's call engines dispatch and watch the organization's calls. */
+export function scopeEngineTo(organizationId: string) {
+  engineOrganizations.add(organizationId);
+}
+
 /**
- * The call engine on the embedded runner, over the test database, with an injected clock: the real run-sequence,
- * analyze-call (and optionally call-watchdog) functions, the simulator in manual pace posting its events through
+ * The call engine on the embedded runner, over the test database, with an injected clock: the real dispatcher
+ * (dispatch-calls, dispatch-due-calls), analyze-call (and optionally call-watchdog) functions, the simulator in manual pace posting its events through
  * the real `/api/voice/events` route handler (signed), and the rule-based analyser.
  */
 export async function startCallEngine(db: Db, options: HarnessOptions = {}): Promise<CallEngineHarness> {
+  if (!options.paced) {
+    process.env.CALL_DIAL_RATE_PER_SECOND = UNPACED_DIAL_RATE;
+    process.env.CALL_DIAL_RATE_PER_NUMBER_PER_SECOND = UNPACED_DIAL_RATE;
+  }
   const clock = options.clock ?? createTestClock(options.start ?? new Date("2026-03-02T15:00:00Z"));
   const simulator =
     options.simulator ??
@@ -101,13 +128,16 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
     now: clock.now,
     voiceEngine: () => simulator,
     analyzer: () => options.analyzer ?? ruleBasedAnalyzer,
-    watchdogOrganizationIds: () => watchdogScope,
+    watchdogOrganizationIds: () => [...engineOrganizations, ...watchdogScope],
+    eventBatchSize: options.eventBatchSize ?? 1,
+    waitForSlot: async () => {},
+    sweepPeriodMinutes: options.sweepPeriodMinutes ?? 1440,
   };
   const analyzed: CallAnalyzedData[] = [];
   const capture = inngest.createFunction({ id: "test-capture-call-analyzed", triggers: [callAnalyzed], retries: 0 }, async ({ event }) => {
     analyzed.push(event.data as unknown as CallAnalyzedData);
   });
-  const functions: InngestFunction.Any[] = [createRunSequenceFunction(inngest, deps), capture];
+  const functions: InngestFunction.Any[] = [createDispatchCallsFunction(inngest, deps), createDispatchDueCallsFunction(inngest, deps), capture];
   if (!options.withoutAnalysis) functions.push(createAnalyzeCallFunction(inngest, deps));
   if (options.watchdog) functions.push(createCallWatchdogFunction(inngest, deps));
   const runner = await startTestInngest({ db, functions, clock, partition: options.partition });
@@ -132,7 +162,14 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
     clock.set(new Date(target));
     await settle();
   };
-  return { db, clock, simulator, deps, runner, analyzed, watchdogScope, settle, advance, stop: () => runner.stop() };
+  const stop = async () => {
+    await runner.stop();
+    if (!options.paced) {
+      delete process.env.CALL_DIAL_RATE_PER_SECOND;
+      delete process.env.CALL_DIAL_RATE_PER_NUMBER_PER_SECOND;
+    }
+  };
+  return { db, clock, simulator, deps, runner, analyzed, watchdogScope, settle, advance, stop };
 }
 
 export type EnrollParams = {
@@ -152,6 +189,7 @@ export type EnrollParams = {
 
 /** Enrolls one contact with the enrollment service (sequence + first call record, one transaction), then starts it. */
 export async function enroll(db: Db, params: EnrollParams) {
+  scopeEngineTo(params.agent.organizationId);
   const [created] = await db.transaction((tx) =>
     createSequences(tx, {
       agent: {
@@ -199,6 +237,7 @@ export async function createEngineOrganization(db: Db, overrides: Partial<Create
     ...AGENT_DEFINITIONS,
     ...overrides,
   });
+  scopeEngineTo(organization.id);
   return { organization, apiKey, agent };
 }
 

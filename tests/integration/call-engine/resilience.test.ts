@@ -1,5 +1,7 @@
+import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
+import { calls } from "@/db/schema";
 import { inngest } from "@/inngest/client";
 import { callEnded } from "@/inngest/events";
 import { ruleBasedAnalyzer } from "@/server/analysis/rule-based";
@@ -54,13 +56,36 @@ describe("call engine: watchdog, crashes and retries", () => {
     expect(engine.analyzed).toHaveLength(1);
   });
 
-  it("watchdog: a call stuck in Processing Analysis ends as Failed", async () => {
+  it("watchdog: a backlog of ended calls whose analysis has not started is never failed; their analysis is requested again", async () => {
     const engine = await start({ start: START, watchdog: true, withoutAnalysis: true });
     const { organization, agent } = await createEngineOrganization(db);
     engine.watchdogScope.push(organization.id);
     const created = await enroll(db, { agent, phoneNumber: "+12025550411", now: START });
     await engine.settle();
-    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Processing Analysis");
+    const [ended] = await callsOf(db, created.sequenceId);
+    expect(ended!.resultType).toBe("Processing Analysis");
+    // Far past the analysis timeout (10 minutes), with no analysis ever claimed: late, not lost.
+    await engine.runner.advance(45 * MINUTE);
+    const [waiting] = await callsOf(db, created.sequenceId);
+    expect(waiting!.resultType).toBe("Processing Analysis");
+    expect(waiting!.analysisStartedAt).toBeNull();
+    expect(engine.analyzed).toEqual([]);
+    // The watchdog asked for the analysis again (once per timeout period), with the event the voice entry point sends.
+    const requests = await db.execute<{ id: string }>(
+      sql`select id from inngest_events where name = 'call/ended' and payload->'data'->>'callId' = ${ended!.id} and external_id like 'call-ended:%:watchdog-%'`,
+    );
+    expect(requests.length).toBeGreaterThanOrEqual(2);
+    expect(requests.length).toBeLessThanOrEqual(5);
+  });
+
+  it("watchdog: an analysis that started and never finished is lost: the call ends as Failed", async () => {
+    const engine = await start({ start: START, watchdog: true, withoutAnalysis: true });
+    const { organization, agent } = await createEngineOrganization(db);
+    engine.watchdogScope.push(organization.id);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550471", now: START });
+    await engine.settle();
+    // An analysis run claimed the call and died (its process was killed for good).
+    await db.update(calls).set({ analysisStartedAt: engine.clock.now() }).where(eq(calls.sequenceId, created.sequenceId));
     await engine.runner.advance(5 * MINUTE);
     expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Processing Analysis");
     await engine.runner.advance(7 * MINUTE);
@@ -70,17 +95,17 @@ describe("call engine: watchdog, crashes and retries", () => {
     expect(engine.analyzed.map((event) => event.callId)).toEqual([failed!.id]);
   });
 
-  it("watchdog sweep: a due call whose runner was lost is dialed once", async () => {
-    const engine = await start({ start: START, watchdog: true });
-    const { organization, agent } = await createEngineOrganization(db);
-    engine.watchdogScope.push(organization.id);
-    const created = await enroll(db, { agent, phoneNumber: "+12025550421", now: START, withoutRunner: true });
-    await engine.runner.advance(MINUTE);
+  it("a due call that no event announced is dialed by the dispatcher's minute sweep, once", async () => {
+    const engine = await start({ start: new Date(START.getTime() + 20_000), sweepPeriodMinutes: 1 });
+    const { agent } = await createEngineOrganization(db);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550421", now: engine.clock.now(), withoutRunner: true });
+    await engine.settle();
     expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Scheduled");
     await engine.advance(3 * MINUTE);
     const [call, next] = await callsOf(db, created.sequenceId);
     expect(call!.resultType).toBe("Goal Not Completed");
-    expect(call!.dialedAt!.getTime() - START.getTime()).toBeLessThanOrEqual(3 * MINUTE);
+    // Dialed by the sweep of the next minute.
+    expect(call!.dialedAt).toEqual(new Date(START.getTime() + MINUTE));
     expect(engine.simulator.dialCount(call!.id)).toBe(1);
     expect(next!.resultType).toBe("Scheduled");
   });

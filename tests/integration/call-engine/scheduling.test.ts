@@ -107,7 +107,8 @@ describe("call engine: when calls are dialed", () => {
   });
 
   it("bypassCallWindows dials outside the window, for every step", async () => {
-    const start = DateTime.fromISO("2026-03-02T23:00", { zone: "America/New_York" }).toJSDate();
+    // 17:30: outside the agent's 9–5 window, inside quiet hours (8:00–21:00), which bypassCallWindows never skips.
+    const start = DateTime.fromISO("2026-03-02T17:30", { zone: "America/New_York" }).toJSDate();
     engine = await startCallEngine(db, { start });
     const { agent } = await createEngineOrganization(db, { steps: [callStep({ window: NINE_TO_FIVE }), callStep({ window: NINE_TO_FIVE, delaySeconds: 3600 })] });
     const bypassed = await enroll(db, { agent, phoneNumber: "+12025550241", bypassCallWindows: true, now: start });

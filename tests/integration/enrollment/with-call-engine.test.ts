@@ -6,7 +6,7 @@ import { afterEach, beforeAll, describe, expect, it } from "vitest";
 import { inngestRuns } from "@/db/schema/jobs";
 import { inngest } from "@/inngest/client";
 import { createMaterializeBulkBatchFunction } from "@/inngest/functions/materialize-bulk-batch";
-import { createRunSequenceFunction } from "@/inngest/functions/run-sequence";
+import { createDispatchCallsFunction } from "@/inngest/functions/dispatch-calls";
 import { useTestDb } from "../../helpers/db";
 import { startTestInngest } from "../../helpers/inngest";
 import { callsOf, createEngineOrganization, sequenceOf, startCallEngine, type CallEngineHarness } from "../call-engine/harness";
@@ -25,15 +25,17 @@ afterEach(async () => {
   engine = null;
 });
 
-async function runsOf(sequenceId: string) {
-  return db
-    .select({ status: inngestRuns.status })
+/** Dispatcher runs started by events naming any of these sequences (the events are batched: one run may carry many). */
+async function dispatcherRunsFor(sequenceIds: string[]) {
+  const rows = await db
+    .select({ id: inngestRuns.id, events: inngestRuns.events, event: inngestRuns.event })
     .from(inngestRuns)
-    .where(sql`${inngestRuns.functionId} = 'outbound-calling-run-sequence' and ${inngestRuns.event}->'data'->>'sequenceId' = ${sequenceId}`);
+    .where(sql`${inngestRuns.functionId} = 'outbound-calling-dispatch-calls'`);
+  return rows.filter((row) => JSON.stringify(row.events ?? row.event).match(new RegExp(sequenceIds.join("|"))));
 }
 
 describe("enrollment with the call engine", () => {
-  it("a single enrollment starts the sequence runner, which dials the call when due", async () => {
+  it("a single enrollment wakes the dispatcher, which dials the call when due", async () => {
     engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z") });
     const { apiKey, agent } = await createEngineOrganization(db);
     const api = patientApiClient(db, { now: engine.clock.now });
@@ -48,7 +50,7 @@ describe("enrollment with the call engine", () => {
     expect(engine.simulator.dialCount(call!.id)).toBe(1);
   });
 
-  it("cancel by reference stops the sequence's runner: nothing is dialed later", async () => {
+  it("cancel by reference: the scheduled call is never dialed", async () => {
     engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z") });
     const { apiKey, agent } = await createEngineOrganization(db);
     const api = patientApiClient(db, { now: engine.clock.now });
@@ -59,12 +61,11 @@ describe("enrollment with the call engine", () => {
     });
     const { sequenceId } = res.body.sequence;
     await engine.settle();
-    expect((await runsOf(sequenceId)).map((run) => run.status)).toEqual(["running"]);
+    expect((await callsOf(db, sequenceId))[0]!.resultType).toBe("Scheduled");
 
     const cancelled = await api("/sequences/cancel", { method: "POST", key: apiKey, body: { referenceKey: "crm_ref", referenceValue: "E-2" } });
     expect(cancelled.body).toEqual({ success: true });
     await engine.settle();
-    expect((await runsOf(sequenceId)).map((run) => run.status)).toEqual(["cancelled"]);
     await engine.advance(4 * HOUR);
     const [call] = await callsOf(db, sequenceId);
     expect(call!.resultType).toBe("Cancelled");
@@ -72,17 +73,18 @@ describe("enrollment with the call engine", () => {
     expect((await sequenceOf(db, sequenceId)).lifecycleStatus).toBe("cancelled");
   });
 
-  it("a bulk enrollment's sequences are started by the materialization's events", async () => {
-    engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z") });
+  it("a bulk enrollment's sequences are dialed by one dispatcher run woken by the materialization's events", async () => {
+    // Event batches as in production (up to 1,000 events or 1 s): the three `sequence/started` make one run.
+    engine = await startCallEngine(db, { start: new Date("2026-03-02T15:00:00Z"), eventBatchSize: 1000 });
     // A second runner in the engine's partition, with the engine's clock, runs the materialization; it also knows the
-    // engine's sequence runner, so the `sequence/started` events it sends start runs the engine then executes.
+    // engine's dispatcher, so the `sequence/started` events it sends start a (batched) run the engine then executes.
     const materializer = await startTestInngest({
       db,
       clock: engine.clock,
       partition: engine.runner.partition,
       functions: [
         createMaterializeBulkBatchFunction(inngest, { getDb: () => db, now: engine.clock.now, chunkSize: 2 }),
-        createRunSequenceFunction(inngest, engine.deps),
+        createDispatchCallsFunction(inngest, engine.deps),
       ],
     });
     try {
@@ -99,12 +101,13 @@ describe("enrollment with the call engine", () => {
       expect(res.status).toBe(202);
       await materializer.drain();
       await engine.settle();
+      await engine.advance(1000); // the batch timeout
       await materializer.drain();
       await engine.settle();
       const ids = (await db.execute<{ id: string }>(sql`select id from sequences where batch_id = ${res.body.batchId} order by batch_index`)).map((row) => row.id);
       expect(ids).toHaveLength(3);
+      expect((await dispatcherRunsFor(ids)).length).toBe(1);
       for (const id of ids) {
-        expect((await runsOf(id)).length).toBe(1);
         const [call] = await callsOf(db, id);
         expect(engine.simulator.dialCount(call!.id)).toBe(1);
       }

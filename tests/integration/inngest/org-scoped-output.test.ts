@@ -47,27 +47,27 @@ describe("organization view of a run's outputs", () => {
     const mine = await orgWithCall();
     const other = await orgWithCall();
     const detail = run(
-      "outbound-calling-run-sequence",
+      "outbound-calling-deliver-webhook",
       [
-        step("find-open-call-1", { state: "scheduled", callId: mine.call.id }),
-        step("dial-1", { status: "dialed", callId: other.call.id }),
+        step("attempt-1", { outcome: "retry", callId: mine.call.id }),
+        step("attempt-2", { outcome: "succeeded", callId: other.call.id }),
         step("mystery-step", { hello: "world" }),
       ],
       { sequenceId: mine.sequence.id, rounds: 1 },
     );
     const seen = await redactRunForOrganization(db, detail, mine.organization.id);
     expect(seen.steps.map((s) => [s.stepId, s.outputRedacted, s.output])).toEqual([
-      ["find-open-call-1", false, { state: "scheduled", callId: mine.call.id }],
-      ["dial-1", true, null],
+      ["attempt-1", false, { outcome: "retry", callId: mine.call.id }],
+      ["attempt-2", true, null],
       ["mystery-step", true, null],
     ]);
     expect(seen.attempts.map((a) => a.error?.message.startsWith("Hidden"))).toEqual([false, true, true]);
     expect(seen.output).toEqual({ sequenceId: mine.sequence.id, rounds: 1 });
     expect(seen.outputRedacted).toBe(false);
 
-    const foreignOutput = await redactRunForOrganization(db, run("outbound-calling-run-sequence", [], { sequenceId: other.sequence.id }), mine.organization.id);
+    const foreignOutput = await redactRunForOrganization(db, run("outbound-calling-deliver-webhook", [], { sequenceId: other.sequence.id }), mine.organization.id);
     expect(foreignOutput).toMatchObject({ output: null, outputRedacted: true });
-    const unknownFunction = await redactRunForOrganization(db, run("outbound-calling-some-new-function", [step("find-open-call-1", { ok: 1 })], { ok: 1 }), mine.organization.id);
+    const unknownFunction = await redactRunForOrganization(db, run("outbound-calling-some-new-function", [step("attempt-1", { ok: 1 })], { ok: 1 }), mine.organization.id);
     expect(unknownFunction).toMatchObject({ output: null, outputRedacted: true, steps: [expect.objectContaining({ output: null, outputRedacted: true })] });
   });
 });

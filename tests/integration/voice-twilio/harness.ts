@@ -7,7 +7,7 @@ import { createAnalyzeCallFunction } from "@/inngest/functions/analyze-call";
 import { createCallWatchdogFunction } from "@/inngest/functions/call-watchdog";
 import { createDeliverWebhookFunction } from "@/inngest/functions/deliver-webhook";
 import { createEnqueueWebhookDeliveriesFunction } from "@/inngest/functions/enqueue-webhook-deliveries";
-import { createRunSequenceFunction } from "@/inngest/functions/run-sequence";
+import { createDispatchCallsFunction } from "@/inngest/functions/dispatch-calls";
 import { createLlmAnalyzer } from "@/server/analysis/llm";
 import type { CallEngineDependencies } from "@/server/services/call-engine/dependencies";
 import { LOOPBACK_ADDRESS_POLICY } from "@/server/services/webhooks/address-guard";
@@ -28,7 +28,7 @@ export type VoiceStack = {
   /** The app's loopback origin (what the tunnel points at). */
   appOrigin: string;
   analyzedCallIds: string[];
-  /** Organizations the watchdog may touch (the test database is shared by parallel files). */
+  /** Organizations the dispatcher and the watchdog may touch (the test database is shared by parallel files). */
   watchdogScope: string[];
   /** Posts a request to the app's Twilio callback endpoint as the tunnel would deliver it. */
   postCallback(url: string, params: Record<string, string>, signature: string | null): Promise<Response>;
@@ -104,7 +104,7 @@ export async function startVoiceStack(db: Db, options: { speed?: number; watchdo
     db,
     clock,
     functions: [
-      createRunSequenceFunction(inngest, deps),
+      createDispatchCallsFunction(inngest, deps),
       createAnalyzeCallFunction(inngest, deps),
       ...(options.watchdog ? [createCallWatchdogFunction(inngest, deps)] : []),
       createEnqueueWebhookDeliveriesFunction(inngest, webhookDeps),

@@ -26,7 +26,7 @@ afterEach(async () => {
 /** The app's two webhook functions, on this test's database, injected clock and loopback-allowing policy. */
 async function startWebhookRunner() {
   const clock = createTestClock(new Date());
-  const deps = { getDb: () => db, now: clock.now, addressPolicy: () => LOOPBACK_ADDRESS_POLICY };
+  const deps = { getDb: () => db, now: clock.now, addressPolicy: () => LOOPBACK_ADDRESS_POLICY, eventBatchSize: 1 };
   current = await startTestInngest({
     db,
     clock,

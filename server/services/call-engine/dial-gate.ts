@@ -1,0 +1,177 @@
+import type { Tx } from "@/db";
+import { getConfig } from "@/server/config/env";
+import type { agents, calls, sequences } from "@/db/schema";
+import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
+import { agentTimezoneOf, pickFromPhoneNumber } from "./call-context";
+import { attemptCapCheck, autoPauseCheck, dailyCreditCapCheck, quietHoursCheck } from "./compliance-checks";
+import { dialPlanningHorizonMs, DialRatePlanner, numberSubject, organizationSubject } from "./dial-rate";
+
+/** A due call as the claim transaction locked it (call and sequence rows locked), with what the checks read. */
+export type DialCandidate = {
+  call: typeof calls.$inferSelect;
+  sequence: typeof sequences.$inferSelect;
+  agent: typeof agents.$inferSelect;
+  /** The number is on the organization's opt-out list. */
+  optedOut: boolean;
+  /** The organization's own dial-rate limit (null: the global setting). */
+  organizationDialRate: number | null;
+};
+
+/**
+ * What a check decides for one candidate. Candidates a check returns nothing for go on to the next check; those that
+ * pass every check are dialed.
+ * - `cancel`: never dialed — the call becomes `Cancelled` (`endSequence`: the sequence too, e.g. an opt-out).
+ * - `defer`: not now — the call stays `Scheduled`, moved to `until` (`rescheduledAt` records when).
+ * - `wait`: not now, nothing changes — the dispatcher looks again on its next round (rate slots, concurrency caps:
+ *   "dialing waits, never drops").
+ */
+export type GateVerdict =
+  | { action: "cancel"; reason: "sequence-not-in-progress" | "opted-out" | (string & {}); summary?: string; endSequence?: boolean }
+  | { action: "defer"; until: Date; reason: "not-due" | "outside-window" | "agent-paused" | (string & {}) }
+  | { action: "wait"; reason: "rate-limit" | (string & {}); retryAt?: Date };
+
+export type GateContext = {
+  tx: Tx;
+  now: Date;
+  /** Whether the dial-rate limits apply (the dispatcher); the demo seeder dials past calls without pacing. */
+  paced: boolean;
+  /** Slots the rate check planned, by call ID. */
+  slots: Map<string, Date>;
+};
+
+/**
+ * One check of the dial gate: gets the candidates still in the running (in scheduled order) inside the claim
+ * transaction — load what it needs for all of them in one query — and returns verdicts for those it stops.
+ */
+export type DialCheck = {
+  name: string;
+  run: (context: GateContext, candidates: DialCandidate[]) => Promise<Map<string, GateVerdict>> | Map<string, GateVerdict>;
+};
+
+/** How long a call waits before the engine looks again while its agent is paused (default 5 minutes). */
+export function pausedRecheckSeconds(): number {
+  return getConfig().CALL_PAUSED_RECHECK_SECONDS;
+}
+
+function each(candidates: DialCandidate[], decide: (candidate: DialCandidate) => GateVerdict | null): Map<string, GateVerdict> {
+  const verdicts = new Map<string, GateVerdict>();
+  for (const candidate of candidates) {
+    const verdict = decide(candidate);
+    if (verdict) verdicts.set(candidate.call.id, verdict);
+  }
+  return verdicts;
+}
+
+/** The sequence was cancelled, finished or failed since the call was scheduled (cancel by reference lands here). */
+export const sequenceInProgressCheck: DialCheck = {
+  name: "sequence-in-progress",
+  run: (_context, candidates) =>
+    each(candidates, ({ sequence }) => (sequence.lifecycleStatus === "in progress" ? null : { action: "cancel", reason: "sequence-not-in-progress" })),
+};
+
+/** Not due yet (the single-call path can be asked early). */
+export const dueCheck: DialCheck = {
+  name: "due",
+  run: ({ now }, candidates) =>
+    each(candidates, ({ call }) => (call.scheduledAt.getTime() > now.getTime() ? { action: "defer", until: call.scheduledAt, reason: "not-due" } : null)),
+};
+
+/** The number opted out (in any sequence of the organization) after this call was scheduled. */
+export const optOutCheck: DialCheck = {
+  name: "opt-out",
+  run: (_context, candidates) =>
+    each(candidates, ({ optedOut }) =>
+      optedOut ? { action: "cancel", reason: "opted-out", summary: "Not dialed: the number is on the organization's opt-out list.", endSequence: true } : null,
+    ),
+};
+
+/** A PAUSED or ARCHIVED agent does not dial: looked at again `CALL_PAUSED_RECHECK_SECONDS` later. */
+export const agentActiveCheck: DialCheck = {
+  name: "agent-active",
+  run: ({ now }, candidates) =>
+    each(candidates, ({ agent }) =>
+      agent.status === "ACTIVE" ? null : { action: "defer", until: new Date(now.getTime() + pausedRecheckSeconds() * 1000), reason: "agent-paused" },
+    ),
+};
+
+/** Outside the step's calling window (e.g. it fell due while the service was down): moved to the next opening. */
+export const callWindowCheck: DialCheck = {
+  name: "call-window",
+  run: ({ now }, candidates) =>
+    each(candidates, ({ call, sequence, agent }) => {
+      const step = sequence.steps[call.stepNumber - 1];
+      if (!step || sequence.bypassCallWindows) return null;
+      const zone = stepTimezone(step, sequence.timezone, agentTimezoneOf(agent, sequence.timezone));
+      const opens = firstInstantInWindow(now.getTime(), step.executionWindowConfig.timeWindow, zone);
+      return opens > now.getTime() ? { action: "defer", until: new Date(opens), reason: "outside-window" } : null;
+    }),
+};
+
+/**
+ * The dial-rate limits (organization, caller ID): plans each call's slot; a call whose slot is beyond the planning
+ * horizon waits for a later round. Last, so only calls that will really be dialed take slots.
+ */
+export const dialRateCheck: DialCheck = {
+  name: "dial-rate",
+  run: async (context, candidates) => {
+    const verdicts = new Map<string, GateVerdict>();
+    if (!context.paced || candidates.length === 0) return verdicts;
+    const subjectsOf = (candidate: DialCandidate) => [
+      organizationSubject(candidate.call.organizationId, candidate.organizationDialRate),
+      numberSubject(candidate.call.organizationId, pickFromPhoneNumber(candidate.agent.phoneNumbers, candidate.sequence.phoneNumber)),
+    ];
+    const planner = await DialRatePlanner.load(
+      context.tx,
+      candidates.flatMap((candidate) => subjectsOf(candidate).map((subject) => subject.key)),
+      context.now,
+    );
+    const horizon = context.now.getTime() + dialPlanningHorizonMs();
+    for (const candidate of candidates) {
+      const subjects = subjectsOf(candidate);
+      const slot = planner.peek(subjects, candidate.call.scheduledAt);
+      if (slot > horizon) {
+        verdicts.set(candidate.call.id, { action: "wait", reason: "rate-limit", retryAt: new Date(slot - dialPlanningHorizonMs()) });
+        continue;
+      }
+      planner.take(subjects, slot);
+      context.slots.set(candidate.call.id, new Date(slot));
+    }
+    await planner.save(context.tx);
+    return verdicts;
+  },
+};
+
+/**
+ * The dial gate, in order. The compliance checks (compliance-checks.ts) come after the agent's window and before
+ * `dialRateCheck`, so a call they stop takes no slot.
+ */
+export const dialChecks: DialCheck[] = [
+  sequenceInProgressCheck,
+  dueCheck,
+  optOutCheck,
+  agentActiveCheck,
+  autoPauseCheck,
+  callWindowCheck,
+  quietHoursCheck,
+  dailyCreditCapCheck,
+  attemptCapCheck,
+  dialRateCheck,
+];
+
+/** Runs the checks in order over the candidates; returns the verdicts (absent: dial it) and the planned slots. */
+export async function runDialGate(
+  context: Omit<GateContext, "slots">,
+  candidates: DialCandidate[],
+  checks: DialCheck[] = dialChecks,
+): Promise<{ verdicts: Map<string, GateVerdict>; slots: Map<string, Date> }> {
+  const full: GateContext = { ...context, slots: new Map() };
+  const verdicts = new Map<string, GateVerdict>();
+  let remaining = candidates;
+  for (const check of checks) {
+    if (remaining.length === 0) break;
+    const stopped = await check.run(full, remaining);
+    for (const [callId, verdict] of stopped) verdicts.set(callId, verdict);
+    remaining = remaining.filter((candidate) => !stopped.has(candidate.call.id));
+  }
+  return { verdicts, slots: full.slots };
+}

@@ -1,0 +1,180 @@
+import { mkdtempSync } from "node:fs";
+import os from "node:os";
+import path from "node:path";
+import { eq, inArray } from "drizzle-orm";
+import { beforeAll, describe, expect, it } from "vitest";
+import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
+import { calls, organizations, sequences } from "@/db/schema";
+import { dispatchDueCalls } from "@/server/services/call-engine/dial-call";
+import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
+import { createFetchTransport } from "@/server/voice/transport";
+import type { VoiceEngine } from "@/server/voice/types";
+import { createTestClock, type TestClock } from "@/tests/helpers/inngest";
+import { useTestDb } from "@/tests/helpers/db";
+import { callStep, createEngineOrganization, enroll, setAgentStatus } from "./harness";
+
+/**
+ * The dispatcher's round (`dispatchDueCalls`) against the test database: the dial gate in the claim transaction, the
+ * dial-rate limits, two dispatchers at once, and a dispatcher killed between its claim and the placements.
+ */
+const db = useTestDb();
+const START = new Date("2026-03-02T15:00:00Z");
+
+beforeAll(() => {
+  process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "call-engine-dispatcher-"));
+});
+
+function simulator(clock: TestClock) {
+  return createSimulatedVoiceEngine({
+    pace: "manual",
+    now: clock.now,
+    transport: createFetchTransport({ url: "http://localhost/api/voice/events", fetch: (request) => voiceEventsRoute(request) }),
+  });
+}
+
+/** An organization whose agent has `numbers` caller IDs and `count` calls due at START (no event sent). */
+async function dueCalls(count: number, options: { numbers?: number; dialRate?: number } = {}) {
+  const phoneNumbers = Array.from({ length: options.numbers ?? 10 }, (_, i) => `+1646555${String(2000 + i)}`);
+  const { organization, agent } = await createEngineOrganization(db, { phoneNumbers, steps: [callStep()] });
+  if (options.dialRate) await db.update(organizations).set({ dialRatePerSecond: options.dialRate }).where(eq(organizations.id, organization.id));
+  const sequenceIds: string[] = [];
+  for (let i = 0; i < count; i++) {
+    const created = await enroll(db, { agent, phoneNumber: `+1303555${String(1000 + i)}`, bypassCallWindows: true, scheduledAt: START, now: START, withoutRunner: true });
+    sequenceIds.push(created.sequenceId);
+  }
+  const rows = () => db.select().from(calls).where(inArray(calls.sequenceId, sequenceIds));
+  return { organization, agent, sequenceIds, rows };
+}
+
+const noWait = async () => {};
+
+/** Runs `work` with the per-number limit out of the way (the organization's limit alone decides). */
+async function withoutNumberLimit<T>(work: () => Promise<T>): Promise<T> {
+  process.env.CALL_DIAL_RATE_PER_NUMBER_PER_SECOND = "1000";
+  try {
+    return await work();
+  } finally {
+    delete process.env.CALL_DIAL_RATE_PER_NUMBER_PER_SECOND;
+  }
+}
+
+describe("dispatcher: dial gate and dial-rate limits", () => {
+  it("paces an organization at its dial-rate limit: slots 1/rate apart from the due time, the rest waits", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const { organization, rows } = await dueCalls(40);
+    const first = await withoutNumberLimit(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait }));
+    // Default 10/s over the one-second planning horizon (a slot never precedes the due time).
+    expect(first.dialed).toBe(11);
+    expect(first.waiting).toBe(29);
+    expect(first.nextAt).not.toBeNull();
+    let dialed = (await rows()).filter((row) => row.dialSlotAt);
+    const slots = dialed.map((row) => row.dialSlotAt!.getTime()).sort((a, b) => a - b);
+    for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(100);
+    expect(slots[0]).toBe(START.getTime());
+    for (const row of dialed) {
+      expect(row.resultType).toBe("Calling");
+      expect(row.providerCallId).toMatch(/^sim-/);
+      expect(row.dialedAt).toEqual(START);
+    }
+    // One second later: ten more (the cursor moved on by 1 s).
+    clock.set(new Date(START.getTime() + 1000));
+    const second = await withoutNumberLimit(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait }));
+    expect(second.dialed).toBe(10);
+    dialed = (await rows()).filter((row) => row.dialSlotAt);
+    expect(new Set(dialed.map((row) => row.dialSlotAt!.getTime())).size).toBe(21);
+    for (const row of dialed) expect(engine.dialCount(row.id)).toBe(1);
+  });
+
+  it("honours the organization's own limit and the per-number limit (5/s per caller ID)", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const fast = await dueCalls(60, { dialRate: 20 });
+    const round = await withoutNumberLimit(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [fast.organization.id], waitUntil: noWait }));
+    expect(round.dialed).toBe(21); // 20/s over the one-second horizon, plus the first slot
+    const single = await dueCalls(20, { numbers: 1, dialRate: 50 });
+    const paced = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [single.organization.id], waitUntil: noWait });
+    expect(paced.dialed).toBe(6); // one caller ID: 5/s
+    const slots = (await single.rows())
+      .filter((row) => row.dialSlotAt)
+      .map((row) => row.dialSlotAt!.getTime())
+      .sort((a, b) => a - b);
+    for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(200);
+  });
+
+  it("re-checks in the claim transaction: a cancelled sequence's call is cancelled, a paused agent's call waits", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const cancelled = await dueCalls(2);
+    // Cancelled by reference after the call was scheduled, the call row still `Scheduled` (as if the cancel raced the claim).
+    await db.update(sequences).set({ lifecycleStatus: "cancelled" }).where(eq(sequences.id, cancelled.sequenceIds[0]!));
+    const paused = await dueCalls(1);
+    await setAgentStatus(db, paused.agent.id, "PAUSED");
+    const round = await dispatchDueCalls(db, {
+      clock: clock.now,
+      voiceEngine: engine,
+      organizationIds: [cancelled.organization.id, paused.organization.id],
+      waitUntil: noWait,
+    });
+    expect(round.cancelled).toBe(1);
+    expect(round.deferred).toBe(1);
+    expect(round.dialed).toBe(1);
+    const [cancelledCall, dialedCall] = await Promise.all(cancelled.sequenceIds.map(async (id) => (await db.select().from(calls).where(eq(calls.sequenceId, id)))[0]!));
+    expect(cancelledCall!.resultType).toBe("Cancelled");
+    expect(engine.dialCount(cancelledCall!.id)).toBe(0);
+    expect(dialedCall!.resultType).toBe("Calling");
+    const [pausedCall] = await paused.rows();
+    expect(pausedCall!.resultType).toBe("Scheduled");
+    expect(pausedCall!.scheduledAt).toEqual(new Date(START.getTime() + 300_000));
+    expect(pausedCall!.rescheduledAt).toEqual(START);
+    expect(engine.dialCount(pausedCall!.id)).toBe(0);
+    expect(pausedCall!.dialSlotAt).toBeNull();
+  });
+
+  it("two dispatchers at once never dial a call twice and never hand out the same slot", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const { organization, rows } = await dueCalls(40, { dialRate: 50 });
+    let placements = 0;
+    const counting: VoiceEngine = { ...engine, kind: "counting", placeCall: async (request) => ((placements += 1), engine.placeCall(request)) };
+    const results = await Promise.all(
+      [0, 1].map(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: counting, organizationIds: [organization.id], waitUntil: noWait, limit: 25 })),
+    );
+    clock.set(new Date(START.getTime() + 2000));
+    const last = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: counting, organizationIds: [organization.id], waitUntil: noWait });
+    expect(results[0]!.dialed + results[1]!.dialed + last.dialed).toBe(40);
+    expect(placements).toBe(40);
+    const all = await rows();
+    expect(all.every((row) => row.resultType === "Calling" && engine.dialCount(row.id) === 1)).toBe(true);
+    expect(new Set(all.map((row) => row.dialSlotAt!.getTime())).size).toBe(40);
+  });
+
+  it("a dispatcher killed between its claim and the placements: the claimed calls are placed once, after the retry delay", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const { organization, rows } = await dueCalls(5);
+    const killed = dispatchDueCalls(db, {
+      clock: clock.now,
+      voiceEngine: engine,
+      organizationIds: [organization.id],
+      waitUntil: async () => {
+        throw new Error("process killed");
+      },
+    });
+    await expect(killed).rejects.toThrow("process killed");
+    let claimed = await rows();
+    expect(claimed.every((row) => row.resultType === "Calling" && row.providerCallId === null && row.dialAttempts === 1)).toBe(true);
+    expect(claimed.every((row) => engine.dialCount(row.id) === 0)).toBe(true);
+    // Too early: the retry delay (10 s) has not passed.
+    const early = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait });
+    expect(early.dialed).toBe(0);
+    expect(early.nextAt).toBe(new Date(START.getTime() + 10_000).toISOString());
+    clock.set(new Date(START.getTime() + 10_000));
+    const recovered = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait });
+    expect(recovered.dialed).toBe(5);
+    claimed = await rows();
+    expect(claimed.every((row) => row.providerCallId !== null && engine.dialCount(row.id) === 1 && row.dialAttempts === 2)).toBe(true);
+    const again = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait });
+    expect(again.dialed).toBe(0);
+  });
+});
