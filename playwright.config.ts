@@ -79,6 +79,9 @@ export default defineConfig({
       CHILI_PIPER_SIMULATOR_PORT: "",
       // Live calls last long enough to follow and hang up on the Live calls page (a 2-minute call: ~12 s).
       VOICE_SIMULATOR_MS_PER_SECOND: "100",
+      // The specs dial simulated US numbers whenever they run: quiet hours (tests/integration/compliance) would hold
+      // every call until 8:00 in the contact's zone.
+      COMPLIANCE_QUIET_HOURS: "off",
       VOICE_SIMULATOR_MAX_CONVERSATION_MS: "30000",
       // One JSON line per request would bury the test report; E2E_LOG_LEVEL=info brings them back when debugging.
       LOG_LEVEL: process.env.E2E_LOG_LEVEL ?? "warn",

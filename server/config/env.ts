@@ -361,6 +361,13 @@ const fields = {
     description: "Longest wall time of one simulated conversation.",
     default: "`8000`",
   }),
+  COMPLIANCE_QUIET_HOURS: setting(flag().default(true), {
+    group: "Call engine",
+    description:
+      "Quiet hours at dial time (federal 8:00–21:00 and the states' stricter hours, docs/compliance.md). `off` is only for test and staging deployments that call simulated numbers around the clock (the e2e server sets it): never turn it off where real people are called.",
+    default: "`on`",
+    sameOnEveryInstance: true,
+  }),
   CALL_PAUSED_RECHECK_SECONDS: setting(wholeNumber(1, 86_400).default(300), {
     group: "Call engine",
     description: "How long a due call of a paused agent waits before it is looked at again.",

@@ -21,12 +21,14 @@ function contactOf({ sequence }: DialCandidate): QuietHoursContact {
 /**
  * Quiet hours: the federal 8:00–21:00 window and the stricter hours, days and holidays of the contact's country and
  * US state (from the area code), in the contact's timezone. A call outside is moved to the next allowed moment
- * (`rescheduledAt` records the move). Always on: there is no organization setting that turns it off.
+ * (`rescheduledAt` records the move). On for every organization; only a test deployment turns it off
+ * (`COMPLIANCE_QUIET_HOURS=off`, the e2e server calling simulated numbers at any hour).
  */
 export const quietHoursCheck: DialCheck = {
   name: "quiet-hours",
   run: ({ now }, candidates) => {
     const verdicts = new Map<string, GateVerdict>();
+    if (!getConfig().COMPLIANCE_QUIET_HOURS) return verdicts;
     for (const candidate of candidates) {
       const allowedAt = nextAllowedTime(now, contactOf(candidate));
       if (allowedAt && allowedAt.getTime() <= now.getTime()) continue;

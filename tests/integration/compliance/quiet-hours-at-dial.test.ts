@@ -110,4 +110,20 @@ describe("quiet hours at dial time", () => {
     expect(call!.dialedAt!.toISOString()).toBe("2026-03-02T13:00:00.000Z");
     expect(call!.rescheduledAt).not.toBeNull();
   });
+
+  it("COMPLIANCE_QUIET_HOURS=off (test deployments only) dials at 7:30 local, nothing moved", async () => {
+    process.env.COMPLIANCE_QUIET_HOURS = "off";
+    try {
+      const engine = await start({ start: new Date("2026-03-02T11:00:00Z") });
+      const { apiKey, agent } = await createEngineOrganization(db);
+      const { sequenceId } = await enrollThroughApi({ engine, apiKey, agentId: agent.id, phoneNumber: "+12125550148", timezone: "America/New_York", scheduledAt: "2026-03-02T12:30:00Z" });
+      await engine.settle();
+      await engine.advance(2 * HOUR);
+      const [call] = await callsOf(db, sequenceId);
+      expect(call!.dialedAt!.toISOString()).toBe("2026-03-02T12:30:00.000Z");
+      expect(call!.rescheduledAt).toBeNull();
+    } finally {
+      delete process.env.COMPLIANCE_QUIET_HOURS;
+    }
+  });
 });
