@@ -186,9 +186,13 @@ async function placeOne(db: DbOrTx, candidate: Pick<DialCandidate, "call" | "seq
   }
 }
 
-/** The dial lag metric (`call_dial_lag_seconds`, against the call's due time) and one log line per placed call. */
-function logDialed(candidate: Pick<DialCandidate, "call" | "sequence">, placedAt: Date): void {
-  const lagSeconds = Math.max(0, (placedAt.getTime() - candidate.call.scheduledAt.getTime()) / 1000);
+/**
+ * The dial lag metric (`call_dial_lag_seconds`: against the call's schedule, its due time or its dial-rate slot,
+ * whichever is later) and one log line per placed call.
+ */
+function logDialed(candidate: Pick<DialCandidate, "call" | "sequence">, placedAt: Date, slotAt?: Date): void {
+  const plannedAt = Math.max(candidate.call.scheduledAt.getTime(), slotAt?.getTime() ?? 0);
+  const lagSeconds = Math.max(0, (placedAt.getTime() - plannedAt) / 1000);
   recordDialLag(lagSeconds);
   getLogger("call-engine").info(
     { callId: candidate.call.id, sequenceId: candidate.sequence.id, to: maskPhoneNumber(candidate.sequence.phoneNumber), step: candidate.call.stepNumber, lagMs: Math.round(lagSeconds * 1000) },
@@ -359,6 +363,7 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
         const placedAt = clock();
         const placed = await params.voiceEngine.placeCall(request);
         accepted.push({ callId: row.call.id, providerCallId: placed.providerCallId, placedAt });
+        if (!placed.alreadyPlaced) logDialed(row, placedAt, slotAt);
       } catch (error) {
         const message = error instanceof Error ? error.message : String(error);
         if (row.call.dialAttempts >= MAX_DIAL_ATTEMPTS) {

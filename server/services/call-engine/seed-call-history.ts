@@ -44,12 +44,12 @@ const ACCOUNTS = ["Gold", "Silver", "Enterprise", "Starter"];
 /** Results that move a sequence on: the digits whose numbers make ten-call sequences. */
 const NON_TERMINAL_DIGITS = [1, 2, 3, 4, 7, 9];
 
-/** Ten calls, four hours apart, any time of day: the cadence of the many-calls sequences. */
+/** Ten calls, four hours apart, 9:00–20:00 in the contact's zone (inside every state's quiet hours): about four days. */
 const TEN_CALL_CADENCE: AgentStep[] = Array.from({ length: 10 }, (_, index) => ({
   stepType: "CALL" as const,
   delaySeconds: index === 0 ? 0 : 4 * 3600,
   delaySecondsMax: null,
-  executionWindowConfig: { dayOffset: 0, timeWindow: { startTime: 0, endTime: 1440 }, timezoneSource: "contact" as const },
+  executionWindowConfig: { dayOffset: 0, timeWindow: { startTime: 540, endTime: 1200 }, timezoneSource: "contact" as const },
 }));
 
 /** Upper bound of a cadence's length in milliseconds (delays with full jitter, day offsets, a day of window slack each). */
@@ -214,13 +214,14 @@ export async function seedCallHistory(db: Db, params: SeedCallHistoryParams): Pr
       if (enrolledAt.getTime() + cadenceSpanMs(agent.steps) < params.now.getTime()) planned.push({ agent, steps: agent.steps, contact, enrolledAt, many: false });
     }
   }
-  const manyDays = Math.max(1, days - 4);
+  const manyDays = Math.max(1, days - 7);
   for (let index = 0; index < manyCount; index += 1) {
-    const agent = active[index % active.length]!;
+    // Each agent gets whole rounds of the six digits, so no agent's history is mostly failures (auto-pause).
+    const agent = active[Math.floor(index / NON_TERMINAL_DIGITS.length) % active.length]!;
     const contact = contactFor(serial, NON_TERMINAL_DIGITS[index % NON_TERMINAL_DIGITS.length]!);
     serial += 1;
     const enrolledAt = DateTime.fromJSDate(params.now, { zone: contact.timezone })
-      .minus({ days: 3 + (index % manyDays) })
+      .minus({ days: 6 + (index % manyDays) })
       .set({ hour: 8 + (index % 5), minute: (index * 11) % 60, second: 0, millisecond: 0 })
       .toJSDate();
     planned.push({ agent, steps: TEN_CALL_CADENCE, contact, enrolledAt, many: true });

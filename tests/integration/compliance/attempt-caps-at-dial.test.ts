@@ -4,6 +4,9 @@ import { useTestDb } from "@/tests/helpers/db";
 import { patientApiClient } from "../enrollment/helpers";
 import { AGENT_DEFINITIONS, callStep, callsOf, createEngineOrganization, useCallEngines } from "../call-engine/harness";
 
+// Quiet hours as every deployment has them (tests/setup/per-file.ts turns them off for the real-clock tests).
+delete process.env.COMPLIANCE_QUIET_HOURS;
+
 /** State attempt caps at dial time: enrolled through the real /api/v1 handler, dialed by the real dispatcher. */
 const db = useTestDb();
 const start = useCallEngines(db, "attempt-caps-at-dial");

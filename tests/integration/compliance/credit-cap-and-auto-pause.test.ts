@@ -6,6 +6,9 @@ import { useTestDb } from "@/tests/helpers/db";
 import { patientApiClient } from "../enrollment/helpers";
 import { AGENT_DEFINITIONS, callStep, callsOf, createEngineOrganization, ledgerOf, useCallEngines } from "../call-engine/harness";
 
+// Quiet hours as every deployment has them (tests/setup/per-file.ts turns them off for the real-clock tests).
+delete process.env.COMPLIANCE_QUIET_HOURS;
+
 /** The daily credit cap and auto-pause at dial time: enrolled through /api/v1, the real dispatcher. */
 const db = useTestDb();
 const start = useCallEngines(db, "caps-and-auto-pause");

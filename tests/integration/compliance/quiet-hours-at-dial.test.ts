@@ -3,6 +3,9 @@ import { useTestDb } from "@/tests/helpers/db";
 import { patientApiClient } from "../enrollment/helpers";
 import { callStep, callsOf, createEngineOrganization, useCallEngines } from "../call-engine/harness";
 
+// Quiet hours as every deployment has them (tests/setup/per-file.ts turns them off for the real-clock tests).
+delete process.env.COMPLIANCE_QUIET_HOURS;
+
 /** Quiet hours at dial time: contacts enrolled through the real /api/v1 handler, the real dispatcher on the runner. */
 const db = useTestDb();
 const start = useCallEngines(db, "quiet-hours-at-dial");

@@ -243,7 +243,7 @@ describe("/metrics", () => {
     expect(sample("calls_finished_total", `result="${call!.resultType}"`)).toBeGreaterThanOrEqual(1);
     expect(sample("call_dial_lag_seconds_count")).toBeGreaterThanOrEqual(1);
     expect(sample("credits_spent_total")).toBeGreaterThanOrEqual(1);
-    expect(sample("runner_step_duration_seconds_count", 'function="outbound-calling-run-sequence",outcome="completed"')).toBeGreaterThanOrEqual(1);
+    expect(sample("runner_step_duration_seconds_count", 'function="outbound-calling-dispatch-calls",outcome="completed"')).toBeGreaterThanOrEqual(1);
     expect(sample("rate_limit_rejections_total", 'limit="address"')).toBeGreaterThanOrEqual(1);
     // Read from the database at scrape time (every instance's work).
     for (const state of ["scheduled", "rescheduled", "calling", "processing_analysis"]) expect(sample("calls_in_state", `state="${state}"`)).toBeGreaterThanOrEqual(0);
