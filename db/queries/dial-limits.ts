@@ -77,3 +77,31 @@ export async function findAutoPauseWindows(db: DbOrTx, params: { agentIds: strin
   for (const row of rows) windows.set(row.agent_id, [...(windows.get(row.agent_id) ?? []), row.result_type]);
   return windows;
 }
+
+/**
+ * Calls in the air (`Calling`: claimed, placed or ringing, answered) of these organizations, per organization and per
+ * agent, for the concurrency caps. Takes a transaction-scoped advisory lock per organization first (in a fixed order),
+ * so two dispatchers claiming for one organization count one after the other and cannot both fill the last place.
+ */
+export async function countCallsInFlight(
+  db: DbOrTx,
+  params: { organizationIds: string[] },
+): Promise<{ byOrganization: Map<string, number>; byAgent: Map<string, number> }> {
+  const byOrganization = new Map<string, number>();
+  const byAgent = new Map<string, number>();
+  if (params.organizationIds.length === 0) return { byOrganization, byAgent };
+  for (const organizationId of [...params.organizationIds].sort()) {
+    await db.execute(sql`select pg_advisory_xact_lock(hashtextextended(${`dial-concurrency:${organizationId}`}, 0))`);
+  }
+  const rows = await db
+    .select({ organizationId: calls.organizationId, agentId: calls.agentId, count: sql<number>`count(*)::int` })
+    .from(calls)
+    .where(and(inArray(calls.organizationId, params.organizationIds), eq(calls.resultType, "Calling")))
+    .groupBy(calls.organizationId, calls.agentId);
+  for (const row of rows) {
+    byOrganization.set(row.organizationId, (byOrganization.get(row.organizationId) ?? 0) + Number(row.count));
+    byAgent.set(row.agentId, (byAgent.get(row.agentId) ?? 0) + Number(row.count));
+  }
+  return { byOrganization, byAgent };
+}
+

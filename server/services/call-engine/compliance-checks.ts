@@ -1,5 +1,5 @@
 import { DateTime } from "luxon";
-import { findAutoPauseWindows, findCreditsSpentSince, findDialTimesOfNumbers } from "@/db/queries/dial-limits";
+import { countCallsInFlight, findAutoPauseWindows, findCreditsSpentSince, findDialTimesOfNumbers } from "@/db/queries/dial-limits";
 import { pauseAgentAutomatically } from "@/db/queries/agents";
 import { attemptsAllowed, callingRulesFor, nextAllowedTime, type QuietHoursContact } from "@/server/services/compliance/quiet-hours";
 import { getConfig } from "@/server/config/env";
@@ -146,3 +146,39 @@ export const dailyCreditCapCheck: DialCheck = {
     return verdicts;
   },
 };
+
+/** How soon a call held back by a concurrency cap is looked at again (a call in the air usually ends within minutes). */
+export const CONCURRENCY_RETRY_MS = 1000;
+
+/**
+ * Maximum concurrent calls of the organization (`organizations.max_concurrent_calls`) and of the agent
+ * (`agents.max_concurrent_calls`): a call that would exceed either waits — nothing changes on it, the dispatcher looks
+ * again a second later — and is never dropped. Calls admitted in this round count against the ones after them.
+ */
+export const concurrencyCapCheck: DialCheck = {
+  name: "concurrency-cap",
+  run: async ({ tx, now }, candidates) => {
+    const verdicts = new Map<string, GateVerdict>();
+    const cappedOrganizations = [
+      ...new Set(candidates.filter((c) => c.organizationMaxConcurrentCalls !== null || c.agent.maxConcurrentCalls !== null).map((c) => c.call.organizationId)),
+    ];
+    if (cappedOrganizations.length === 0) return verdicts;
+    const { byOrganization, byAgent } = await countCallsInFlight(tx, { organizationIds: cappedOrganizations });
+    for (const candidate of candidates) {
+      const organizationId = candidate.call.organizationId;
+      const agentId = candidate.agent.id;
+      const inOrganization = byOrganization.get(organizationId) ?? 0;
+      const inAgent = byAgent.get(agentId) ?? 0;
+      const organizationFull = candidate.organizationMaxConcurrentCalls !== null && inOrganization >= candidate.organizationMaxConcurrentCalls;
+      const agentFull = candidate.agent.maxConcurrentCalls !== null && inAgent >= candidate.agent.maxConcurrentCalls;
+      if (organizationFull || agentFull) {
+        verdicts.set(candidate.call.id, { action: "wait", reason: "concurrency-cap", retryAt: new Date(now.getTime() + CONCURRENCY_RETRY_MS) });
+        continue;
+      }
+      byOrganization.set(organizationId, inOrganization + 1);
+      byAgent.set(agentId, inAgent + 1);
+    }
+    return verdicts;
+  },
+};
+

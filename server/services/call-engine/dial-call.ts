@@ -55,6 +55,7 @@ async function lockCandidates(tx: Tx, where: SQL | undefined, options: { limit: 
       agent: agents,
       optedOut: sql<boolean>`exists (select 1 from ${optOuts} where ${optOuts.organizationId} = ${sequences.organizationId} and ${optOuts.phoneNumber} = ${sequences.phoneNumber})`,
       organizationDialRate: sql<number | null>`(select ${organizations.dialRatePerSecond} from ${organizations} where ${organizations.id} = ${calls.organizationId})`,
+      organizationMaxConcurrentCalls: sql<number | null>`(select ${organizations.maxConcurrentCalls} from ${organizations} where ${organizations.id} = ${calls.organizationId})`,
     })
     .from(calls)
     .innerJoin(sequences, eq(sequences.id, calls.sequenceId))

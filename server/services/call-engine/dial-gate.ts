@@ -3,7 +3,7 @@ import { getConfig } from "@/server/config/env";
 import type { agents, calls, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import { agentTimezoneOf, pickFromPhoneNumber } from "./call-context";
-import { attemptCapCheck, autoPauseCheck, dailyCreditCapCheck, quietHoursCheck } from "./compliance-checks";
+import { attemptCapCheck, autoPauseCheck, concurrencyCapCheck, dailyCreditCapCheck, quietHoursCheck } from "./compliance-checks";
 import { dialPlanningHorizonMs, DialRatePlanner, numberSubject, organizationSubject } from "./dial-rate";
 
 /** A due call as the claim transaction locked it (call and sequence rows locked), with what the checks read. */
@@ -15,6 +15,8 @@ export type DialCandidate = {
   optedOut: boolean;
   /** The organization's own dial-rate limit (null: the global setting). */
   organizationDialRate: number | null;
+  /** The organization's maximum concurrent calls (null: no organization limit). */
+  organizationMaxConcurrentCalls: number | null;
 };
 
 /**
@@ -155,6 +157,7 @@ export const dialChecks: DialCheck[] = [
   quietHoursCheck,
   dailyCreditCapCheck,
   attemptCapCheck,
+  concurrencyCapCheck,
   dialRateCheck,
 ];
 
