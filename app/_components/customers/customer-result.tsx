@@ -3,20 +3,11 @@
 import Link from "next/link";
 import type { RouterOutputs } from "../router-types";
 import { useOrgPath } from "../org-context";
-import { Badge, type BadgeTone } from "../ui/badge";
 import { ZonedTime } from "../ui/time";
+import { ResultBadge } from "../status-badges";
 
 export type CustomerMatch = RouterOutputs["customers"]["find"]["results"][number];
 
-const RESULT_TONE: Record<string, BadgeTone> = {
-  "Goal Completed": "success",
-  "Goal Not Completed": "warning",
-  "Opted Out": "danger",
-  "Invalid Phone Number": "danger",
-  Failed: "danger",
-  Calling: "info",
-  "Processing Analysis": "info",
-};
 const MATCHED: Record<CustomerMatch["matchedOn"][number], string> = {
   id: "ID",
   phone: "phone number",
@@ -55,7 +46,7 @@ export function CustomerResult({ match, onNavigate }: { match: CustomerMatch; on
           <dd>
             {match.lastCall ? (
               <Link href={callHref(match.callId ?? match.lastCall.callId)} onClick={onNavigate} aria-label={`Open call: ${match.lastCall.resultType}`}>
-                <Badge tone={RESULT_TONE[match.lastCall.resultType] ?? "neutral"}>{match.lastCall.resultType}</Badge>
+                <ResultBadge resultType={match.lastCall.resultType} />
               </Link>
             ) : (
               "No call yet"

@@ -12,7 +12,7 @@ import { formatMonth, formatUtcDay, plural } from "../../../_components/ui/forma
 import { StatCard, StatGrid } from "../../../_components/ui/stat-card";
 import { Loading } from "../../../_components/ui/states";
 import { Duration, LocalTime, ZonedTime } from "../../../_components/ui/time";
-import { ResultBadge } from "../conversations/_components/status-badges";
+import { ResultBadge } from "../../../_components/status-badges";
 
 const OverviewCharts = dynamic(() => import("./overview-charts"), { ssr: false, loading: () => <Loading label="Loading chart…" rows={2} /> });
 

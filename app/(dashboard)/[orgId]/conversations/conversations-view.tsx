@@ -16,7 +16,7 @@ import { PageHeader } from "../../../_components/ui/page-header";
 import { EmptyState, ErrorState, Loading } from "../../../_components/ui/states";
 import { ZonedTime } from "../../../_components/ui/time";
 import { AgentPicker } from "./_components/agent-picker";
-import { LifecycleBadge, ResultBadge } from "./_components/status-badges";
+import { LifecycleBadge, ResultBadge } from "../../../_components/status-badges";
 
 const CONVERSATIONS_PAGE_SIZE = 25;
 

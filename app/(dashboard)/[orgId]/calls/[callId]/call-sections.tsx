@@ -9,7 +9,7 @@ import { DescriptionList } from "../../../../_components/ui/description-list";
 import { humanize } from "../../../../_components/ui/format";
 import { IdDetails } from "../../../../_components/ui/id-details";
 import { Duration, ZonedTime } from "../../../../_components/ui/time";
-import { LifecycleBadge } from "../../conversations/_components/status-badges";
+import { LifecycleBadge } from "../../../../_components/status-badges";
 import { Transcript } from "../../conversations/_components/transcript";
 
 export type CallMetadata = RouterOutputs["conversations"]["metadata"]["metadata"][number];

@@ -9,7 +9,7 @@ import { Section } from "../../../../_components/ui/card";
 import { PageHeader } from "../../../../_components/ui/page-header";
 import { EmptyState, ErrorState, Loading } from "../../../../_components/ui/states";
 import { RecordingPlayer } from "../../conversations/_components/recording-player";
-import { ResultBadge } from "../../conversations/_components/status-badges";
+import { ResultBadge } from "../../../../_components/status-badges";
 import { ActionsSections, CallDetails, SummarySection, TranscriptSection, VariablesSection } from "./call-sections";
 import { MeetingPanel } from "./meeting-panel";
 

@@ -11,7 +11,7 @@ import { columnsFor, DataTable } from "../../../../_components/ui/data-table";
 import { DescriptionList } from "../../../../_components/ui/description-list";
 import { formatTimeWindow, humanize } from "../../../../_components/ui/format";
 import { Duration, ZonedTime } from "../../../../_components/ui/time";
-import { LifecycleBadge, ResultBadge } from "../../conversations/_components/status-badges";
+import { LifecycleBadge, ResultBadge } from "../../../../_components/status-badges";
 
 type SequenceView = RouterOutputs["conversations"]["sequenceView"];
 type Step = SequenceView["steps"][number];

@@ -7,7 +7,7 @@ import { Section } from "../../../../_components/ui/card";
 import { IdDetails } from "../../../../_components/ui/id-details";
 import { PageHeader } from "../../../../_components/ui/page-header";
 import { EmptyState, ErrorState, Loading } from "../../../../_components/ui/states";
-import { LifecycleBadge } from "../../conversations/_components/status-badges";
+import { LifecycleBadge } from "../../../../_components/status-badges";
 import { CancelByReference } from "./cancel-by-reference";
 import { CallsSection, ChainSection, ContactSection, StepsSection } from "./sequence-sections";
 

@@ -1,5 +1,5 @@
-import { Badge, type BadgeTone } from "../../../../_components/ui/badge";
-import { humanize } from "../../../../_components/ui/format";
+import { Badge, type BadgeTone } from "./ui/badge";
+import { humanize } from "./ui/format";
 
 const LIFECYCLE: Record<string, BadgeTone> = { "in progress": "warning", done: "success", cancelled: "neutral", failed: "danger" };
 
