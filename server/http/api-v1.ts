@@ -43,8 +43,6 @@ export type ApiRequest = {
   target: string;
   /** One header by its lower-case name (repeated headers joined by ", ", as fetch's Headers.get does); null when absent. */
   header: (name: string) => string | null;
-  /** Every header, for the tRPC context (built once, when first asked for). */
-  headers: () => Headers;
   /** The body's bytes, never reading past `limitBytes` (BodyTooLargeError instead); null for a request without body. */
   readBody: (limitBytes: number) => Promise<Uint8Array | null>;
 };
@@ -83,7 +81,6 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
       method: req.method,
       target: `${url.pathname}${url.search}`,
       header: (name) => req.headers.get(name),
-      headers: () => req.headers,
       readBody: (limitBytes) => readBodyWithLimit(req.body, limitBytes),
     },
     options,
@@ -210,7 +207,7 @@ type DispatchTarget = { method: string; path: string; search: string; caller: Ca
 /** A REST tRPC context on the request's headers, with the organization its key was verified for (once the edge has). */
 function restContext(req: ApiRequest, options: ApiV1Options, caller?: Caller): Context {
   const verified = caller && "auth" in caller ? caller.auth : undefined;
-  return createContext({ db: options.db, headers: req.headers(), source: "rest", now: options.now, verified });
+  return createContext({ db: options.db, headers: { get: (name) => req.header(name.toLowerCase()) }, source: "rest", now: options.now, verified });
 }
 
 async function dispatch(req: ApiRequest, target: DispatchTarget, options: ApiV1Options): Promise<ApiResponse> {
