@@ -67,6 +67,8 @@ export async function findOrganizationByApiKey(db: DbOrTx, key: string, now: Dat
   const cached = cache.get(keyHash);
   if (cached && cached.expiresAt > now.getTime()) {
     cached.usedAt = Date.now();
+    // A key that stays in use stays cached (revalidateApiKeys): its last use is recorded from here too.
+    touchLastUsed(db, cached.value.keyId, now);
     return cached.value;
   }
 
