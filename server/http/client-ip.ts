@@ -16,11 +16,11 @@ export function pinForwardedFor(req: IncomingMessage): void {
   });
 }
 
-type HeaderSource = Headers | Record<string, string | string[] | undefined>;
+type HeaderSource = { get: (name: string) => string | null } | Record<string, string | string[] | undefined>;
 
 /** The client address of a request pinned above (the last `X-Forwarded-For` entry), for sign-in throttling. */
 export function clientIp(headers: HeaderSource | undefined): string {
-  const raw = headers instanceof Headers ? headers.get("x-forwarded-for") : headers?.["x-forwarded-for"];
+  const raw = typeof headers?.get === "function" ? headers.get("x-forwarded-for") : (headers as Record<string, string | string[] | undefined> | undefined)?.["x-forwarded-for"];
   const value = Array.isArray(raw) ? raw.at(-1) : raw;
   const last = value?.split(",").at(-1)?.trim();
   return last || "unknown";

@@ -352,7 +352,6 @@ function answerUnexpectedError(req: IncomingMessage, res: ServerResponse, error:
 
 /** The API handler's view of a Node request; the target is the path as received (checkRequestHead reduced an absolute form). */
 function nodeApiRequest(req: IncomingMessage, res: ServerResponse): ApiRequest {
-  let headers: Headers | undefined;
   return {
     method: req.method ?? "GET",
     target: req.url ?? "/",
@@ -361,18 +360,8 @@ function nodeApiRequest(req: IncomingMessage, res: ServerResponse): ApiRequest {
       if (value === undefined) return null;
       return Array.isArray(value) ? value.join(", ") : value;
     },
-    headers: () => (headers ??= toFetchHeaders(req)),
     readBody: (limitBytes) => (req.method === "GET" || req.method === "HEAD" ? Promise.resolve(null) : readNodeBody(req, res, limitBytes)),
   };
-}
-
-function toFetchHeaders(req: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [key, value] of Object.entries(req.headers)) {
-    if (Array.isArray(value)) value.forEach((v) => headers.append(key, v));
-    else if (value !== undefined) headers.set(key, value);
-  }
-  return headers;
 }
 
 /**

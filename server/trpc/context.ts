@@ -4,6 +4,12 @@ import type { AuthContext } from "../auth/authenticate";
 /** A signed-in dashboard user, with the organization they are acting in (verified membership). */
 export type SessionActor = { userId: string; email: string; activeOrgId: string | null };
 
+/**
+ * What procedures read of the request's headers (a fetch `Headers` is one). The REST edge passes a view over the
+ * headers Node already parsed instead of copying them into a `Headers` object on every API request.
+ */
+export type RequestHeaders = { get: (name: string) => string | null };
+
 /** Mutable holder so procedures can set the HTTP status (201/202) and headers of the REST response. */
 export type ResponseMetaHolder = { status?: number; headers: Record<string, string> };
 
@@ -14,7 +20,7 @@ export type Context = {
   /** Resolves the dashboard session lazily; REST requests never have one. */
   getSession: () => Promise<SessionActor | null>;
   /** Headers of the incoming request (idempotency key, org switcher). */
-  headers: Headers;
+  headers: RequestHeaders;
   resMeta: ResponseMetaHolder;
   now: () => Date;
   source: "rest" | "dashboard" | "internal";
@@ -27,7 +33,7 @@ export type Context = {
 
 export type CreateContextOptions = {
   db: Db;
-  headers?: Headers;
+  headers?: RequestHeaders;
   getSession?: () => Promise<SessionActor | null>;
   source: Context["source"];
   now?: () => Date;

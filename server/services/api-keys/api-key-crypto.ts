@@ -1,4 +1,4 @@
-import { createHash, randomBytes, timingSafeEqual } from "node:crypto";
+import { createHash, hash, randomBytes, timingSafeEqual } from "node:crypto";
 
 const ALPHABET = "abcdefghijklmnopqrstuvwxyz0123456789";
 const PREFIX_LENGTH = 12; // "ock_" + 8 random chars: shown in the dashboard, unique per key
@@ -21,7 +21,8 @@ export function keyPrefix(key: string): string {
 }
 
 export function hashApiKey(key: string): string {
-  return createHash("sha256").update(key).digest("hex");
+  // crypto.hash (Node ≥ 20.12): the one-shot digest, without a Hash object per call (every API request hashes its key).
+  return typeof hash === "function" ? hash("sha256", key, "hex") : createHash("sha256").update(key).digest("hex");
 }
 
 export function looksLikeApiKey(key: string): boolean {
