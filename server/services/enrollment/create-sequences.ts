@@ -1,4 +1,4 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import { PgTransaction } from "drizzle-orm/pg-core";
 import type { DbOrTx, Tx } from "@/db";
 import { bulkBatches, sequences, type ChainStatus, type ResultType } from "@/db/schema";
@@ -41,6 +41,33 @@ export async function lockChains(tx: Tx, agentId: string, groupKeys: string[]): 
 /** How the batch of a bulk chunk records its progress, in the same statement as the chunk's rows. */
 export type BatchProgress = { status: "creating" | "completed" };
 
+/** What planning a contact's sequence (chain, first call) reads of it. */
+export type PlannedContact = Pick<EnrollmentContact, "index" | "timezone" | "bypassCallWindows" | "scheduledAt" | "groupKey">;
+
+/** A contact stored in a bulk batch (`bulk_batches.contacts`), as planning reads it, and its position there. */
+export type StoredContact = PlannedContact & { position: number };
+
+type PlannedRow<C extends PlannedContact> = {
+  contact: C;
+  sequenceId: string;
+  chainStatus: ChainStatus | null;
+  chainPosition: number | null;
+  scheduledAt: Date | null;
+  plan: ReturnType<typeof planFirstCall>;
+  callId: string | null;
+};
+
+/** The columns of the rows `writeSequences` inserts (its `r` relation), in this order, with their types. */
+const ROW_COLUMNS: ReadonlyArray<readonly [string, string]> = [
+  ["id", "text"], ["batch_index", "integer"], ["name", "text"], ["phone_number", "text"], ["phone_number_ext", "text"],
+  ["to_email_address", "text"], ["timezone", "text"], ["custom_input_variables", "jsonb"], ["scheduled_at", "timestamptz"],
+  ["bypass_call_windows", "boolean"], ["group_key", "text"], ["group_by_field", "text"], ["chain_position", "integer"],
+  ["chain_status", "text"], ["consent", "jsonb"], ["call_id", "text"], ["call_step_number", "integer"],
+  ["call_scheduled_at", "timestamptz"],
+];
+const ROW_NAMES = sql.raw(ROW_COLUMNS.map(([name]) => name).join(", "));
+const ROW_TYPES = sql.raw(ROW_COLUMNS.map(([name, type]) => `${name} ${type}`).join(", "));
+
 /**
  * Creates sequences for validated contacts, inside the caller's transaction: the agent's steps are copied onto each
  * sequence, and each active one gets its first call record (resultType `Scheduled`, due per the scheduling rules).
@@ -52,29 +79,93 @@ export type BatchProgress = { status: "creating" | "completed" };
  * Idempotent per (batchId, index): contacts whose sequence already exists are skipped and not returned.
  */
 export async function createSequences(tx: Tx, params: CreateSequencesParams): Promise<CreatedSequence[]> {
-  return (await writeSequences(tx, params, null)).created;
+  const { batchId } = params;
+  // Every row travels as one JSON parameter, expanded by jsonb_to_recordset (a multi-row VALUES list would cost a
+  // fresh prepared statement and ~20 parameters per row).
+  const fromRows = (planned: PlannedRow<EnrollmentContact>[]) => {
+    const rows = planned.map((row) => ({
+      id: row.sequenceId,
+      batch_index: batchId ? row.contact.index : null,
+      name: row.contact.name,
+      phone_number: row.contact.phoneNumber,
+      phone_number_ext: row.contact.phoneNumberExt,
+      to_email_address: row.contact.toEmailAddress,
+      timezone: row.contact.timezone,
+      custom_input_variables: row.contact.customInputVariables,
+      scheduled_at: row.scheduledAt?.toISOString() ?? null,
+      bypass_call_windows: row.contact.bypassCallWindows,
+      group_key: row.contact.groupKey,
+      group_by_field: row.contact.groupKey ? row.contact.groupByField : null,
+      chain_position: row.chainPosition,
+      chain_status: row.chainStatus,
+      consent: row.contact.consent ?? null,
+      call_id: row.callId,
+      call_step_number: row.plan?.stepNumber ?? null,
+      call_scheduled_at: row.plan?.dueAt.toISOString() ?? null,
+    }));
+    return sql`select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${ROW_TYPES})`;
+  };
+  return (await writeSequences(tx, params, fromRows, null)).created;
 }
 
 /**
  * The sequences of one chunk of a bulk batch (see materializeBulkBatchChunk), and the batch's progress: one statement
  * inserts the sequences, their first calls and adds what it inserted to the batch's `created_count` (completing the
- * batch when that reaches `accepted`). `existing` are the chunk's contact indexes known to have their sequence
- * already (read with the batch), so nothing is looked up before the insert. Runs on the database directly (the
- * statement is its own transaction) unless a contact has a group key: chaining locks the chains until commit, so
- * then `db` must be a transaction.
+ * batch when that reaches `accepted`). The contacts stay in the database: the statement reads them from the batch
+ * (`contacts` give their positions there and what planning needs), and only what was planned here travels — ids,
+ * chain places, first calls. `existing` are the chunk's contact indexes known to have their sequence already (read
+ * with the batch), so nothing is looked up before the insert. Runs on the database directly (the statement is its
+ * own transaction) unless a contact has a group key: chaining locks the chains until commit, so then `db` must be a
+ * transaction.
  */
 export async function createBatchSequences(
   db: DbOrTx,
-  params: CreateSequencesParams & { batchId: string; existing: ReadonlySet<number> },
+  params: Omit<CreateSequencesParams, "contacts" | "batchId"> & { contacts: StoredContact[]; batchId: string; existing: ReadonlySet<number> },
 ): Promise<{ created: CreatedSequence[]; progress: BatchProgress | null }> {
+  const { batchId } = params;
   const grouped = params.contacts.some((contact) => contact.groupKey !== null && !params.existing.has(contact.index));
   if (grouped && !(db instanceof PgTransaction)) throw new Error("createBatchSequences: chained contacts need a transaction");
-  return writeSequences(db as Tx, params, params.batchId);
+  const fromBatch = (planned: PlannedRow<StoredContact>[]) => {
+    const rows = planned.map((row) => ({
+      position: row.contact.position,
+      id: row.sequenceId,
+      chain_position: row.chainPosition,
+      chain_status: row.chainStatus,
+      call_id: row.callId,
+      call_step_number: row.plan?.stepNumber ?? null,
+      call_scheduled_at: row.plan?.dueAt.toISOString() ?? null,
+    }));
+    // The fields as validation stored them (EnrollmentContact), converted as createSequences converts them.
+    return sql`
+      select p.id, (c.value->>'index')::int, c.value->>'name', c.value->>'phoneNumber', coalesce(c.value->>'phoneNumberExt', ''),
+        c.value->>'toEmailAddress', c.value->>'timezone', coalesce(c.value->'customInputVariables', '{}'::jsonb),
+        (c.value->>'scheduledAt')::timestamptz, coalesce((c.value->>'bypassCallWindows')::boolean, false),
+        c.value->>'groupKey', case when c.value->>'groupKey' is not null then c.value->>'groupByField' end,
+        p.chain_position, p.chain_status, nullif(c.value->'consent', 'null'::jsonb),
+        p.call_id, p.call_step_number, p.call_scheduled_at
+      from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(
+        position integer, id text, chain_position integer, chain_status text, call_id text, call_step_number integer,
+        call_scheduled_at timestamptz
+      )
+      join (
+        select e.value, e.n::int - 1 as position
+        from ${bulkBatches} b cross join lateral jsonb_array_elements(b.contacts) with ordinality as e(value, n)
+        where b.id = ${batchId}
+      ) c using (position)`;
+  };
+  return writeSequences(db as Tx, params, fromBatch, batchId);
 }
 
-async function writeSequences(
+/**
+ * Plans the contacts' sequences (skipping those of the batch that exist, placing chained ones in their chains,
+ * planning first calls) and inserts them with one statement: the sequences from the rows `source` gives (columns
+ * ROW_COLUMNS), then the first calls of those actually inserted (a sequence that exists already keeps its calls),
+ * then, with `progressOf`, the batch's progress.
+ */
+async function writeSequences<C extends PlannedContact>(
   tx: Tx,
-  params: CreateSequencesParams & { existing?: ReadonlySet<number> },
+  params: { agent: AgentSnapshot; contacts: C[]; batchId: string | null; now: Date; random?: () => number; existing?: ReadonlySet<number> },
+  source: (planned: PlannedRow<C>[]) => SQL,
   progressOf: string | null,
 ): Promise<{ created: CreatedSequence[]; progress: BatchProgress | null }> {
   const { agent, batchId, now } = params;
@@ -117,7 +208,7 @@ async function writeSequences(
     .slice(0, firstCall < 0 ? agent.steps.length : firstCall + 1)
     .every((step) => step.delaySecondsMax === null || step.delaySecondsMax <= step.delaySeconds);
   const plans = new Map<string, ReturnType<typeof planFirstCall>>();
-  const planFor = (contact: EnrollmentContact, scheduledAt: Date | null) => {
+  const planFor = (contact: C, scheduledAt: Date | null) => {
     const key = `${contact.timezone}|${contact.bypassCallWindows}|${contact.scheduledAt ?? ""}`;
     if (jitterFree && plans.has(key)) return plans.get(key)!;
     const plan = planFirstCall({
@@ -133,7 +224,7 @@ async function writeSequences(
     return plan;
   };
 
-  const planned = pending.map((contact) => {
+  const planned = pending.map((contact): PlannedRow<C> => {
     let chainStatus: ChainStatus | null = null;
     let chainPosition: number | null = null;
     if (contact.groupKey) {
@@ -155,29 +246,6 @@ async function writeSequences(
     };
   });
 
-  // One statement whatever the chunk size: the rows travel as one JSON parameter, expanded by jsonb_to_recordset (a
-  // multi-row VALUES list would cost a fresh prepared statement and ~20 parameters per row); the sequences are
-  // inserted, then the first calls of those actually inserted (a sequence that exists already keeps its calls).
-  const rows = planned.map((row) => ({
-    id: row.sequenceId,
-    batch_index: batchId ? row.contact.index : null,
-    name: row.contact.name,
-    phone_number: row.contact.phoneNumber,
-    phone_number_ext: row.contact.phoneNumberExt,
-    to_email_address: row.contact.toEmailAddress,
-    timezone: row.contact.timezone,
-    custom_input_variables: row.contact.customInputVariables,
-    scheduled_at: row.scheduledAt?.toISOString() ?? null,
-    bypass_call_windows: row.contact.bypassCallWindows,
-    group_key: row.contact.groupKey,
-    group_by_field: row.contact.groupKey ? row.contact.groupByField : null,
-    chain_position: row.chainPosition,
-    chain_status: row.chainStatus,
-    consent: row.contact.consent ?? null,
-    call_id: row.callId,
-    call_step_number: row.plan?.stepNumber ?? null,
-    call_scheduled_at: row.plan?.dueAt.toISOString() ?? null,
-  }));
   const nowIso = now.toISOString();
   // A bulk chunk adds what this statement inserted to its batch's progress: ON CONFLICT DO NOTHING returns only the
   // rows created now and the batch row's lock orders concurrent chunks, so a repeated chunk adds nothing and two
@@ -198,14 +266,7 @@ async function writeSequences(
       )`
     : sql``;
   const [result] = await tx.execute<{ ids: string[]; status: BatchProgress["status"] | null }>(sql`
-    with r as materialized (
-      select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(
-        id text, batch_index integer, name text, phone_number text, phone_number_ext text, to_email_address text,
-        timezone text, custom_input_variables jsonb, scheduled_at timestamptz, bypass_call_windows boolean,
-        group_key text, group_by_field text, chain_position integer, chain_status text, consent jsonb,
-        call_id text, call_step_number integer, call_scheduled_at timestamptz
-      )
-    ), inserted as (
+    with r(${ROW_NAMES}) as materialized (${source(planned)}), inserted as (
       insert into sequences (
         id, organization_id, agent_id, batch_id, batch_index, name, phone_number, phone_number_ext, to_email_address,
         timezone, custom_input_variables, scheduled_at, bypass_call_windows, scheduled_by, steps, group_key,

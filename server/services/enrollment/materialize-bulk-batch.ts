@@ -2,8 +2,7 @@ import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { bulkBatches, sequences } from "@/db/schema";
 import { MAX_CONTACTS_PER_REQUEST } from "@/server/schemas/limits";
-import type { EnrollmentContact } from "./contact";
-import { createBatchSequences } from "./create-sequences";
+import { createBatchSequences, type StoredContact } from "./create-sequences";
 
 /** Event id of a bulk-created sequence's `sequence/started`: a resumed run re-sends it, the runner drops the copy. */
 export const bulkStartedEventId = (sequenceId: string) => `bulk-started-${sequenceId}`;
@@ -84,14 +83,17 @@ export async function materializeBulkBatchChunk(
   const from = params.chunkIndex * chunkSize;
   const to = from + chunkSize - 1;
   const now = params.now ?? new Date();
-  // The batch, only this chunk's slice of its stored contacts (lax jsonpath: indexes past the end yield nothing; a
-  // chunk that spans the whole batch takes the column as stored, twice as fast as building the slice) and the
-  // positions of the slice that have their sequence already.
+  // The batch, what planning needs of this chunk's stored contacts with their positions (the contacts themselves
+  // stay in the database: the insert reads them there) and the positions of the chunk that have their sequence
+  // already.
   const [batch] = await db
     .select({
       ...batchColumns,
-      contacts: sql<EnrollmentContact[]>`case when ${from} = 0 and ${bulkBatches.accepted} <= ${chunkSize} then ${bulkBatches.contacts}
-        else jsonb_path_query_array(${bulkBatches.contacts}, ${`$[${from} to ${to}]`}::jsonpath) end`,
+      contacts: sql<Array<[number, number, string, boolean | null, string | null, string | null]>>`coalesce((
+        select jsonb_agg(jsonb_build_array(e.n - 1, e.value->'index', e.value->'timezone', e.value->'bypassCallWindows',
+          e.value->'scheduledAt', e.value->'groupKey') order by e.n)
+        from jsonb_array_elements(${bulkBatches.contacts}) with ordinality as e(value, n)
+        where e.n - 1 between ${from} and ${to}), '[]'::jsonb)`,
       existing: sql<number[]>`array(
         select ${sequences.batchIndex} from ${sequences}
         where ${sequences.batchId} = ${bulkBatches.id} and ${sequences.batchIndex} between ${from} and ${to})`,
@@ -102,6 +104,14 @@ export async function materializeBulkBatchChunk(
   const chunks = Math.ceil(batch.accepted / chunkSize);
   if (batch.contacts.length === 0) return { created: 0, startedSequenceIds: [], completed: batch.status === "completed", chunks };
 
+  const contacts: StoredContact[] = batch.contacts.map(([position, index, timezone, bypassCallWindows, scheduledAt, groupKey]) => ({
+    position,
+    index,
+    timezone,
+    bypassCallWindows: bypassCallWindows === true,
+    scheduledAt,
+    groupKey,
+  }));
   const existing = new Set(batch.existing);
   const create = (handle: DbOrTx) =>
     createBatchSequences(handle, {
@@ -113,17 +123,17 @@ export async function materializeBulkBatchChunk(
         promptVersionId: batch.promptVersionId,
         scheduledBy: batch.scheduledBy,
       },
-      contacts: batch.contacts,
+      contacts,
       batchId: batch.id,
       existing,
       now,
       random: params.random,
     });
-  const chained = batch.contacts.some((contact) => contact.groupKey !== null && !existing.has(contact.index));
+  const chained = contacts.some((contact) => contact.groupKey !== null && !existing.has(contact.index));
   const { created, progress } = chained ? await db.transaction((tx) => create(tx)) : await create(db);
   // Usually every contact of the chunk was created just now; only a repeated chunk needs to look up the rest.
   const scheduled =
-    created.length === batch.contacts.length
+    created.length === contacts.length
       ? created.filter((row) => row.firstCall !== null).map((row) => ({ id: row.sequenceId }))
       : await db
         .select({ id: sequences.id })
@@ -133,7 +143,7 @@ export async function materializeBulkBatchChunk(
             eq(sequences.batchId, batch.id),
             inArray(
               sequences.batchIndex,
-              batch.contacts.map((contact) => contact.index),
+              contacts.map((contact) => contact.index),
             ),
             eq(sequences.lifecycleStatus, "in progress"),
             isNull(sequences.chainActivatedBy),
