@@ -1,9 +1,8 @@
 import { randomBytes } from "node:crypto";
 import { sql } from "drizzle-orm";
-import type { Tx } from "@/db";
 import type { Job, RunnerContext } from "./context";
 import { snapshotColumns, toSnapshot, type SnapshotRow } from "./snapshot";
-import { ASYNC_COMMIT, commitAsynchronously, DISCOVERY_STEP, rows, textArray, transaction } from "./state";
+import { ASYNC_COMMIT, DISCOVERY_STEP, rows, textArray, transaction } from "./state";
 
 /**
  * Leases on inngest_jobs. A runner claims due jobs with `FOR UPDATE SKIP LOCKED` and a lease (renewed while the
@@ -105,32 +104,72 @@ export async function claimJobs(runner: RunnerContext, limit: number): Promise<J
   return claimed;
 }
 
-/** Jobs with a concurrency key or a second discovery job of their run, leased under advisory locks. Returns the ids leased. */
+const isDiscovery = (candidate: Candidate) => candidate.kind === "execute" && candidate.step_id === DISCOVERY_STEP;
+
+/**
+ * Jobs with a concurrency key or a second discovery job of their run, leased under advisory locks. Returns the ids
+ * leased. Four round trips: the first statement locks the jobs again (between the first statement of the claim and
+ * this transaction another runner may have taken some) and takes the advisory locks on the candidates' runs and
+ * keys; the second, which starts after those locks are held, so its snapshot sees every lease committed by a claimer
+ * that held one of them before, reads the runs with a discovery request running and the live leases per key; the
+ * third grants the leases; then the commit.
+ */
 async function claimContended(runner: RunnerContext, candidates: Candidate[], leaseToken: string, expiresAt: string, now: Date): Promise<Set<number>> {
+  const nowIso = now.toISOString();
+  // Locks for every candidate (a superset of what stays locked), sorted: two claimers cannot deadlock.
+  const discoveryRuns = [...new Set(candidates.filter(isDiscovery).map((c) => c.run_id))].sort();
+  const keys = [...new Set(candidates.flatMap((c) => c.keys))].sort();
+  const lockKeys = [...discoveryRuns.map((id) => `inngest-discovery:${id}`), ...keys.map((key) => `inngest-concurrency:${key}`)].sort();
   return transaction(runner.db, async (tx) => {
-    await commitAsynchronously(tx);
-    // Lock again: between the first statement and this transaction another runner may have taken some.
     const locked = await rows<Candidate>(
       tx,
       sql`
-      select id, run_id, function_id, kind, step_id, attempt, concurrency_keys as keys, concurrency_limits as limits
-      from inngest_jobs
-      where id = any(${`{${candidates.map((c) => c.id).join(",")}}`}::bigint[])
-        and (lease_token is null or lease_expires_at < ${now.toISOString()}::timestamptz)
-      order by run_at, id
-      for update skip locked`,
+      with locked as (
+        select id, run_id, function_id, kind, step_id, attempt, concurrency_keys as keys, concurrency_limits as limits, run_at
+        from inngest_jobs
+        where ${ASYNC_COMMIT} and id = any(${`{${candidates.map((c) => c.id).join(",")}}`}::bigint[])
+          and (lease_token is null or lease_expires_at < ${nowIso}::timestamptz)
+        for update skip locked
+      ), advisory as (
+        select count(pg_advisory_xact_lock(hashtextextended(k, 0))) as taken
+        from (select k from unnest(${textArray(lockKeys)}::text[]) as k order by k) as sorted
+      )
+      select locked.id, run_id, function_id, kind, step_id, attempt, keys, limits
+      from locked, advisory
+      order by run_at, id`,
     );
-    const discoveries = locked.filter((c) => c.kind === "execute" && c.step_id === DISCOVERY_STEP);
-    const busyRuns = await runsWithDiscoveryRunning(tx, discoveries, now);
-    const room = await concurrencyRoom(tx, locked, now);
+    if (locked.length === 0) return new Set<number>();
+    // Runs with a discovery request running now: a live lease on one of their discovery jobs (the jobs locked above
+    // have none). Live leases per concurrency key.
+    const [busy] = await rows<{ running: string[]; active: Array<{ key: string; active: number }> }>(
+      tx,
+      sql`
+      select
+        array(
+          select distinct run_id from inngest_jobs
+          where run_id = any(${textArray(discoveryRuns)}::text[]) and kind = 'execute' and step_id = ${DISCOVERY_STEP}
+            and lease_token is not null and lease_expires_at >= ${nowIso}::timestamptz
+        ) as running,
+        coalesce((
+          select json_agg(json_build_object('key', key, 'active', active)) from (
+            select k as key, count(*)::int as active
+            from inngest_jobs j, unnest(j.concurrency_keys) as k
+            where j.concurrency_keys && ${textArray(keys)}::text[] and k = any(${textArray(keys)}::text[])
+              and j.lease_token is not null and j.lease_expires_at >= ${nowIso}::timestamptz
+            group by k
+          ) as counted
+        ), '[]'::json) as active`,
+    );
+    const busyRuns = new Set(busy?.running ?? []);
+    const room = concurrencyRoom(locked, new Map((busy?.active ?? []).map((row) => [row.key, row.active])));
     const discoveryGranted = new Set<string>();
     const leased: number[] = [];
     for (const candidate of locked) {
-      const isDiscovery = candidate.kind === "execute" && candidate.step_id === DISCOVERY_STEP;
-      if (isDiscovery && (busyRuns.has(candidate.run_id) || discoveryGranted.has(candidate.run_id))) continue;
+      const discovery = isDiscovery(candidate);
+      if (discovery && (busyRuns.has(candidate.run_id) || discoveryGranted.has(candidate.run_id))) continue;
       if (!candidate.keys.every((key) => (room.get(key) ?? 0) > 0)) continue;
       for (const key of candidate.keys) room.set(key, room.get(key)! - 1);
-      if (isDiscovery) discoveryGranted.add(candidate.run_id);
+      if (discovery) discoveryGranted.add(candidate.run_id);
       leased.push(Number(candidate.id));
     }
     if (leased.length) {
@@ -142,47 +181,11 @@ async function claimContended(runner: RunnerContext, candidates: Candidate[], le
   });
 }
 
-/**
- * Runs that have a discovery request running now (a live lease on another discovery job). Checked under advisory
- * locks on the runs, taken in order, so two claimers cannot both pass.
- */
-async function runsWithDiscoveryRunning(tx: Tx, candidates: Candidate[], now: Date): Promise<Set<string>> {
-  if (candidates.length === 0) return new Set();
-  const runIds = [...new Set(candidates.map((c) => c.run_id))].sort();
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(${textArray(runIds.map((id) => `inngest-discovery:${id}`))}::text[]) as k order by k`,
-  );
-  const running = await rows<{ run_id: string }>(
-    tx,
-    sql`
-    select distinct run_id from inngest_jobs
-    where run_id = any(${textArray(runIds)}::text[]) and kind = 'execute' and step_id = ${DISCOVERY_STEP}
-      and id <> all(${`{${candidates.map((c) => c.id).join(",")}}`}::bigint[])
-      and lease_token is not null and lease_expires_at >= ${now.toISOString()}::timestamptz`,
-  );
-  return new Set(running.map((row) => row.run_id));
-}
-
-/** Free slots per concurrency key of the candidates: its limit minus its live leases, counted under advisory locks on the keys. */
-async function concurrencyRoom(tx: Tx, candidates: Candidate[], now: Date): Promise<Map<string, number>> {
+/** Free slots per concurrency key of the candidates: its limit (the smallest a candidate gives) minus its live leases. */
+function concurrencyRoom(candidates: Candidate[], activeByKey: Map<string, number>): Map<string, number> {
   const limits = new Map<string, number>();
   for (const candidate of candidates) candidate.keys.forEach((key, index) => limits.set(key, Math.min(limits.get(key) ?? Infinity, candidate.limits[index] ?? 1)));
-  if (limits.size === 0) return new Map();
-  const keys = [...limits.keys()].sort();
-  await tx.execute(
-    sql`select pg_advisory_xact_lock(hashtextextended(k, 0)) from unnest(${textArray(keys.map((key) => `inngest-concurrency:${key}`))}::text[]) as k order by k`,
-  );
-  const active = await rows<{ key: string; active: number }>(
-    tx,
-    sql`
-    select k as key, count(*)::int as active
-    from inngest_jobs j, unnest(j.concurrency_keys) as k
-    where j.concurrency_keys && ${textArray(keys)}::text[] and k = any(${textArray(keys)}::text[])
-      and j.lease_token is not null and j.lease_expires_at >= ${now.toISOString()}::timestamptz
-    group by k`,
-  );
-  const activeByKey = new Map(active.map((row) => [row.key, row.active]));
-  return new Map(keys.map((key) => [key, limits.get(key)! - (activeByKey.get(key) ?? 0)]));
+  return new Map([...limits].map(([key, limit]) => [key, limit - (activeByKey.get(key) ?? 0)]));
 }
 
 /** Extends a running job's lease (heartbeat); a no-op once the lease was lost. */

@@ -106,8 +106,14 @@ export async function ingestEvents(payloads: EventPayload[], options: IngestOpti
 }
 
 function json(status: number, body: unknown): Response {
-  return new Response(JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
+  return new Response(typeof body === "string" ? body : JSON.stringify(body), { status, headers: { "content-type": "application/json" } });
 }
+
+/** The answer to an applied checkpoint (the SDK reads only its status), serialized once. */
+const CHECKPOINT_APPLIED = JSON.stringify({});
+
+const EVENT_PATH = /^\/e\/[^/]+\/?$/;
+const CHECKPOINT_PATH = /^\/v1\/checkpoint\/[^/]+\/async\/?$/;
 
 /**
  * The embedded client's `fetch`: answers the Inngest event API (`POST /e/<key>`) and the checkpoint API
@@ -116,7 +122,7 @@ function json(status: number, body: unknown): Response {
  */
 export async function embeddedFetch(input: string | URL | Request, init?: RequestInit): Promise<Response> {
   const { method, url, readJson } = describeRequest(input, init);
-  if (method === "POST" && /^\/e\/[^/]+\/?$/.test(url.pathname)) {
+  if (method === "POST" && EVENT_PATH.test(url.pathname)) {
     let payloads: unknown;
     try {
       payloads = await readJson();
@@ -131,13 +137,13 @@ export async function embeddedFetch(input: string | URL | Request, init?: Reques
       return json(400, { status: 400, error: error instanceof Error ? error.message : String(error) });
     }
   }
-  if (method === "POST" && /^\/v1\/checkpoint\/[^/]+\/async\/?$/.test(url.pathname)) {
+  if (method === "POST" && CHECKPOINT_PATH.test(url.pathname)) {
     const body = (await readJson().catch(() => null)) as CheckpointBody | null;
     const target = body?.qi_id ? state().checkpoints.get(body.qi_id) : undefined;
     // No target: the request is over or was never ours; 409 (stale dispatch) tells the SDK to stop.
     if (!body || !target) return json(409, { status: 409, error: "No request in flight for this checkpoint." });
     const answer = await target(body);
-    return json(answer.status, answer.body);
+    return json(answer.status, answer.status === 200 ? CHECKPOINT_APPLIED : answer.body);
   }
   return json(501, {
     status: 501,
@@ -145,13 +151,16 @@ export async function embeddedFetch(input: string | URL | Request, init?: Reques
   });
 }
 
-/** Method, URL and body of a fetch call, without building a Request when the SDK passes a URL and a string body. */
+/**
+ * Method, URL and body of a fetch call, without building a Request (nor re-parsing a URL object) when the SDK passes
+ * a URL and a string body, as it does for every event send and checkpoint.
+ */
 function describeRequest(input: string | URL | Request, init?: RequestInit): { method: string; url: URL; readJson: () => Promise<unknown> } {
   if (!(input instanceof Request) && (init?.body === undefined || init?.body === null || typeof init.body === "string")) {
     const body = init?.body as string | undefined;
     return {
       method: (init?.method ?? "GET").toUpperCase(),
-      url: new URL(input),
+      url: input instanceof URL ? input : new URL(input),
       readJson: async () => JSON.parse(body ?? ""),
     };
   }

@@ -11,8 +11,8 @@ import { sequenceBulkAccepted, sequenceStarted } from "../events";
 
 /**
  * What the enrollment functions run on; tests inject their database, clock and sizes. `chunkSize` contacts make one
- * transaction; `chunksPerStep` transactions make one Inngest step (each step costs a round trip through the runner,
- * so a 1,000-contact request is one step of two transactions by default).
+ * write (one statement, or one transaction with chained contacts); `chunksPerStep` chunks make one Inngest step (each
+ * step costs a round trip through the runner). By default a whole request (≤ 1,000 contacts) is one chunk, one step.
  */
 export type EnrollmentFunctionDependencies = { getDb: () => Db; now: () => Date; chunkSize: number; chunksPerStep?: number };
 
@@ -31,8 +31,9 @@ export const STALLED_AFTER_MS = 2 * 60 * 1000;
 export const RESUME_HORIZON_MS = 24 * 3600 * 1000;
 
 /**
- * Behind the bulk 202: creates the accepted contacts' sequences chunk by chunk (one step, one transaction per
- * chunk of multi-row inserts), then sends `sequence/started` for the scheduled ones. A chunk step that crashes is
+ * Behind the bulk 202: creates the accepted contacts' sequences chunk by chunk (steps of `chunksPerStep` chunks,
+ * each chunk atomic: its sequences, first calls and the batch's progress), then sends `sequence/started` for the
+ * scheduled ones. A chunk step that crashes is
  * retried, and a run started again for the same batch (resume sweep) skips what exists: sequences are keyed on
  * (batchId, contact index), so nothing is created twice; their `sequence/started` carries a stable event id, so a
  * resumed run announces what a killed run created but never announced, and nothing twice. One run per batch at a time.

@@ -1,14 +1,17 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db } from "@/db";
+import type { Db, DbOrTx } from "@/db";
 import { bulkBatches, sequences } from "@/db/schema";
-import type { EnrollmentContact } from "./contact";
-import { createSequences } from "./create-sequences";
+import { MAX_CONTACTS_PER_REQUEST } from "@/server/schemas/limits";
+import { createBatchSequences, type StoredContact } from "./create-sequences";
 
 /** Event id of a bulk-created sequence's `sequence/started`: a resumed run re-sends it, the runner drops the copy. */
 export const bulkStartedEventId = (sequenceId: string) => `bulk-started-${sequenceId}`;
 
-/** Contacts per transaction: multi-row inserts of this many sequences and calls. */
-export const DEFAULT_CHUNK_SIZE = 500;
+/**
+ * Contacts per chunk (one statement of multi-row inserts): a whole bulk request (at most 1,000 contacts) is one
+ * chunk, so it costs one read and one write.
+ */
+export const DEFAULT_CHUNK_SIZE = MAX_CONTACTS_PER_REQUEST;
 
 export type BulkBatchPlan = { batchId: string; accepted: number; chunkSize: number; chunks: number; completed: boolean };
 
@@ -63,9 +66,14 @@ export async function planBulkBatch(db: Db, params: { batchId: string; chunkSize
 
 /**
  * Creates the sequences of one chunk of a batch's accepted contacts (positions
- * [chunkIndex × chunkSize, (chunkIndex + 1) × chunkSize)) in one transaction, and records the progress.
+ * [chunkIndex × chunkSize, (chunkIndex + 1) × chunkSize)) and records the progress, atomically.
  * Safe to repeat and to run concurrently with itself: a contact's sequence is keyed on (batchId, request index),
  * so a chunk that committed before a crash creates nothing the second time.
+ *
+ * Two round trips in the common case: one statement reads the batch, its chunk of contacts and which of them exist
+ * already; one statement inserts the sequences and first calls and counts them into the batch (see
+ * createBatchSequences). Chained contacts add a transaction around the chain locks; a repeated chunk reads its
+ * scheduled sequences back.
  */
 export async function materializeBulkBatchChunk(
   db: Db,
@@ -75,11 +83,20 @@ export async function materializeBulkBatchChunk(
   const from = params.chunkIndex * chunkSize;
   const to = from + chunkSize - 1;
   const now = params.now ?? new Date();
-  // The batch and only this chunk's slice of its stored contacts (lax jsonpath: indexes past the end yield nothing).
+  // The batch, what planning needs of this chunk's stored contacts with their positions (the contacts themselves
+  // stay in the database: the insert reads them there) and the positions of the chunk that have their sequence
+  // already.
   const [batch] = await db
     .select({
       ...batchColumns,
-      contacts: sql<EnrollmentContact[]>`jsonb_path_query_array(${bulkBatches.contacts}, ${`$[${from} to ${to}]`}::jsonpath)`,
+      contacts: sql<Array<[number, number, string, boolean | null, string | null, string | null]>>`coalesce((
+        select jsonb_agg(jsonb_build_array(e.n - 1, e.value->'index', e.value->'timezone', e.value->'bypassCallWindows',
+          e.value->'scheduledAt', e.value->'groupKey') order by e.n)
+        from jsonb_array_elements(${bulkBatches.contacts}) with ordinality as e(value, n)
+        where e.n - 1 between ${from} and ${to}), '[]'::jsonb)`,
+      existing: sql<number[]>`array(
+        select ${sequences.batchIndex} from ${sequences}
+        where ${sequences.batchId} = ${bulkBatches.id} and ${sequences.batchIndex} between ${from} and ${to})`,
     })
     .from(bulkBatches)
     .where(eq(bulkBatches.id, params.batchId));
@@ -87,8 +104,17 @@ export async function materializeBulkBatchChunk(
   const chunks = Math.ceil(batch.accepted / chunkSize);
   if (batch.contacts.length === 0) return { created: 0, startedSequenceIds: [], completed: batch.status === "completed", chunks };
 
-  return db.transaction(async (tx) => {
-    const created = await createSequences(tx, {
+  const contacts: StoredContact[] = batch.contacts.map(([position, index, timezone, bypassCallWindows, scheduledAt, groupKey]) => ({
+    position,
+    index,
+    timezone,
+    bypassCallWindows: bypassCallWindows === true,
+    scheduledAt,
+    groupKey,
+  }));
+  const existing = new Set(batch.existing);
+  const create = (handle: DbOrTx) =>
+    createBatchSequences(handle, {
       agent: {
         organizationId: batch.organizationId,
         agentId: batch.agentId,
@@ -97,49 +123,37 @@ export async function materializeBulkBatchChunk(
         promptVersionId: batch.promptVersionId,
         scheduledBy: batch.scheduledBy,
       },
-      contacts: batch.contacts,
+      contacts,
       batchId: batch.id,
+      existing,
       now,
       random: params.random,
     });
-    // Progress, counted (not added up), so a repeated chunk cannot overcount.
-    const [progress] = await tx.execute<{ status: string }>(sql`
-      with counted as (select count(*)::int as value from ${sequences} where ${sequences.batchId} = ${batch.id})
-      update ${bulkBatches}
-      set created_count = counted.value,
-          status = case when counted.value >= ${bulkBatches.accepted} then 'completed' else 'creating' end,
-          completed_at = case when counted.value >= ${bulkBatches.accepted}
-                              then coalesce(${bulkBatches.completedAt}, ${now.toISOString()}::timestamptz) end
-      from counted
-      where ${bulkBatches.id} = ${batch.id}
-      returning status`);
-    // Usually every contact of the chunk was created just now; only a repeated chunk needs to look up the rest.
-    const scheduled =
-      created.length === batch.contacts.length
-        ? created.filter((row) => row.firstCall !== null).map((row) => ({ id: row.sequenceId }))
-        : await tx
-          .select({ id: sequences.id })
-          .from(sequences)
-          .where(
-            and(
-              eq(sequences.batchId, batch.id),
-              inArray(
-                sequences.batchIndex,
-                batch.contacts.map((contact) => contact.index),
-              ),
-              eq(sequences.lifecycleStatus, "in progress"),
-              isNull(sequences.chainActivatedBy),
-              or(isNull(sequences.chainStatus), eq(sequences.chainStatus, "active")),
+  const chained = contacts.some((contact) => contact.groupKey !== null && !existing.has(contact.index));
+  const { created, progress } = chained ? await db.transaction((tx) => create(tx)) : await create(db);
+  // Usually every contact of the chunk was created just now; only a repeated chunk needs to look up the rest.
+  const scheduled =
+    created.length === contacts.length
+      ? created.filter((row) => row.firstCall !== null).map((row) => ({ id: row.sequenceId }))
+      : await db
+        .select({ id: sequences.id })
+        .from(sequences)
+        .where(
+          and(
+            eq(sequences.batchId, batch.id),
+            inArray(
+              sequences.batchIndex,
+              contacts.map((contact) => contact.index),
             ),
-          )
-          .orderBy(sequences.batchIndex);
-    return {
-      created: created.length,
-      startedSequenceIds: scheduled.map((row) => row.id),
-      completed: progress?.status === "completed",
-      chunks,
-    };
-  });
+            eq(sequences.lifecycleStatus, "in progress"),
+            isNull(sequences.chainActivatedBy),
+            or(isNull(sequences.chainStatus), eq(sequences.chainStatus, "active")),
+          ),
+        )
+        .orderBy(sequences.batchIndex);
+  // Nothing inserted now: the batch's status as read (a concurrent run that completed it is seen by the next read).
+  const status = progress?.status ?? batch.status;
+  return { created: created.length, startedSequenceIds: scheduled.map((row) => row.id), completed: status === "completed", chunks };
 }
 
 /**

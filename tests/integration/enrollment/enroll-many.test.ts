@@ -255,6 +255,61 @@ describe("Idempotency-Key", () => {
   });
 });
 
+describe("materialized fields", () => {
+  it("stores every field of a bulk contact as single enrollment stores the same contact", async () => {
+    const { apiKey, agent } = await setupEnrollment(db);
+    const consent = { type: "express_written", capturedAt: "2026-10-02T09:30:00-04:00", source: "signup form", evidenceUrl: "https://evidence.example.com/1.pdf" };
+    const later = new Date(Date.now() + 3 * 86_400_000).toISOString();
+    const variants: Contact[] = [
+      { phoneNumberExt: "12", toEmailAddress: "a@example.com", timezone: "America/Chicago", consent, account: "A" },
+      { scheduledAt: later, bypassCallWindows: true, crm_ref: "R-9", account: "B" },
+      {},
+    ];
+    const bulkBody = { groupByField: "account", contacts: variants.map((extra, i) => person(20 + i, extra)) };
+    const res = await bulk(apiKey, agent.id, bulkBody);
+    expect(res.status, JSON.stringify(res.body)).toBe(202);
+    await materializeBulkBatch(db, { batchId: res.body.batchId });
+    const singles = [];
+    for (const [i, extra] of variants.entries()) {
+      const one = await api(`/agents/${agent.id}/schedule/sequence`, { method: "POST", key: apiKey, body: { ...person(40 + i, extra), groupByField: "account" } });
+      expect(one.status, JSON.stringify(one.body)).toBe(201);
+      singles.push(one.body.sequence.sequenceId as string);
+    }
+    const rows = await sequencesOfAgent(db, agent.id);
+    const fields = (row: (typeof rows)[number]) => ({
+      phoneNumberExt: row.phoneNumberExt,
+      toEmailAddress: row.toEmailAddress,
+      timezone: row.timezone,
+      customInputVariables: row.customInputVariables,
+      scheduledAt: row.scheduledAt,
+      bypassCallWindows: row.bypassCallWindows,
+      consent: row.consent,
+      groupKey: row.groupKey,
+      groupByField: row.groupByField,
+      steps: row.steps,
+      scheduledBy: row.scheduledBy,
+    });
+    const bulkRows = rows.filter((row) => row.batchId === res.body.batchId).sort((a, b) => a.batchIndex! - b.batchIndex!);
+    expect(bulkRows.map((row) => row.name)).toEqual(["Contact 20", "Contact 21", "Contact 22"]);
+    for (const [i, id] of singles.entries()) {
+      const single = rows.find((row) => row.id === id)!;
+      const { customInputVariables: bulkVars, ...bulkFields } = fields(bulkRows[i]!);
+      const { customInputVariables: singleVars, ...singleFields } = fields(single);
+      expect(bulkFields).toEqual({ ...singleFields, scheduledBy: bulkFields.scheduledBy });
+      expect(Object.keys(bulkVars).sort()).toEqual(Object.keys(singleVars).sort());
+    }
+    expect(bulkRows[0]).toMatchObject({ phoneNumberExt: "12", toEmailAddress: "a@example.com", timezone: "America/Chicago", groupKey: "account=A", consent: { type: "express_written", capturedAt: "2026-10-02T13:30:00.000Z" } });
+    expect(bulkRows[1]).toMatchObject({ scheduledAt: new Date(later), bypassCallWindows: true, customInputVariables: { company_name: "Company 21", crm_ref: "R-9", account: "B" } });
+    expect(bulkRows[2]).toMatchObject({ phoneNumberExt: "", toEmailAddress: null, consent: null, groupKey: null, scheduledAt: null, bypassCallWindows: false });
+    // no consent is SQL NULL (not a JSON null), as single enrollment stores it: the consent export's index skips it
+    const withoutConsent = await db.execute<{ id: string }>(sql`select id from sequences where id in (${bulkRows[2]!.id}, ${singles[2]!}) and consent is null`);
+    expect(withoutConsent).toHaveLength(2);
+    // the first calls: due at the explicit time for the second contact
+    const firstCalls = await db.select().from(calls).where(eq(calls.sequenceId, bulkRows[1]!.id));
+    expect(firstCalls.map((call) => call.scheduledAt)).toEqual([new Date(later)]);
+  });
+});
+
 describe("resumable materialization", () => {
   it("resumes after a crash in the middle without loss or duplicates", async () => {
     const { apiKey, agent } = await setupEnrollment(db);

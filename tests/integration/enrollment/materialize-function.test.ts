@@ -1,7 +1,7 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { bulkBatches, calls, sequences } from "@/db/schema";
-import { inngestEvents, inngestRuns } from "@/db/schema/jobs";
+import { inngestEvents, inngestRuns, inngestSteps } from "@/db/schema/jobs";
 import { inngest } from "@/inngest/client";
 import { finishRun, lockRun, transaction } from "@/inngest/embedded/state";
 import {
@@ -9,6 +9,7 @@ import {
   createResumeBulkBatchesFunction,
   type EnrollmentFunctionDependencies,
 } from "@/inngest/functions/materialize-bulk-batch";
+import { DEFAULT_CHUNK_SIZE } from "@/server/services/enrollment/materialize-bulk-batch";
 import { useTestDb } from "../../helpers/db";
 import { createTestClock, startTestInngest, type TestInngest } from "../../helpers/inngest";
 import { patientApiClient, setupEnrollment } from "./helpers";
@@ -96,6 +97,27 @@ describe("materialize-bulk-batch on the embedded Inngest runner", () => {
     expect((await materializeRuns(res.body.batchId)).map((r) => r.status)).toEqual(["completed"]);
     const announced = await startedEventsFor(rows.map((row) => row.id));
     expect(announced.sort()).toEqual(rows.map((row) => row.id).sort());
+  });
+
+  it("creates a full request of 1,000 contacts in one step by default, counted once into the batch", async () => {
+    const { runner, api } = await startRunner(DEFAULT_CHUNK_SIZE);
+    const { apiKey, agent } = await setupEnrollment(db);
+    const res = await api(`/agents/${agent.id}/schedule/sequences`, {
+      method: "POST",
+      key: apiKey,
+      body: { contacts: Array.from({ length: 1000 }, (_, i) => person(i)) },
+    });
+    expect(res.status).toBe(202);
+    await runner.drain();
+    const rows = await expectBatchComplete(res.body.batchId, 1000);
+    const [run] = await materializeRuns(res.body.batchId);
+    const steps = await db.select({ stepId: inngestSteps.stepId }).from(inngestSteps).where(eq(inngestSteps.runId, run!.id));
+    expect(steps.map((step) => step.stepId).filter((id) => id.startsWith("create-chunks-"))).toEqual(["create-chunks-0"]);
+    expect((await startedEventsFor(rows.map((row) => row.id))).sort()).toEqual(rows.map((row) => row.id).sort());
+    // the same batch sent again (what the resume sweep does) creates and counts nothing more
+    await inngest.send({ name: "sequence/bulk.accepted", data: { batchId: res.body.batchId } });
+    await runner.drain();
+    await expectBatchComplete(res.body.batchId, 1000);
   });
 
   it("announces only the scheduled contacts of chained groups", async () => {
