@@ -116,11 +116,25 @@ async function applyGate(tx: Tx, candidates: DialCandidate[], verdicts: Map<stri
         promptVersionId: call.promptVersionId ?? agent.currentPromptVersionId,
         updatedAt: now,
       };
-      await tx.update(calls).set(dialing).where(eq(calls.id, call.id));
       applied.claimed.push({ candidate: { ...candidate, call: { ...call, ...dialing } }, slotAt });
     }
   }
+  await markCalling(tx, applied.claimed, now);
   return applied;
+}
+
+/** `Scheduled` → `Calling` for the claimed calls, with their slot, caller ID and prompt version: one statement. */
+async function markCalling(tx: Tx, claimed: Claimed[], now: Date): Promise<void> {
+  if (claimed.length === 0) return;
+  const rows = claimed.map(
+    ({ candidate: { call }, slotAt }) => sql`(${call.id}, ${slotAt.toISOString()}::timestamptz, ${call.fromPhoneNumber}, ${call.promptVersionId}::text)`,
+  );
+  await tx.execute(sql`
+    update calls as c set
+      result_type = 'Calling', dialed_at = ${now.toISOString()}::timestamptz, dial_slot_at = v.slot_at, dial_attempts = 1,
+      from_phone_number = v.from_phone_number, prompt_version_id = v.prompt_version_id, updated_at = ${now.toISOString()}::timestamptz
+    from (values ${sql.join(rows, sql`, `)}) as v(id, slot_at, from_phone_number, prompt_version_id)
+    where c.id = v.id`);
 }
 
 /**
@@ -499,12 +513,13 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
       result.handOverSequenceIds.push(...claim.gate.cancelled.filter((item) => item.endedSequence && item.chained).map((item) => item.sequenceId));
       nextAt = Math.min(claim.nextAt, retryAt);
       if (fatal) break;
-      // Something dialable within the horizon: claim again, but not before half of it is spent when this claim took
-      // slots or found calls waiting for one (the next slots come at the rate's pace); at once when it only moved or
-      // cancelled calls and more are due.
+      // Something dialable within the horizon: claim again when half of it is spent (the next slots come at the
+      // rate's pace; calls another dispatcher holds are its own) or later when the gate says so; at once only when this
+      // claim did nothing but move or cancel calls and more are due (a backlog of calls deferred to quiet hours).
       if (nextAt > now.getTime() + horizonMs) break;
-      const paced = claim.gate.claimed.length > 0 || claim.gate.waiting.length > 0 || claim.retry.length > 0;
-      const claimAt = paced ? Math.max(nextAt, now.getTime() + horizonMs / 2) : nextAt;
+      const onlyMoved =
+        claim.gate.claimed.length === 0 && claim.gate.waiting.length === 0 && claim.retry.length === 0 && claim.gate.cancelled.length + claim.gate.deferred.length > 0;
+      const claimAt = onlyMoved ? nextAt : Math.max(nextAt, now.getTime() + horizonMs / 2);
       if (claimAt >= deadline) break;
       if (claimAt > clock().getTime()) {
         await waitUntil(new Date(claimAt));
