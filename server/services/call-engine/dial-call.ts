@@ -340,10 +340,12 @@ const CLAIM_SCAN_LIMIT = 20_000;
 
 /**
  * A claimed call this step has not recorded as placed yet is "touched" (`updated_at`) when its claim is older than
- * this, so recovery (which takes a claimed, unplaced call `dialRetryDelayMs(1)` = 10 s after its last change) never
- * places a call a running step still holds (a slow provider, a long queue of placements).
+ * this (checked every `HOLD_CHECK_MS` of real time, whatever the step is doing), so recovery (which takes a claimed,
+ * unplaced call `dialRetryDelayMs(1)` = 10 s after its last change) never places a call a running step still holds
+ * (a slow provider, a long queue of placements, a starved process).
  */
-const HOLD_REFRESH_MS = 4_000;
+const HOLD_REFRESH_MS = 3_000;
+const HOLD_CHECK_MS = 1_000;
 
 /**
  * The due calls one claim may examine: per organization, as many as can get a dial slot within the horizon under its
@@ -494,6 +496,12 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
     for (const callId of stale) if (held.has(callId)) held.set(callId, now);
   };
 
+  let refreshing: Promise<void> | null = null;
+  const holdTimer = setInterval(() => {
+    refreshing ??= refreshHolds()
+      .catch(() => {}) // the next check tries again; a lost hold only means an idempotent second placement
+      .finally(() => (refreshing = null));
+  }, HOLD_CHECK_MS);
   let nextAt = Infinity;
   try {
     for (;;) {
@@ -529,15 +537,13 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
     }
   } finally {
     // The step ends only when every call it claimed was placed (or refused) and recorded.
-    while (tasks.size > 0) {
-      const refresh = setInterval(() => void refreshHolds().catch(() => {}), HOLD_REFRESH_MS);
-      try {
-        await Promise.all([...tasks]);
-      } finally {
-        clearInterval(refresh);
-      }
+    try {
+      while (tasks.size > 0) await Promise.all([...tasks]);
+      while (recording || (toRecord.length > 0 && !fatal)) await record();
+    } finally {
+      clearInterval(holdTimer);
+      await refreshing;
     }
-    while (recording || (toRecord.length > 0 && !fatal)) await record();
   }
   const failure = fatal as { error: unknown } | null;
   if (failure) throw failure.error;
