@@ -97,11 +97,7 @@ export function createDispatchCallsFunction(client: Inngest.Any, deps: CallEngin
       name: "Calls: dial due calls (new sequences)",
       triggers: [sequenceStarted],
       batchEvents: { maxSize: deps.eventBatchSize ?? 1000, timeout: "1s" },
-      // One step at a time: a step keeps claiming for up to CALL_DISPATCH_STEP_BUDGET_MS, and a second run's steps
-      // would only split the same organizations' slots while holding another worker (the three bulk requests of a
-      // campaign start three runs). Queued runs start when it ends and find what is left; the sweep and the
-      // wake-ups are another function, so a stuck run never stops dialing.
-      concurrency: { limit: 1 },
+      concurrency: { limit: 2 },
       retries: 3,
     },
     async ({ step }) => dispatchLoop(step, deps, null),
