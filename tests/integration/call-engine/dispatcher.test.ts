@@ -262,6 +262,26 @@ describe("dispatcher: the pipelined step", () => {
     expect(recorder.claims.map((claim) => claim.callIds.length)).toEqual([21 + 3, 10 + 1, 10 + 1, 10 + 1, 10 + 1]);
   });
 
+  it("one organization's backlog does not hide another organization's single due call: each gets its own capacity in the claim", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const busy = await dueCalls(60);
+    // The other organization's call falls due a little later than the whole backlog (the claim orders by due time).
+    const quiet = await dueCalls(0);
+    const single = await enroll(db, { agent: quiet.agent, phoneNumber: "+13035559999", bypassCallWindows: true, scheduledAt: new Date(START.getTime() + 1), now: START, withoutRunner: true });
+    clock.set(new Date(START.getTime() + 1));
+    const recorder = claimRecorder();
+    const step = await withoutNumberLimit(() =>
+      dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [busy.organization.id, quiet.organization.id], waitUntil: noWait, checks: recorder.checks, limit: 20 }),
+    );
+    expect(step.claims).toBe(1);
+    const [call] = await db.select().from(calls).where(eq(calls.sequenceId, single.sequenceId));
+    expect(call!.resultType).toBe("Calling");
+    expect(engine.dialCount(call!.id)).toBe(1);
+    // The busy organization's part of the claim is its capacity (11 slots + margin), not the 60 due nor the limit of 20.
+    expect(recorder.claims[0]!.callIds.length).toBe(11 + 2 + 1);
+  });
+
   it("a step that dies mid-way (a placement's answer lost, then the process) and its retry: every call placed once", async () => {
     const clock = createTestClock(START);
     const engine = simulator(clock);
