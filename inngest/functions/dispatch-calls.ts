@@ -11,9 +11,9 @@ import { callAnalyzed, dispatchWakeRequested, sequenceStarted } from "../events"
  * one (`deps.sweepPeriodMinutes`) so a simulated day is not 1,440 runs; the flow is the same.
  */
 const DEFAULT_SWEEP_PERIOD_MINUTES = 1;
-/** Rounds per run at most (a round is one step and a sleep); the next sweep goes on where a run stopped. */
+/** Dispatcher steps per run at most (each up to CALL_DISPATCH_STEP_BUDGET_MS); the next sweep goes on where a run stopped. */
 const MAX_ROUNDS = 300;
-/** A run sleeps between rounds up to this long (a burst paced by the dial rate); a later moment is handed over. */
+/** A run sleeps between steps up to this long (a burst paced by the dial rate); a later moment is handed over. */
 const MAX_SLEEP_MS = 2_000;
 
 type Step = GetStepTools<Inngest.Any>;
@@ -31,11 +31,12 @@ export function sweepCron(periodMinutes: number): string {
 }
 
 /**
- * The dispatcher loop shared by both functions: a round (one step) claims and dials the due calls under the dial gate
- * and the dial-rate limits, and reports the next moment something may be dialable; what it finished without a
- * conversation (refused for good) is announced and chains are handed over. Between rounds it sleeps until that moment
- * while it falls before the next sweep (`spanEnd`); later calls are the sweep's that starts then, which only looks up
- * the due index and dials what falls due before its own successor starts.
+ * The dispatcher loop shared by both functions: a step (`dispatchDueCalls`: claims pipelined with placements for up to
+ * CALL_DISPATCH_STEP_BUDGET_MS) dials the due calls under the dial gate and the dial-rate limits, and reports the next
+ * moment something may be dialable; what it finished without a conversation (refused for good) is announced and chains
+ * are handed over. Between steps it sleeps until that moment while it falls before the next sweep (`spanEnd`); later
+ * calls are the sweep's that starts then, which only looks up the due index and dials what falls due before its own
+ * successor starts.
  */
 async function dispatchLoop(step: Step, deps: CallEngineDependencies, knownSpanEnd: number | null) {
   let spanEnd = knownSpanEnd;

@@ -389,8 +389,16 @@ const fields = {
   }),
   CALL_DISPATCH_HORIZON_MS: setting(wholeNumber(1, 60_000).default(1000), {
     group: "Call engine",
-    description: "How far ahead the dispatcher plans dial slots in one claim (and waits in one step).",
+    description:
+      "How far ahead one claim of the dispatcher plans dial slots; the next claim starts when half of it is spent, while the calls of this one are still being placed. See docs/call-engine.md.",
     default: "`1000`",
+    sameOnEveryInstance: true,
+  }),
+  CALL_DISPATCH_STEP_BUDGET_MS: setting(wholeNumber(0, 60_000).default(10_000), {
+    group: "Call engine",
+    description:
+      "How long one dispatcher step keeps claiming and placing before it returns (the run then sleeps or goes on with a new step). Keep it well under the request timeout of the Inngest deployment; 0: one claim per step.",
+    default: "`10000`",
     sameOnEveryInstance: true,
   }),
   CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS: setting(wholeNumber(1, 86_400).optional(), {

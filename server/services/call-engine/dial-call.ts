@@ -1,7 +1,8 @@
-import { and, asc, eq, inArray, isNull, lte, notInArray, sql, type SQL } from "drizzle-orm";
+import { and, asc, eq, gt, inArray, isNull, lte, notInArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
 import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
 import { agents, calls, optOuts, organizations, sequences } from "@/db/schema";
+import { getConfig } from "@/server/config/env";
 import { getLogger } from "@/server/observability/logger";
 import { recordDialLag } from "@/server/observability/metrics";
 import { maskPhoneNumber } from "@/server/observability/redact";
@@ -9,6 +10,7 @@ import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
 import { findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
 import { dialChecks, runDialGate, type DialCandidate, type DialCheck, type GateVerdict } from "./dial-gate";
+import { BURST_CREDIT_MS, defaultOrganizationDialRate, dialPlanningHorizonMs } from "./dial-rate";
 import { failCall } from "./finalize-call";
 
 export { pausedRecheckSeconds } from "./dial-gate";
@@ -114,11 +116,25 @@ async function applyGate(tx: Tx, candidates: DialCandidate[], verdicts: Map<stri
         promptVersionId: call.promptVersionId ?? agent.currentPromptVersionId,
         updatedAt: now,
       };
-      await tx.update(calls).set(dialing).where(eq(calls.id, call.id));
       applied.claimed.push({ candidate: { ...candidate, call: { ...call, ...dialing } }, slotAt });
     }
   }
+  await markCalling(tx, applied.claimed, now);
   return applied;
+}
+
+/** `Scheduled` → `Calling` for the claimed calls, with their slot, caller ID and prompt version: one statement. */
+async function markCalling(tx: Tx, claimed: Claimed[], now: Date): Promise<void> {
+  if (claimed.length === 0) return;
+  const rows = claimed.map(
+    ({ candidate: { call }, slotAt }) => sql`(${call.id}, ${slotAt.toISOString()}::timestamptz, ${call.fromPhoneNumber}, ${call.promptVersionId}::text)`,
+  );
+  await tx.execute(sql`
+    update calls as c set
+      result_type = 'Calling', dialed_at = ${now.toISOString()}::timestamptz, dial_slot_at = v.slot_at, dial_attempts = 1,
+      from_phone_number = v.from_phone_number, prompt_version_id = v.prompt_version_id, updated_at = ${now.toISOString()}::timestamptz
+    from (values ${sql.join(rows, sql`, `)}) as v(id, slot_at, from_phone_number, prompt_version_id)
+    where c.id = v.id`);
 }
 
 /**
@@ -201,14 +217,17 @@ function logDialed(candidate: Pick<DialCandidate, "call" | "sequence">, placedAt
   );
 }
 
-/** The provider accepted these calls: its call IDs and the moment each was placed (`dialedAt`), one statement. */
+/**
+ * The provider accepted these calls: its call IDs and the moment each was placed (`dialedAt`), one statement. A call
+ * whose first provider event came before this (the event binds the provider call ID) still gets its placement time.
+ */
 async function recordPlacements(db: DbOrTx, placements: Array<{ callId: string; providerCallId: string; placedAt: Date }>): Promise<void> {
   if (placements.length === 0) return;
   const rows = placements.map((p) => sql`(${p.callId}, ${p.providerCallId}, ${p.placedAt.toISOString()}::timestamptz)`);
   await db.execute(sql`
     update calls as c set
       provider_call_id = coalesce(c.provider_call_id, v.provider_call_id),
-      dialed_at = case when c.provider_call_id is null then v.placed_at else c.dialed_at end,
+      dialed_at = case when c.provider_call_id is null or c.provider_call_id = v.provider_call_id then v.placed_at else c.dialed_at end,
       updated_at = greatest(c.updated_at, v.placed_at)
     from (values ${sql.join(rows, sql`, `)}) as v(id, provider_call_id, placed_at)
     where c.id = v.id`);
@@ -260,27 +279,34 @@ export type DispatchParams = {
   /** The dispatcher's clock (tests inject a simulated one); `dialedAt` is read from it when each call is placed. */
   clock: () => Date;
   voiceEngine: VoiceEngine;
-  /** Due calls examined per round (default 500). */
+  /** Due calls examined per claim at most, all organizations together (default 500; each organization gets its capacity). */
   limit?: number;
   /** Only these organizations (tests sharing a database); undefined: all. */
   organizationIds?: string[];
-  /** Calls placed at once (default 16). */
+  /** Calls placed at once (default 16; calls waiting for their slot do not count). */
   placeConcurrency?: number;
-  /** Waits until a call's slot; by default sleeps (in real time) for the slot's distance from `clock()`. */
+  /** Waits until a moment (a call's slot, the next claim); by default sleeps (in real time) for its distance from `clock()`. */
   waitUntil?: (at: Date) => Promise<void>;
+  /**
+   * How long the step keeps claiming (default `CALL_DISPATCH_STEP_BUDGET_MS`); 0: one claim. A claim only starts when
+   * `clock()` has reached its moment, so a `waitUntil` that does not move the clock ends the step after one claim.
+   */
+  budgetMs?: number;
   checks?: DialCheck[];
 };
 
 export type DispatchResult = {
-  /** Calls the voice engine accepted in this round. */
+  /** Calls the voice engine accepted in this step. */
   dialed: number;
+  /** Claims made in this step (each: lock the due calls that can get a slot, run the gate, commit). */
+  claims: number;
   /** Calls that ended `Failed` because the provider kept refusing them: announce them like any final result. */
   failedCallIds: string[];
   /** Sequences of a contact chain that ended without a call (opted out at dial time): hand the chain over. */
   handOverSequenceIds: string[];
   cancelled: number;
   deferred: number;
-  /** Due calls left for a later round (rate slots beyond the horizon, a check that said wait, a full batch). */
+  /** Verdicts "wait" (rate slots beyond the horizon, a check that said wait), counted per claim. */
   waiting: number;
   /** The earliest moment something may be dialable again (a due call, a retry, a waiting call), null: nothing known. */
   nextAt: string | null;
@@ -293,49 +319,271 @@ function sleepUntil(clock: () => Date): (at: Date) => Promise<void> {
   };
 }
 
-async function pool<T>(items: T[], concurrency: number, work: (item: T) => Promise<void>): Promise<void> {
-  let next = 0;
-  await Promise.all(
-    Array.from({ length: Math.min(concurrency, items.length) }, async () => {
-      while (next < items.length) await work(items[next++]!);
-    }),
-  );
+/** At most `concurrency` of the functions given to it run at once; the others queue in order. */
+function limiter(concurrency: number) {
+  let running = 0;
+  const queue: Array<() => void> = [];
+  return async <T>(work: () => Promise<T>): Promise<T> => {
+    if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
+    running += 1;
+    try {
+      return await work();
+    } finally {
+      running -= 1;
+      queue.shift()?.();
+    }
+  };
+}
+
+/** Due rows one claim's capacity query looks at, at most (a backlog beyond it is reached as the front drains). */
+const CLAIM_SCAN_LIMIT = 20_000;
+
+/**
+ * A claimed call this step has not recorded as placed yet is "touched" (`updated_at`) when its claim is older than
+ * this (checked every `HOLD_CHECK_MS` of real time, whatever the step is doing), so recovery (which takes a claimed,
+ * unplaced call `dialRetryDelayMs(1)` = 10 s after its last change) never places a call a running step still holds
+ * (a slow provider, a long queue of placements, a starved process).
+ */
+const HOLD_REFRESH_MS = 3_000;
+const HOLD_CHECK_MS = 1_000;
+
+/**
+ * The due calls one claim may examine: per organization, as many as can get a dial slot within the horizon under its
+ * own limit (from its cursor in `dial_rate_cursors`, read without a lock — the gate plans the real slots — and its
+ * earliest due call) plus a margin (10 %, at least one, so a backlog always has a call that says when the next slot
+ * comes), earliest first.
+ * Every organization with due calls gets its own capacity, so one organization's backlog never hides another's call.
+ * `overflow`: organizations with more due calls than that.
+ */
+async function claimableCallIds(tx: Tx, params: { now: Date; horizonMs: number; limit: number; organizationIds?: string[] }) {
+  const { now } = params;
+  const scope = params.organizationIds ? sql`and organization_id in (${sql.join(params.organizationIds.map((id) => sql`${id}`), sql`, `)})` : sql``;
+  const rows = await tx.execute<{ id: string; organization_id: string; overflow: boolean; scanned: number }>(sql`
+    with due as (
+      select id, organization_id, scheduled_at from calls
+      where result_type = 'Scheduled' and scheduled_at <= ${now.toISOString()}::timestamptz ${scope}
+      order by scheduled_at limit ${CLAIM_SCAN_LIMIT}
+    ), ranked as (
+      select id, organization_id, scheduled_at,
+        row_number() over (partition by organization_id order by scheduled_at, id) as rank,
+        count(*) over (partition by organization_id) as due_count,
+        count(*) over () as scanned
+      from due
+    ), capacity as (
+      select o.id as organization_id,
+        greatest(0, floor(extract(epoch from (${new Date(now.getTime() + params.horizonMs).toISOString()}::timestamptz
+          - greatest(coalesce(cursor.next_slot_at, 'epoch'::timestamptz), first_due.at, ${new Date(now.getTime() - BURST_CREDIT_MS).toISOString()}::timestamptz)))
+          * coalesce(o.dial_rate_per_second, ${defaultOrganizationDialRate()})) + 1) as slots
+      from (select organization_id, min(scheduled_at) as at from due group by organization_id) first_due
+      join organizations o on o.id = first_due.organization_id
+      left join dial_rate_cursors cursor on cursor.key = 'org:' || o.id
+    ), bounded as (
+      select organization_id, slots + greatest(1, ceil(slots * 0.1)) as examine from capacity
+    )
+    select r.id, r.organization_id, r.due_count > b.examine as overflow, r.scanned::int as scanned
+    from ranked r join bounded b using (organization_id)
+    where r.rank <= b.examine
+    order by r.scheduled_at, r.id
+    limit ${params.limit}`);
+  return {
+    ids: rows.map((row) => row.id),
+    overflow: new Set(rows.filter((row) => row.overflow).map((row) => row.organization_id)),
+    scanLimited: (rows[0]?.scanned ?? 0) >= CLAIM_SCAN_LIMIT,
+  };
 }
 
 /**
- * One round of the dispatcher (DESIGN §5): in one transaction, claims up to `limit` due calls (`calls_due_idx`,
- * `FOR UPDATE SKIP LOCKED`, so concurrent dispatchers never take the same call) and runs the dial gate over them —
- * state re-checks, opt-out, paused agent, window, and the dial-rate slots of the organization and caller ID — then
- * moves the dialable ones `Scheduled` → `Calling` with their planned `dialSlotAt`. After commit each is placed at its
- * slot (bounded concurrency), and `dialedAt` / the provider call ID are recorded in one statement.
+ * The dispatcher's step (DESIGN §5, docs/call-engine.md "The dispatcher"): for up to `budgetMs`, a pipeline of claims
+ * and placements.
  *
- * Recovery comes first: calls claimed earlier that the voice engine never accepted (a crash after the claim, a
- * refusal) are placed again with the same idempotency key after a backoff; after `MAX_DIAL_ATTEMPTS` the call ends
- * as `Failed`.
+ * - **Claim** (one transaction): recovery first (calls claimed earlier that the voice engine never accepted are placed
+ *   again with the same idempotency key after a backoff; after `MAX_DIAL_ATTEMPTS` the call ends `Failed`); then the
+ *   due calls that can get a slot within the horizon (`claimableCallIds`: per organization, its capacity), locked with
+ *   `FOR UPDATE SKIP LOCKED` (concurrent dispatchers never take the same call), the dial gate over them, the dialable
+ *   ones `Scheduled` → `Calling` with their planned `dialSlotAt`.
+ * - **Placement**: each claimed call is placed at its slot (at most `placeConcurrency` placements at once; waiting for
+ *   a slot takes no place), and accepted placements are recorded (`dialedAt`, provider call ID) in small batches as they
+ *   come, while the next claims go on.
+ * - The next claim starts when half the horizon is spent (so the next horizon's slots are planned before the current
+ *   one's are placed), or when the gate says something becomes dialable, whichever is later; the step returns when its
+ *   budget is spent or nothing is dialable within the horizon, after its placements are recorded, with the next moment
+ *   something may be dialable.
  */
 export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Promise<DispatchResult> {
   const { clock } = params;
-  const now = clock();
+  const startedAt = clock().getTime();
   const limit = params.limit ?? 500;
+  const horizonMs = dialPlanningHorizonMs();
+  const deadline = startedAt + (params.budgetMs ?? getConfig().CALL_DISPATCH_STEP_BUDGET_MS);
   const scope = params.organizationIds ? inArray(calls.organizationId, params.organizationIds) : undefined;
   const waitUntil = params.waitUntil ?? sleepUntil(clock);
-  const result: DispatchResult = { dialed: 0, failedCallIds: [], handOverSequenceIds: [], cancelled: 0, deferred: 0, waiting: 0, nextAt: null };
+  const placeSlot = limiter(params.placeConcurrency ?? 16);
+  const result: DispatchResult = { dialed: 0, claims: 0, failedCallIds: [], handOverSequenceIds: [], cancelled: 0, deferred: 0, waiting: 0, nextAt: null };
+  /** Retries of calls the engine refused in this step (they are not seen by the claims' recovery until then). */
+  let retryAt = Infinity;
+  const cache = new PlaceRequestCache();
+
+  /** Claimed by this step, not recorded as placed yet: call ID → when its claim was last refreshed. */
+  const held = new Map<string, number>();
+  const tasks = new Set<Promise<void>>();
+  let fatal: { error: unknown } | null = null;
+  const toRecord: Array<{ callId: string; providerCallId: string; placedAt: Date }> = [];
+  let recording: Promise<void> | null = null;
+
+  /** Records what was accepted, in batches as it comes (one statement per batch; provider call IDs land promptly). */
+  const record = (): Promise<void> => {
+    if (recording) return recording;
+    if (toRecord.length === 0) return Promise.resolve();
+    recording = (async () => {
+      try {
+        while (toRecord.length > 0) {
+          const batch = toRecord.splice(0, toRecord.length);
+          await recordPlacements(db, batch);
+          for (const placement of batch) held.delete(placement.callId);
+          result.dialed += batch.length;
+        }
+      } catch (error) {
+        fatal ??= { error };
+      }
+    })().finally(() => {
+      recording = null;
+      if (toRecord.length > 0 && !fatal) void record();
+    });
+    return recording;
+  };
+
+  const place = (row: Pick<DialCandidate, "call" | "sequence" | "agent">, slotAt: Date) => {
+    held.set(row.call.id, clock().getTime());
+    const task = (async () => {
+      await waitUntil(slotAt);
+      if (fatal) return;
+      await placeSlot(async () => {
+        try {
+          const request = await cache.request(db, row);
+          const placedAt = clock();
+          const placed = await params.voiceEngine.placeCall(request);
+          toRecord.push({ callId: row.call.id, providerCallId: placed.providerCallId, placedAt });
+          if (!placed.alreadyPlaced) logDialed(row, placedAt, slotAt);
+        } catch (error) {
+          held.delete(row.call.id);
+          const message = error instanceof Error ? error.message : String(error);
+          if (row.call.dialAttempts >= MAX_DIAL_ATTEMPTS) {
+            const outcome = await failCall(db, { callId: row.call.id, now: clock(), reason: refusedReason(message) });
+            if (outcome.finalized) result.failedCallIds.push(row.call.id);
+          } else {
+            retryAt = Math.min(retryAt, clock().getTime() + dialRetryDelayMs(row.call.dialAttempts));
+          }
+        }
+      });
+      void record();
+    })()
+      .catch((error: unknown) => {
+        fatal ??= { error };
+      })
+      .finally(() => tasks.delete(task));
+    tasks.add(task);
+  };
+
+  /** Keeps the calls this step holds out of recovery's reach (see HOLD_REFRESH_MS). */
+  const refreshHolds = async () => {
+    const now = clock().getTime();
+    const stale = [...held].filter(([, at]) => now - at >= HOLD_REFRESH_MS).map(([callId]) => callId);
+    if (stale.length === 0) return;
+    await db
+      .update(calls)
+      .set({ updatedAt: new Date(now) })
+      .where(and(inArray(calls.id, stale), eq(calls.resultType, "Calling"), isNull(calls.providerCallId)));
+    for (const callId of stale) if (held.has(callId)) held.set(callId, now);
+  };
+
+  let refreshing: Promise<void> | null = null;
+  const holdTimer = setInterval(() => {
+    refreshing ??= refreshHolds()
+      .catch(() => {}) // the next check tries again; a lost hold only means an idempotent second placement
+      .finally(() => (refreshing = null));
+  }, HOLD_CHECK_MS);
+  let nextAt = Infinity;
+  try {
+    for (;;) {
+      await refreshHolds();
+      const now = clock();
+      const claim = await claimOnce(db, { now, limit, horizonMs, scope, organizationIds: params.organizationIds, checks: params.checks, held: [...held.keys()] });
+      result.claims += 1;
+      for (const callId of claim.failed) {
+        const outcome = await failCall(db, { callId, now, reason: refusedReason(`no answer from the voice engine after ${MAX_DIAL_ATTEMPTS} attempts`) });
+        if (outcome.finalized) result.failedCallIds.push(callId);
+      }
+      for (const row of claim.retry) place(row, now);
+      for (const { candidate, slotAt } of claim.gate.claimed) place(candidate, slotAt);
+      result.cancelled += claim.gate.cancelled.length;
+      result.deferred += claim.gate.deferred.length;
+      result.waiting += claim.gate.waiting.length;
+      result.handOverSequenceIds.push(...claim.gate.cancelled.filter((item) => item.endedSequence && item.chained).map((item) => item.sequenceId));
+      nextAt = Math.min(claim.nextAt, retryAt);
+      if (fatal) break;
+      // Something dialable within the horizon: claim again when half of it is spent (the next slots come at the
+      // rate's pace; calls another dispatcher holds are its own) or later when the gate says so; at once only when this
+      // claim did nothing but move or cancel calls and more are due (a backlog of calls deferred to quiet hours).
+      if (nextAt > now.getTime() + horizonMs) break;
+      const onlyMoved =
+        claim.gate.claimed.length === 0 && claim.gate.waiting.length === 0 && claim.retry.length === 0 && claim.gate.cancelled.length + claim.gate.deferred.length > 0;
+      const claimAt = onlyMoved ? nextAt : Math.max(nextAt, now.getTime() + horizonMs / 2);
+      if (claimAt >= deadline) break;
+      if (claimAt > clock().getTime()) {
+        await waitUntil(new Date(claimAt));
+        // The wait did not move the clock (a test's clock, a waitUntil that does not wait): the step ends here.
+        if (clock().getTime() < claimAt - 5) break;
+      }
+    }
+  } finally {
+    // The step ends only when every call it claimed was placed (or refused) and recorded.
+    try {
+      while (tasks.size > 0) await Promise.all([...tasks]);
+      while (recording || (toRecord.length > 0 && !fatal)) await record();
+    } finally {
+      clearInterval(holdTimer);
+      await refreshing;
+    }
+  }
+  const failure = fatal as { error: unknown } | null;
+  if (failure) throw failure.error;
+  nextAt = Math.min(nextAt, retryAt);
+  result.nextAt = Number.isFinite(nextAt) ? new Date(nextAt).toISOString() : null;
+  return result;
+}
+
+type ClaimResult = {
+  /** Claimed earlier and never accepted by the engine, due for another placement (attempt counted). */
+  retry: Array<Pick<DialCandidate, "call" | "sequence" | "agent">>;
+  /** Claimed and refused `MAX_DIAL_ATTEMPTS` times: to be failed. */
+  failed: string[];
+  gate: AppliedGate;
+  /** The earliest moment something may be dialable again as this claim sees it (Infinity: nothing known). */
+  nextAt: number;
+};
+
+/** One claim of the dispatcher's step (see `dispatchDueCalls`): recovery, then the due calls through the gate. */
+async function claimOnce(
+  db: DbOrTx,
+  params: { now: Date; limit: number; horizonMs: number; scope: SQL | undefined; organizationIds?: string[]; checks?: DialCheck[]; held: string[] },
+): Promise<ClaimResult> {
+  const { now, scope } = params;
   let nextAt = Infinity;
   const later = (at: Date | number) => (nextAt = Math.min(nextAt, typeof at === "number" ? at : at.getTime()));
 
-  // 1. Recovery: claimed but never accepted by the engine.
+  // 1. Recovery: claimed but never accepted by the engine (not the calls this step still holds).
   const recovery = await db.transaction(async (tx) => {
     const stale = await tx
       .select({ call: calls, sequence: sequences, agent: agents })
       .from(calls)
       .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
       .innerJoin(agents, eq(agents.id, calls.agentId))
-      .where(and(eq(calls.resultType, "Calling"), isNull(calls.providerCallId), scope))
+      .where(and(eq(calls.resultType, "Calling"), isNull(calls.providerCallId), scope, params.held.length > 0 ? notInArray(calls.id, params.held) : undefined))
       .orderBy(asc(calls.updatedAt))
       .limit(100)
       .for("update", { of: [calls], skipLocked: true });
     const retry: typeof stale = [];
-    const fail: string[] = [];
+    const failed: string[] = [];
     for (const row of stale) {
       const dueAt = row.call.updatedAt.getTime() + dialRetryDelayMs(row.call.dialAttempts);
       if (dueAt > now.getTime()) {
@@ -343,79 +591,53 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
         continue;
       }
       if (row.call.dialAttempts >= MAX_DIAL_ATTEMPTS) {
-        fail.push(row.call.id);
+        failed.push(row.call.id);
         continue;
       }
       await tx
         .update(calls)
         .set({ dialAttempts: row.call.dialAttempts + 1, updatedAt: now })
         .where(eq(calls.id, row.call.id));
-      retry.push({ ...row, call: { ...row.call, dialAttempts: row.call.dialAttempts + 1 } });
+      retry.push({ ...row, call: { ...row.call, dialAttempts: row.call.dialAttempts + 1, updatedAt: now } });
     }
-    return { retry, fail };
+    return { retry, failed };
   });
-  const cache = new PlaceRequestCache();
-  const placeAll = async (items: Array<{ row: Pick<DialCandidate, "call" | "sequence" | "agent">; slotAt: Date }>) => {
-    const accepted: Array<{ callId: string; providerCallId: string; placedAt: Date }> = [];
-    await pool(items, params.placeConcurrency ?? 16, async ({ row, slotAt }) => {
-      await waitUntil(slotAt);
-      try {
-        const request = await cache.request(db, row);
-        const placedAt = clock();
-        const placed = await params.voiceEngine.placeCall(request);
-        accepted.push({ callId: row.call.id, providerCallId: placed.providerCallId, placedAt });
-        if (!placed.alreadyPlaced) logDialed(row, placedAt, slotAt);
-      } catch (error) {
-        const message = error instanceof Error ? error.message : String(error);
-        if (row.call.dialAttempts >= MAX_DIAL_ATTEMPTS) {
-          const outcome = await failCall(db, { callId: row.call.id, now, reason: refusedReason(message) });
-          if (outcome.finalized) result.failedCallIds.push(row.call.id);
-        } else {
-          later(now.getTime() + dialRetryDelayMs(row.call.dialAttempts));
-        }
-      }
-    });
-    await recordPlacements(db, accepted);
-    result.dialed += accepted.length;
-  };
-  for (const callId of recovery.fail) {
-    const outcome = await failCall(db, { callId, now, reason: refusedReason(`no answer from the voice engine after ${MAX_DIAL_ATTEMPTS} attempts`) });
-    if (outcome.finalized) result.failedCallIds.push(callId);
-  }
-  await placeAll(recovery.retry.map((row) => ({ row, slotAt: now })));
 
-  // 2. Claim due calls through the gate.
-  const applied = await db.transaction(async (tx) => {
-    const candidates = await lockCandidates(tx, and(eq(calls.resultType, "Scheduled"), lte(calls.scheduledAt, now), scope), { limit, skipLocked: true });
+  // 2. The due calls that can get a slot, through the gate.
+  const claimed = await db.transaction(async (tx) => {
+    const claimable = await claimableCallIds(tx, { now, horizonMs: params.horizonMs, limit: params.limit, organizationIds: params.organizationIds });
+    const candidates =
+      claimable.ids.length === 0
+        ? []
+        : await lockCandidates(tx, and(inArray(calls.id, claimable.ids), eq(calls.resultType, "Scheduled"), lte(calls.scheduledAt, now)), {
+            limit: claimable.ids.length,
+            skipLocked: true,
+          });
     const { verdicts, slots } = await runDialGate({ tx, now, paced: true }, candidates, params.checks ?? dialChecks);
     const gate = await applyGate(tx, candidates, verdicts, slots, now);
-    return { gate, full: candidates.length >= limit, examinedIds: candidates.map((candidate) => candidate.call.id) };
+    return { gate, claimable, candidates };
   });
-  const { gate } = applied;
-  result.cancelled = gate.cancelled.length;
-  result.deferred = gate.deferred.length;
-  result.waiting = gate.waiting.length;
-  result.handOverSequenceIds = gate.cancelled.filter((item) => item.endedSequence && item.chained).map((item) => item.sequenceId);
+  const { gate, claimable, candidates } = claimed;
   for (const item of gate.deferred) later(item.until);
   // A waiting call is looked at again when its check says, never sooner than in 100 ms (no busy loop on a check that
   // names a past moment).
   for (const item of gate.waiting) later(Math.max(item.retryAt?.getTime() ?? now.getTime() + 1000, now.getTime() + 100));
-  if (applied.full) later(now);
-  await placeAll(gate.claimed.map(({ candidate, slotAt }) => ({ row: candidate, slotAt })));
+  // Due calls left out of this claim: an organization's beyond its capacity wait behind its own calls that were told to
+  // wait (their retry time is counted above); otherwise (its examined calls were dialed, moved or cancelled) the next
+  // claim takes them.
+  const waitingOrganizations = new Set(candidates.filter((candidate) => gate.waiting.some((item) => item.callId === candidate.call.id)).map((c) => c.call.organizationId));
+  if ([...claimable.overflow].some((organizationId) => !waitingOrganizations.has(organizationId))) later(now);
+  if (claimable.ids.length >= params.limit || claimable.scanLimited) later(now);
 
-  // 3. The next due call not looked at in this round. The calls examined are excluded: those still `Scheduled` wait
-  // for a rate slot or a check (their `retryAt` is counted above), and counting their past due time again would make
-  // the next round start at once and find them still waiting — a busy loop until the slot comes within the horizon.
-  const examined = applied.examinedIds.length > 0 ? notInArray(calls.id, applied.examinedIds) : undefined;
+  // 3. The next call not due yet (every due one was examined, or is covered above).
   const [next] = await db
     .select({ scheduledAt: calls.scheduledAt })
     .from(calls)
-    .where(and(eq(calls.resultType, "Scheduled"), scope, examined))
+    .where(and(eq(calls.resultType, "Scheduled"), gt(calls.scheduledAt, now), scope))
     .orderBy(asc(calls.scheduledAt))
     .limit(1);
   if (next) later(next.scheduledAt);
-  result.nextAt = Number.isFinite(nextAt) ? new Date(nextAt).toISOString() : null;
-  return result;
+  return { retry: recovery.retry, failed: recovery.failed, gate, nextAt };
 }
 
 /**

@@ -6,6 +6,7 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
 import { calls, organizations, sequences } from "@/db/schema";
 import { dispatchDueCalls } from "@/server/services/call-engine/dial-call";
+import { dialChecks, type DialCheck } from "@/server/services/call-engine/dial-gate";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
 import { createFetchTransport } from "@/server/voice/transport";
 import type { VoiceEngine } from "@/server/voice/types";
@@ -64,9 +65,11 @@ describe("dispatcher: dial gate and dial-rate limits", () => {
     const engine = simulator(clock);
     const { organization, rows } = await dueCalls(40);
     const first = await withoutNumberLimit(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait }));
-    // Default 10/s over the one-second planning horizon (a slot never precedes the due time).
+    // Default 10/s over the one-second planning horizon (a slot never precedes the due time). The claim examined its
+    // capacity (11 slots) plus a 10 % margin (2), not the 40 due: the margin's calls wait for a later claim.
     expect(first.dialed).toBe(11);
-    expect(first.waiting).toBe(29);
+    expect(first.waiting).toBe(2);
+    expect(first.claims).toBe(1);
     expect(first.nextAt).not.toBeNull();
     let dialed = (await rows()).filter((row) => row.dialSlotAt);
     const slots = dialed.map((row) => row.dialSlotAt!.getTime()).sort((a, b) => a - b);
@@ -176,5 +179,184 @@ describe("dispatcher: dial gate and dial-rate limits", () => {
     expect(claimed.every((row) => row.providerCallId !== null && engine.dialCount(row.id) === 1 && row.dialAttempts === 2)).toBe(true);
     const again = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait });
     expect(again.dialed).toBe(0);
+  });
+});
+
+/**
+ * Virtual time for a dispatcher step: `waitUntil` parks the caller until the clock reaches the moment; when nothing
+ * has happened for a few milliseconds (the step's queries are done and everything waits), the clock jumps to the
+ * earliest parked moment and wakes it. A claim thus reads exactly the moment it waited for.
+ */
+function virtualTime(clock: TestClock, options: { fail?: (at: Date) => Error | null } = {}) {
+  const waiters: Array<{ at: number; resolve: () => void; reject: (error: Error) => void }> = [];
+  let lastActivity = performance.now();
+  const timer = setInterval(() => {
+    if (waiters.length === 0 || performance.now() - lastActivity < 25) return;
+    waiters.sort((a, b) => a.at - b.at);
+    const at = waiters[0]!.at;
+    if (at > clock.now().getTime()) clock.set(new Date(at));
+    const due = waiters.filter((waiter) => waiter.at <= at);
+    waiters.splice(0, due.length);
+    for (const waiter of due) {
+      const error = options.fail?.(new Date(waiter.at));
+      if (error) waiter.reject(error);
+      else waiter.resolve();
+    }
+    lastActivity = performance.now();
+  }, 5);
+  const waitUntil = (at: Date) => {
+    lastActivity = performance.now();
+    if (at.getTime() <= clock.now().getTime()) return Promise.resolve();
+    return new Promise<void>((resolve, reject) => waiters.push({ at: at.getTime(), resolve, reject }));
+  };
+  return { waitUntil, stop: () => clearInterval(timer) };
+}
+
+/** A gate check placed first that records what each claim examined (it stops nothing). */
+function claimRecorder() {
+  const claims: Array<{ at: number; callIds: string[] }> = [];
+  const check: DialCheck = {
+    name: "record-claim",
+    run: ({ now }, candidates) => {
+      claims.push({ at: now.getTime(), callIds: candidates.map((candidate) => candidate.call.id) });
+      return new Map();
+    },
+  };
+  return { claims, checks: [check, ...dialChecks] };
+}
+
+describe("dispatcher: the pipelined step", () => {
+  it("places calls whose slots span several horizons in one step, claiming the next horizon before the current one's placements end; a claim examines no more than its capacity", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const placedAt = new Map<string, number>();
+    const timed: VoiceEngine = { ...engine, kind: "timed", placeCall: async (request) => (placedAt.set(request.callId, clock.now().getTime()), engine.placeCall(request)) };
+    const { organization, rows } = await dueCalls(80, { dialRate: 20 });
+    const time = virtualTime(clock);
+    const recorder = claimRecorder();
+    const step = await withoutNumberLimit(() =>
+      dispatchDueCalls(db, { clock: clock.now, voiceEngine: timed, organizationIds: [organization.id], waitUntil: time.waitUntil, budgetMs: 2500, checks: recorder.checks }),
+    ).finally(time.stop);
+    // Claims at +0, +0.5, +1, +1.5 and +2 s (the next, at +2.5 s, is past the budget), each planning one second ahead.
+    expect(step.claims).toBe(5);
+    expect(recorder.claims.map((claim) => claim.at - START.getTime())).toEqual([0, 500, 1000, 1500, 2000]);
+    const dialed = (await rows()).filter((row) => row.dialSlotAt);
+    expect(step.dialed).toBe(dialed.length);
+    expect(dialed.length).toBe(61); // 20/s from +0 to +3 s, both ends included
+    const slots = dialed.map((row) => row.dialSlotAt!.getTime()).sort((a, b) => a - b);
+    expect(slots.at(-1)! - slots[0]!).toBe(3000); // three horizons in one step
+    for (const row of dialed) {
+      expect(row.providerCallId).toMatch(/^sim-/);
+      expect(engine.dialCount(row.id)).toBe(1);
+      // Placed at its slot (never before), and recorded with that time.
+      expect(placedAt.get(row.id)).toBe(row.dialSlotAt!.getTime());
+      expect(row.dialedAt).toEqual(row.dialSlotAt);
+    }
+    // Pipelined: each claim came before the previous claim's last placement.
+    for (let k = 1; k < recorder.claims.length; k++) {
+      const previousPlacements = recorder.claims[k - 1]!.callIds.map((id) => placedAt.get(id) ?? 0);
+      expect(Math.max(...previousPlacements)).toBeGreaterThan(recorder.claims[k]!.at);
+    }
+    // 80 due the whole time, yet no claim examined more than its capacity (21 slots in the first second, then 10 per
+    // half second) plus the margin.
+    expect(recorder.claims.map((claim) => claim.callIds.length)).toEqual([21 + 3, 10 + 1, 10 + 1, 10 + 1, 10 + 1]);
+  });
+
+  it("one organization's backlog does not hide another organization's single due call: each gets its own capacity in the claim", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const busy = await dueCalls(60);
+    // The other organization's call falls due a little later than the whole backlog (the claim orders by due time).
+    const quiet = await dueCalls(0);
+    const single = await enroll(db, { agent: quiet.agent, phoneNumber: "+13035559999", bypassCallWindows: true, scheduledAt: new Date(START.getTime() + 1), now: START, withoutRunner: true });
+    clock.set(new Date(START.getTime() + 1));
+    const recorder = claimRecorder();
+    const step = await withoutNumberLimit(() =>
+      dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [busy.organization.id, quiet.organization.id], waitUntil: noWait, checks: recorder.checks, limit: 20 }),
+    );
+    expect(step.claims).toBe(1);
+    const [call] = await db.select().from(calls).where(eq(calls.sequenceId, single.sequenceId));
+    expect(call!.resultType).toBe("Calling");
+    expect(engine.dialCount(call!.id)).toBe(1);
+    // The busy organization's part of the claim is its capacity (11 slots + margin), not the 60 due nor the limit of 20.
+    expect(recorder.claims[0]!.callIds.length).toBe(11 + 2 + 1);
+  });
+
+  it("a step that dies mid-way (a placement's answer lost, then the process) and its retry: every call placed once", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const { organization, rows } = await dueCalls(30, { dialRate: 20 });
+    let placements = 0;
+    const flaky: VoiceEngine = {
+      ...engine,
+      kind: "flaky",
+      placeCall: async (request) => {
+        placements += 1;
+        const placed = await engine.placeCall(request);
+        // The provider accepted the 5th call, but its answer never arrived.
+        if (placements === 5) throw new Error("connection reset");
+        return placed;
+      },
+    };
+    const killAt = START.getTime() + 700;
+    const crashing = virtualTime(clock, { fail: (at) => (at.getTime() >= killAt ? new Error("process killed") : null) });
+    await expect(
+      withoutNumberLimit(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: flaky, organizationIds: [organization.id], waitUntil: crashing.waitUntil, budgetMs: 5000 })),
+    ).rejects.toThrow("process killed");
+    crashing.stop();
+    const afterCrash = await rows();
+    const unplaced = afterCrash.filter((row) => row.resultType === "Calling" && row.providerCallId === null);
+    expect(unplaced.length).toBeGreaterThan(1); // the lost answer and the calls claimed for slots after the crash
+    expect(afterCrash.filter((row) => row.providerCallId).length).toBeGreaterThan(5);
+    // The retry (the step again, same moment): claimed-but-unplaced calls are not placed before the retry delay.
+    const retry = virtualTime(clock);
+    const again = await withoutNumberLimit(() =>
+      dispatchDueCalls(db, { clock: clock.now, voiceEngine: flaky, organizationIds: [organization.id], waitUntil: retry.waitUntil, budgetMs: 3000 }),
+    );
+    for (const row of unplaced) expect((await rows()).find((r) => r.id === row.id)!.providerCallId).toBeNull();
+    clock.set(new Date(START.getTime() + 15_000));
+    const recovered = await withoutNumberLimit(() =>
+      dispatchDueCalls(db, { clock: clock.now, voiceEngine: flaky, organizationIds: [organization.id], waitUntil: retry.waitUntil, budgetMs: 0 }),
+    ).finally(retry.stop);
+    expect(again.dialed + recovered.dialed).toBeGreaterThan(0);
+    const all = await rows();
+    expect(all.every((row) => row.resultType === "Calling" && row.providerCallId !== null)).toBe(true);
+    expect(all.every((row) => engine.dialCount(row.id) === 1)).toBe(true);
+    const lost = all.find((row) => !afterCrash.find((r) => r.id === row.id)!.providerCallId && row.dialAttempts === 2);
+    expect(lost).toBeDefined();
+  });
+
+  it("a call a running step still holds (a slow provider) is never recovered by another dispatcher", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    const { organization, rows } = await dueCalls(30, { dialRate: 2 });
+    let release = () => {};
+    const released = new Promise<void>((resolve) => (release = resolve));
+    const calls: string[] = [];
+    let first: string | null = null;
+    const slow: VoiceEngine = {
+      ...engine,
+      kind: "slow",
+      placeCall: async (request) => {
+        calls.push(request.callId);
+        first ??= request.callId;
+        if (request.callId === first) await released;
+        return engine.placeCall(request);
+      },
+    };
+    const time = virtualTime(clock);
+    const step = dispatchDueCalls(db, { clock: clock.now, voiceEngine: slow, organizationIds: [organization.id], waitUntil: time.waitUntil, budgetMs: 14_000 });
+    // Another dispatcher 12 s later (past the 10 s retry delay of the first call's claim).
+    while (clock.now().getTime() < START.getTime() + 12_000) await new Promise((resolve) => setTimeout(resolve, 10));
+    const other = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: async () => {}, budgetMs: 0 });
+    release();
+    const result = await step.finally(time.stop);
+    expect(other.claims).toBe(1);
+    expect(calls.filter((id) => id === first)).toHaveLength(1);
+    expect(engine.dialCount(first!)).toBe(1);
+    const held = (await rows()).find((row) => row.id === first)!;
+    expect(held.providerCallId).toMatch(/^sim-/);
+    expect(held.dialAttempts).toBe(1);
+    expect(result.dialed).toBeGreaterThan(20);
   });
 });
