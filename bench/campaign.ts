@@ -47,7 +47,7 @@ async function main() {
   const { createOrganization } = await import("@/server/services/organizations/create-organization");
   const { LOOPBACK_ADDRESS_POLICY } = await import("@/server/services/webhooks/address-guard");
   const { createWebhookEndpoint } = await import("@/server/services/webhooks/manage-endpoints");
-  const { fmt, percentile, request, startNextApp } = await import("./lib/harness");
+  const { dialLags, fmt, percentile, request, startNextApp } = await import("./lib/harness");
 
   const handle = createDb(database.url, { max: 4 });
   const db = handle.db;
@@ -192,15 +192,7 @@ async function main() {
     from calls where organization_id = ${organization.id} and step_number = 1`;
   const date = (value: string | null) => (value === null ? null : new Date(value));
   const rows = raw.map((row) => ({ scheduled_at: date(row.scheduled_at)!, dialed_at: date(row.dialed_at), slot: date(row.slot) }));
-  const dues = rows.map((row) => row.scheduled_at.getTime()).sort((a, b) => a - b);
-  const dials = rows.filter((row) => row.dialed_at).map((row) => row.dialed_at!.getTime()).sort((a, b) => a - b);
-  const schedule: number[] = [];
-  for (const due of dues) schedule.push(Math.max(due, (schedule.at(-1) ?? -Infinity) + 1000 / RATE));
-  const lags = dials.map((dial, k) => (dial - schedule[k]!) / 1000).sort((a, b) => a - b);
-  const slotLags = rows
-    .filter((row) => row.dialed_at && row.slot)
-    .map((row) => (row.dialed_at!.getTime() - Math.max(row.scheduled_at.getTime(), row.slot!.getTime())) / 1000)
-    .sort((a, b) => a - b);
+  const { lags, slotLags } = dialLags(rows, RATE);
   const final = await progress();
   const [deliveryRow] = await handle.sql<{ deliveries: string; succeeded: string }[]>`
     select count(*) as deliveries, count(*) filter (where status = 'succeeded') as succeeded from webhook_deliveries where organization_id = ${organization.id}`;

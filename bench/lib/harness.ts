@@ -110,6 +110,26 @@ export function percentile(sorted: number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor((p / 100) * sorted.length))]!;
 }
 
+export type DialedRow = { scheduled_at: Date; dialed_at: Date | null; slot: Date | null };
+
+/**
+ * Dispatch lag in seconds, sorted: against the rate-limited schedule (slot k = max(due k, slot k−1 + 1/rate), compared
+ * with the k-th dial, so the figure means the same before and after calls recorded their slot) and against each call's
+ * recorded slot (dialedAt − max(dueAt, dial_slot_at)). Due times earlier than `notBefore` count from it.
+ */
+export function dialLags(rows: DialedRow[], ratePerSecond: number, notBefore = -Infinity): { lags: number[]; slotLags: number[] } {
+  const dues = rows.map((row) => Math.max(row.scheduled_at.getTime(), notBefore)).sort((a, b) => a - b);
+  const dials = rows.filter((row) => row.dialed_at).map((row) => row.dialed_at!.getTime()).sort((a, b) => a - b);
+  const schedule: number[] = [];
+  for (const due of dues) schedule.push(Math.max(due, (schedule.at(-1) ?? -Infinity) + 1000 / ratePerSecond));
+  const lags = dials.map((dial, k) => (dial - schedule[k]!) / 1000).sort((a, b) => a - b);
+  const slotLags = rows
+    .filter((row) => row.dialed_at && row.slot)
+    .map((row) => (row.dialed_at!.getTime() - Math.max(row.scheduled_at.getTime(), row.slot!.getTime())) / 1000)
+    .sort((a, b) => a - b);
+  return { lags, slotLags };
+}
+
 /** Closed loop: `concurrency` workers issue requests back to back for `durationMs`. */
 export async function closedLoop(durationMs: number, concurrency: number, fire: (i: number) => Promise<number>) {
   const latencies: number[] = [];
