@@ -1,22 +1,4 @@
-import { randomFillSync } from "node:crypto";
-import { ulid } from "ulid";
+import { newUlid } from "@/server/ids";
 
-const pool = new Uint8Array(4096);
-let offset = pool.length;
-
-/** Uniform in [0, 1) from a pooled buffer of OS randomness (refilled 4 KiB at a time). */
-function pooledRandom(): number {
-  if (offset >= pool.length) {
-    randomFillSync(pool);
-    offset = 0;
-  }
-  return pool[offset++]! / 0x100;
-}
-
-/**
- * A ULID (time-ordered, 80 random bits) for runs, events and batches. `ulid()` on its own asks the OS for one byte
- * per character: 26 calls per id, which made an intake of 1,000 events spend most of its time in randomBytes.
- */
-export function newId(): string {
-  return ulid(undefined, pooledRandom);
-}
+/** A ULID for runs, events and batches: the app's pooled-randomness ULID (server/ids.ts). */
+export const newId: () => string = newUlid;
