@@ -12,6 +12,8 @@ function cancellableMeeting(): string | null {
 }
 
 test("a support member adds an attendee and cancels the meeting; the reconciled state is shown", async ({ page, snap, allowConsoleErrors }) => {
+  // Sign-in, an attendee added, a cancel and up to a minute for the asynchronous reconciliation under CI load.
+  test.slow();
   const entityId = cancellableMeeting();
   test.skip(!entityId, "The demo seed has no cancellable meeting yet (DESIGN §9 fixtures.cancellableMeetingEntityId).");
   const org = primaryOrg();
@@ -45,7 +47,8 @@ test("a support member adds an attendee and cancels the meeting; the reconciled 
   await expect(panel.getByTestId("cancel-confirmed")).toBeVisible();
   await expect(panel.getByTestId("meeting-status")).toHaveText("Cancelled");
   // Reconciled asynchronously: the page says so until it has happened, then shows the stored state.
-  await expect(panel.getByTestId("reconciliation")).toHaveAttribute("data-reconciled", "true", { timeout: 30_000 });
+  // Asynchronous (reconcile-meeting); allow two retries of a failed step (10–12 s, then 20–24 s) as in meetings-page.
+  await expect(panel.getByTestId("reconciliation")).toHaveAttribute("data-reconciled", "true", { timeout: 60_000 });
   await expect(panel.getByTestId("reconciliation")).toContainText("cancelled");
   const metadata = await api(`/recordings/${encodeURIComponent(entityId!)}`, org.apiKey);
   const sequenceId = metadata.body.recording.sequenceId as string;
