@@ -50,9 +50,16 @@ export async function findCreditsSpentSince(
 const FINISHED_RESULTS = ["Goal Completed", "Goal Not Completed", "Voicemail", "Busy", "No Conversation", "Opted Out", "Invalid Phone Number", "Failed"] as const;
 
 /**
- * For each agent with auto-pause on: the results of its last `auto_pause_window_calls` finished calls (by due time,
- * newest first), counting only calls whose result was written after the agent was last paused (`paused_at`), so a
- * resumed agent starts a fresh window. One query for all the agents (a lateral subquery each, on calls_agent_scheduled_idx).
+ * For each agent with auto-pause on: the results of its last `auto_pause_window_calls` finished calls in dial order
+ * (newest first), counting only calls whose result was written after the agent was last paused (`paused_at`), so a
+ * resumed agent starts a fresh window.
+ *
+ * Only calls dialed before the agent's earliest call still in progress count. Failed and invalid numbers end within
+ * seconds while answered calls talk for minutes, so in a burst the first calls to finish are the failures: counted by
+ * finishing order, a campaign with one bad number in five paused itself after a few hundred calls. Counted by dial
+ * order up to the first call whose outcome is not known yet, the window is an unbiased sample; it waits at most one
+ * conversation for the slow outcomes. Calls never dialed (stopped at the gate) are not in the window. One query for all
+ * the agents: a lateral subquery each on calls_agent_dialed_idx, the earliest call in progress on calls_in_flight_idx.
  */
 export async function findAutoPauseWindows(db: DbOrTx, params: { agentIds: string[] }): Promise<Map<string, string[]>> {
   const windows = new Map<string, string[]>();
@@ -66,8 +73,13 @@ export async function findAutoPauseWindows(db: DbOrTx, params: { agentIds: strin
     from ${agents} a
     cross join lateral (
       select c.result_type from ${calls} c
-      where c.agent_id = a.id and c.result_type in (${finished}) and (a.paused_at is null or c.updated_at > a.paused_at)
-      order by c.scheduled_at desc
+      where c.agent_id = a.id and c.dialed_at is not null and c.result_type in (${finished})
+        and (a.paused_at is null or c.updated_at > a.paused_at)
+        and c.dialed_at < coalesce((
+          select min(o.dialed_at) from ${calls} o
+          where o.agent_id = a.id and o.result_type in ('Calling', 'Processing Analysis') and o.dialed_at is not null
+        ), 'infinity'::timestamptz)
+      order by c.dialed_at desc
       limit a.auto_pause_window_calls
     ) r
     where a.id in (${sql.join(

@@ -149,6 +149,8 @@ export const calls = pgTable(
   (t) => [
     uniqueIndex("calls_sequence_step_idx").on(t.sequenceId, t.stepNumber, t.attempt),
     index("calls_agent_scheduled_idx").on(t.agentId, t.scheduledAt),
+    // Auto-pause's window: an agent's last dialed calls, newest first (db/queries/dial-limits.ts).
+    index("calls_agent_dialed_idx").on(t.agentId, t.dialedAt).where(sql`dialed_at is not null`),
     index("calls_due_idx").on(t.scheduledAt).where(sql`result_type = 'Scheduled'`),
     index("calls_org_idx").on(t.organizationId),
     // The watchdog's scan: calls still in flight, oldest first.

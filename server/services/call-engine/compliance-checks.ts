@@ -80,7 +80,8 @@ export const attemptCapCheck: DialCheck = {
 };
 
 /**
- * Auto-pause: an agent with auto-pause on whose last N finished calls (default 50) include more than X % (default 30)
+ * Auto-pause: an agent with auto-pause on whose last N finished calls (default 50; in dial order, up to its earliest
+ * call still in progress: see findAutoPauseWindows) include more than X % (default 30)
  * `Failed` or `Invalid Phone Number` becomes PAUSED (`pause_source` 'auto-pause', the reason recorded); its calls
  * wait like any paused agent's. The window must be full (N calls since the agent was last paused) before it counts,
  * so a handful of early failures does not pause a new agent, and a resumed agent starts a fresh window.

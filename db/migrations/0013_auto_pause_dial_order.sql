@@ -1,0 +1,1 @@
+CREATE INDEX "calls_agent_dialed_idx" ON "calls" USING btree ("agent_id","dialed_at") WHERE dialed_at is not null;
