@@ -1,6 +1,7 @@
 import { ulid } from "ulid";
 import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent } from "@/server/voice/types";
 import { planSimulatedCall, renderSimulatedTranscript, type SimulatedCallPlan } from "./script";
+import { createSimulatorRecordingHost, type SimulatorRecordingHost } from "./recording-host";
 import { createConversationWav, seedOf } from "./wav";
 import { getLogger } from "@/server/observability/logger";
 
@@ -29,6 +30,12 @@ export type SimulatorOptions = {
   /** Longest compressed conversation, in wall milliseconds (default 8 s). */
   maxConversationMs?: number;
   log?: (message: string, error?: unknown) => void;
+  /**
+   * How `call.ended` carries the audio. `url` (the app's simulator): a URL on the simulator's own recording host, which
+   * the entry point downloads, as real providers do (Twilio's `RecordingUrl`): the event stays a few kB. `inline`
+   * (default: tests, the demo seed): the WAV as base64 in the event.
+   */
+  recordings?: "inline" | "url";
 };
 
 export type SimulatedVoiceEngine = VoiceEngine & {
@@ -41,6 +48,8 @@ export type SimulatedVoiceEngine = VoiceEngine & {
   runPending(callId?: string): Promise<void>;
   /** Resolves when every conversation started in realtime pace has delivered its last event. */
   idle(): Promise<void>;
+  /** Stops the recording host (url recordings); its URLs stop answering. */
+  close(): Promise<void>;
 };
 
 const RINGING_AFTER_MS = 150;
@@ -67,6 +76,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const live = new Map<string, { hungUp: boolean; wake: () => void }>();
   const pending: Array<{ callId: string; run: () => Promise<void> }> = [];
   const running = new Set<Promise<void>>();
+  const recordingHost: SimulatorRecordingHost | null = options.recordings === "url" ? createSimulatorRecordingHost() : null;
 
   const sleep = (ms: number) => (pace === "realtime" ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
@@ -155,13 +165,16 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       } else {
         await sleep(NOT_CONNECTED_ENDS_AFTER_MS);
       }
-      const recording = plan.outcome.hasRecording
-        ? {
-            contentType: "audio/wav",
-            contentBase64: Buffer.from(createConversationWav({ seconds: Math.max(1, durationSeconds), seed: seedOf(request.callId) })).toString("base64"),
-            durationSeconds,
-          }
-        : null;
+      const recordingSeconds = Math.max(1, durationSeconds);
+      const recording = !plan.outcome.hasRecording
+        ? null
+        : recordingHost
+          ? { contentType: "audio/wav", url: await recordingHost.urlFor(request.callId, recordingSeconds), durationSeconds }
+          : {
+              contentType: "audio/wav",
+              contentBase64: Buffer.from(createConversationWav({ seconds: recordingSeconds, seed: seedOf(request.callId) })).toString("base64"),
+              durationSeconds,
+            };
       await deliver({
         ...base,
         type: "call.ended",
@@ -225,6 +238,10 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
 
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);
+    },
+
+    async close() {
+      await recordingHost?.close();
     },
   };
 }
