@@ -39,6 +39,9 @@ export function getVoiceEngine(): VoiceEngine {
             maxConversationMs: config.VOICE_SIMULATOR_MAX_CONVERSATION_MS,
             // Recordings by URL, as a real provider sends them: the entry point downloads them from the simulator's host.
             recordings: "url",
+            // Live transcript lines gathered for a second per event: the Live calls page still follows the call, and a
+            // campaign's conversations post a few events each instead of one per spoken turn.
+            transcriptBatchMs: 1000,
           });
   }
   return registry.__voiceEngine;

@@ -1,13 +1,13 @@
 import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
-import { calls } from "@/db/schema";
+import { calls, callTranscriptLines } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { getLogger } from "@/server/observability/logger";
 import { downloadRecordingToStore } from "@/server/storage/recording-download";
 import { getRecordingStore } from "@/server/storage/recording-store";
 import { isTrustedRecordingUrl } from "@/server/voice/recording-origins";
 import { saveTranscriptLine } from "@/server/voice/twilio-realtime/call-state";
-import type { RecordingPayload, ToolCallResult, VoiceCallEndedEvent, VoiceProviderEvent } from "@/server/voice/types";
+import type { RecordingPayload, ToolCallResult, VoiceCallEndedEvent, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
 
 export type VoiceEventOutcome =
   | { status: "accepted"; callEnded: boolean; toolResult?: ToolCallResult }
@@ -61,9 +61,21 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
         line: { itemId: event.itemId, speaker: event.speaker, text: event.text, offsetMs: event.offsetMs },
       });
       return { status: "accepted", callEnded: false };
+    case "call.transcript.batch":
+      if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
+      await saveTranscriptLines(db, { organizationId: call.organizationId, callId: call.id, lines: event.lines });
+      return { status: "accepted", callEnded: false };
     case "call.ended":
       return recordCallEnded(db, { ...call }, event, params.recordingDownloadTimeoutMs ?? 30_000);
   }
+}
+
+/** A batch of spoken turns in one statement; each is stored once per `itemId` (a repeated batch changes nothing). */
+async function saveTranscriptLines(db: DbOrTx, params: { organizationId: string; callId: string; lines: VoiceTranscriptLine[] }): Promise<void> {
+  await db
+    .insert(callTranscriptLines)
+    .values(params.lines.map((line) => ({ organizationId: params.organizationId, callId: params.callId, ...line })))
+    .onConflictDoNothing();
 }
 
 /** The provider's last sign of life for a call in the air: the watchdog times `Calling` out from here. */

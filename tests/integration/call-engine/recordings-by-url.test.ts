@@ -1,8 +1,10 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
+import { callTranscriptLines } from "@/db/schema";
 import { localRecordingPath } from "@/server/storage/recording-store";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { forgetRecordingOrigin, trustRecordingOrigin } from "@/server/voice/recording-origins";
@@ -108,12 +110,25 @@ describe("recordings by URL", () => {
     }
   });
 
-  it("voice-event answers are never compressed or cached (machine-to-machine)", async () => {
+  it("voice-event answers are never compressed or cached; a transcript batch is stored once per line", async () => {
     const engine = await start({ start: START });
     const { callId, ended } = await dialedCall(engine, "+12025550511");
-    const response = await postEvent({ ...ended("http://127.0.0.1:9/x.wav"), recording: null, callId });
-    expect(response.status).toBe(200);
-    expect(response.headers.get("cache-control")).toBe("no-store, no-transform");
+    const { providerCallId } = ended("");
+    const lines = [
+      { itemId: "turn-1", speaker: "customer", text: "Hello?", offsetMs: 0 },
+      { itemId: "turn-2", speaker: "agent", text: "Hi, this is Ava.", offsetMs: 4000 },
+    ];
+    const batch = { type: "call.transcript.batch", callId, providerCallId, occurredAt: START.toISOString(), lines };
+    const first = await postEvent(batch);
+    expect(first.status).toBe(200);
+    expect(first.headers.get("cache-control")).toBe("no-store, no-transform");
+    expect(await first.json()).toMatchObject({ ok: true, status: "accepted" });
+    expect((await postEvent({ ...batch, lines: [...lines, { itemId: "turn-3", speaker: "customer", text: "Not now.", offsetMs: 8000 }] })).status).toBe(200);
+    const stored = await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, callId)).orderBy(callTranscriptLines.offsetMs);
+    expect(stored.map((line) => line.text)).toEqual(["Hello?", "Hi, this is Ava.", "Not now."]);
+    expect((await postEvent({ ...batch, lines: [] })).status).toBe(400);
+    const refused = await postEvent({ ...ended("http://127.0.0.1:9/x.wav"), providerCallId: "sim-someone-else" });
+    expect(refused.headers.get("cache-control")).toBe("no-store, no-transform");
   });
 
   describe("a recording whose download fails", () => {
