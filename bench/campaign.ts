@@ -47,7 +47,7 @@ async function main() {
   const { createOrganization } = await import("@/server/services/organizations/create-organization");
   const { LOOPBACK_ADDRESS_POLICY } = await import("@/server/services/webhooks/address-guard");
   const { createWebhookEndpoint } = await import("@/server/services/webhooks/manage-endpoints");
-  const { dialLags, fmt, percentile, request, startNextApp } = await import("./lib/harness");
+  const { dialLags, fmt, percentile, processCpuMs, request, startNextApp } = await import("./lib/harness");
 
   const handle = createDb(database.url, { max: 4 });
   const db = handle.db;
@@ -147,6 +147,7 @@ async function main() {
     bypassCallWindows: true,
   }));
   const perRequest = Math.ceil(CONTACTS / REQUESTS);
+  const appCpuAtStart = processCpuMs(app.pid);
   const started = Date.now();
   let last202 = 0;
   for (let r = 0; r < REQUESTS; r++) {
@@ -182,6 +183,8 @@ async function main() {
     if (firstSeen.size >= CONTACTS && allFinalAt !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
+  const appCpuMs = processCpuMs(app.pid) - appCpuAtStart;
+  const appWallMs = Date.now() - started;
   // A little longer, to catch late duplicates.
   await new Promise((resolve) => setTimeout(resolve, 3000));
   clearInterval(loadTimer);
@@ -211,6 +214,11 @@ async function main() {
   console.log(`  calls/s end to end (first request → last webhook): ${fmt(endToEnd)}   (goal ≥ 25 at 50/s)`);
   console.log(`  lost: ${CONTACTS - final.sequences} sequences, ${CONTACTS - final.final} calls without a final result, ${CONTACTS - firstSeen.size} webhooks; duplicates: ${duplicates} webhooks; signature failures: ${verifyFailures}`);
   console.log(`  deliveries: ${deliveryRow!.deliveries} (${deliveryRow!.succeeded} succeeded); results: ${results.map((row) => `${row.result_type} ${row.count}`).join(", ")}`);
+  // The app's own work per call, whatever else the machine runs (CPU time, not wall time): what a change to the
+  // pipeline saves shows here even when the load average makes the wall-clock figures incomparable.
+  console.log(
+    `  app process CPU from the first request to the end: ${fmt(appCpuMs / 1000)} s over ${fmt(appWallMs / 1000)} s (${fmt(appCpuMs / Math.max(1, appWallMs), 2)} cores), ${fmt(appCpuMs / Math.max(1, final.final), 1)} ms per finished call (${final.final})`,
+  );
   console.log(`  load average while it ran (1 min, every 5 s): min ${fmt(Math.min(...loads), 2)}, max ${fmt(Math.max(...loads), 2)}, mean ${fmt(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length), 2)} (${os.cpus().length} CPUs)`);
 
   await app.stop();

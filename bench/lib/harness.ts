@@ -22,7 +22,7 @@ export async function startBenchDatabase() {
 }
 
 /** Starts the built app exactly as `npm start` does (scripts/start.ts) against the given database; builds first if needed. */
-export async function startNextApp(databaseUrl: string, dataDir: string): Promise<{ url: string; stop: () => Promise<void> }> {
+export async function startNextApp(databaseUrl: string, dataDir: string): Promise<{ url: string; pid: number; stop: () => Promise<void> }> {
   if (!existsSync(path.resolve(".next/BUILD_ID"))) {
     await run(process.execPath, [path.resolve("node_modules/next/dist/bin/next"), "build"]);
   }
@@ -55,6 +55,7 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
   await waitUntilSettled(child.pid!);
   return {
     url,
+    pid: child.pid!,
     stop: async () => {
       child.kill("SIGTERM");
       await new Promise((resolve) => child.once("exit", resolve));
@@ -67,11 +68,15 @@ export async function startNextApp(databaseUrl: string, dataDir: string): Promis
  * the app's start: Next.js loads every page module in the background after it listens (preloadEntriesOnStart),
  * seconds of CPU on a loaded 2-core machine that would otherwise be counted against the first requests measured.
  */
+/** CPU time (user + system) a process has used so far, in ms; NaN when /proc does not have it. */
+export function processCpuMs(pid: number): number {
+  if (!existsSync(`/proc/${pid}/stat`)) return NaN;
+  const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+}
+
 async function waitUntilSettled(pid: number) {
-  const cpuMs = () => {
-    const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
-    return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
-  };
+  const cpuMs = () => processCpuMs(pid);
   if (!existsSync(`/proc/${pid}/stat`)) return;
   const deadline = performance.now() + 60_000;
   let previous = cpuMs();

@@ -94,6 +94,26 @@ function httpUrl(options: { https?: boolean } = {}) {
   );
 }
 
+/** Comma-separated http(s) origins (scheme, host, optional port; no path, query or credentials). */
+function httpOriginList() {
+  return text().refine(
+    (value) =>
+      value
+        .split(",")
+        .map((entry) => entry.trim())
+        .filter(Boolean)
+        .every((entry) => {
+          try {
+            const url = new URL(entry);
+            return (url.protocol === "http:" || url.protocol === "https:") && url.origin === entry.replace(/\/$/, "").toLowerCase();
+          } catch {
+            return false;
+          }
+        }),
+    { error: "must be comma-separated http(s) origins such as https://media.example.com" },
+  );
+}
+
 function urlWithProtocols(protocols: string[], label: string) {
   return z.string().refine(
     (value) => {
@@ -349,6 +369,12 @@ const fields = {
     group: "Call engine",
     description: "Where the simulated voice engine posts its call events.",
     default: "`http://127.0.0.1:$PORT/api/voice/events`",
+  }),
+  VOICE_RECORDING_URL_ORIGINS: setting(httpOriginList().optional(), {
+    group: "Call engine",
+    description:
+      "Origins (comma-separated, e.g. `https://media.provider.example`) a voice provider's `call.ended` event may point its `recording.url` at; the audio is downloaded from there into the recording store. URLs elsewhere are not fetched: the call keeps the URL and reports `no-recording`. The simulator's own recording host is always allowed.",
+    default: "none (only the simulator's recording host)",
   }),
   VOICE_SIMULATOR_MS_PER_SECOND: setting(wholeNumber(1, 1000).optional(), {
     group: "Call engine",

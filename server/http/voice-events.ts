@@ -16,10 +16,18 @@ export type VoiceEntryPointDeps = {
   secret?: Buffer;
 };
 
+/**
+ * Answers to a provider, not a browser: never cached, and `no-transform` keeps the server's response compression off
+ * them (Next compresses every streamed answer of unknown length; a zlib stream per answer of a few bytes cost the app
+ * more CPU at campaign rates than the answer itself).
+ */
+const MACHINE_HEADERS = { "cache-control": "no-store, no-transform" };
+
 /** `{error, message}` with the status of the error table, as everywhere else. */
 function errorResponse(code: AppErrorCode, message: string): Response {
-  return Response.json({ error: code, message }, { status: ERROR_TABLE[code].status });
+  return Response.json({ error: code, message }, { status: ERROR_TABLE[code].status, headers: MACHINE_HEADERS });
 }
+
 
 async function readEventBody(request: Request): Promise<string | null> {
   if ((declaredContentLength(request.headers) ?? 0) > MAX_BODY_BYTES) return null;
@@ -69,5 +77,8 @@ export async function handleVoiceEventRequest(request: Request, deps: VoiceEntry
       return errorResponse("PROVIDER_UNAVAILABLE", "The event was recorded but could not be processed yet; retry.");
     }
   }
-  return Response.json({ ok: true, status: outcome.status, ...(outcome.status === "accepted" && outcome.toolResult ? { result: outcome.toolResult } : {}) });
+  return Response.json(
+    { ok: true, status: outcome.status, ...(outcome.status === "accepted" && outcome.toolResult ? { result: outcome.toolResult } : {}) },
+    { headers: MACHINE_HEADERS },
+  );
 }

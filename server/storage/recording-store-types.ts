@@ -9,6 +9,12 @@ export type SignedRecordingUrl = { url: string; expiresAt: Date };
 export type RecordingStore = {
   kind: "local" | "s3";
   put(key: string, data: Uint8Array, contentType: string): Promise<void>;
+  /**
+   * Writes a streamed body (a downloaded recording) under `key` without holding it whole where the store allows
+   * (local: streamed to a temporary file renamed into place, so a failed download never leaves a partial file at the
+   * key). Throws `RecordingTooLargeError` past `maxBytes` and whatever the stream throws; returns the bytes written.
+   */
+  putStream(key: string, body: AsyncIterable<Uint8Array>, contentType: string, options: { maxBytes: number }): Promise<number>;
   delete(key: string): Promise<void>;
   exists(key: string): Promise<boolean>;
   /**
@@ -27,4 +33,21 @@ export function isExternalRecordingKey(key: string): boolean {
 /** The expiry of a URL signed at `now`: exactly the 3-hour lifetime, rounded up to a whole second. */
 export function recordingUrlExpiry(now: Date): Date {
   return new Date(Math.ceil(now.getTime() / 1000) * 1000 + RECORDING_URL_TTL_SECONDS * 1000);
+}
+
+export class RecordingTooLargeError extends Error {
+  constructor(maxBytes: number) {
+    super(`The recording is larger than ${maxBytes} bytes.`);
+    this.name = "RecordingTooLargeError";
+  }
+}
+
+/** Passes the chunks through, throwing `RecordingTooLargeError` once more than `maxBytes` went by. */
+export async function* limitBytes(body: AsyncIterable<Uint8Array>, maxBytes: number): AsyncGenerator<Uint8Array> {
+  let total = 0;
+  for await (const chunk of body) {
+    total += chunk.byteLength;
+    if (total > maxBytes) throw new RecordingTooLargeError(maxBytes);
+    yield chunk;
+  }
 }

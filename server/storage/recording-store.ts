@@ -1,14 +1,17 @@
-import { statSync } from "node:fs";
-import { mkdir, open, rm, stat, writeFile } from "node:fs/promises";
+import { randomBytes } from "node:crypto";
+import { createWriteStream, statSync } from "node:fs";
+import { mkdir, open, rename, rm, stat, writeFile } from "node:fs/promises";
 import path from "node:path";
+import { Readable } from "node:stream";
+import { pipeline } from "node:stream/promises";
 import { getConfig } from "@/server/config/env";
 import { appBaseUrl, dataDir } from "@/server/config/settings";
 import { recordingSigningSecret, signLocalRecordingUrl } from "./recording-url-signer";
 import { createS3RecordingStore } from "./s3-recording-store";
-import { isExternalRecordingKey, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
+import { isExternalRecordingKey, limitBytes, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
 import { recordingStorageSettings, type RecordingStorageSettings } from "./storage-settings";
 
-export { isExternalRecordingKey, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
+export { isExternalRecordingKey, RecordingTooLargeError, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
 
 export function recordingsRoot(): string {
   return path.join(dataDir(), "recordings");
@@ -47,6 +50,26 @@ export const localRecordingStore: RecordingStore = {
     const file = localRecordingPath(key);
     await mkdir(path.dirname(file), { recursive: true });
     await writeFile(file, data);
+  },
+  async putStream(key, body, _contentType, { maxBytes }) {
+    const file = localRecordingPath(key);
+    await mkdir(path.dirname(file), { recursive: true });
+    const partial = `${file}.${randomBytes(6).toString("hex")}.partial`;
+    let written = 0;
+    try {
+      const counted = async function* () {
+        for await (const chunk of limitBytes(body, maxBytes)) {
+          written += chunk.byteLength;
+          yield chunk;
+        }
+      };
+      await pipeline(Readable.from(counted()), createWriteStream(partial));
+      await rename(partial, file);
+      return written;
+    } catch (error) {
+      await rm(partial, { force: true });
+      throw error;
+    }
   },
   async delete(key) {
     await rm(localRecordingPath(key), { force: true });

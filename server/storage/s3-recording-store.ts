@@ -1,5 +1,5 @@
 import type { S3Client } from "@aws-sdk/client-s3";
-import { isExternalRecordingKey, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
+import { isExternalRecordingKey, limitBytes, recordingUrlExpiry, type RecordingStore, type SignedRecordingUrl } from "./recording-store-types";
 import { RECORDING_URL_TTL_SECONDS, type RecordingStorageSettings } from "./storage-settings";
 
 type S3Settings = Extract<RecordingStorageSettings, { kind: "s3" }>;
@@ -28,6 +28,15 @@ export function createS3RecordingStore(settings: S3Settings): RecordingStore {
     async put(key, data, contentType) {
       const { client, sdk } = await load();
       await client.send(new sdk.PutObjectCommand({ Bucket: settings.bucket, Key: objectKey(key), Body: data, ContentType: contentType }));
+    },
+    // A single PutObject needs the length up front: the download is gathered (bounded by maxBytes) and put whole.
+    async putStream(key, body, contentType, { maxBytes }) {
+      const chunks: Uint8Array[] = [];
+      for await (const chunk of limitBytes(body, maxBytes)) chunks.push(chunk);
+      const data = Buffer.concat(chunks);
+      const { client, sdk } = await load();
+      await client.send(new sdk.PutObjectCommand({ Bucket: settings.bucket, Key: objectKey(key), Body: data, ContentType: contentType }));
+      return data.byteLength;
     },
     async delete(key) {
       const { client, sdk } = await load();

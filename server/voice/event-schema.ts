@@ -7,18 +7,20 @@ const ZBase = z.object({
   occurredAt: z.iso.datetime({ offset: true }),
 });
 
+const ZTranscriptLine = z.object({
+  itemId: z.string().min(1).max(200),
+  speaker: z.enum(["agent", "customer"]),
+  text: z.string().max(20_000),
+  offsetMs: z.number().int().min(0).max(24 * 3600 * 1000),
+});
+
 /** The provider events the entry point accepts (`POST /api/voice/events`). */
 export const ZVoiceProviderEventSchema = z.discriminatedUnion("type", [
   ZBase.extend({ type: z.literal("call.ringing") }),
   ZBase.extend({ type: z.literal("call.answered") }),
   ZBase.extend({ type: z.literal("call.tool"), tool: z.literal("book_meeting"), arguments: z.record(z.string(), z.unknown()) }),
-  ZBase.extend({
-    type: z.literal("call.transcript"),
-    itemId: z.string().min(1).max(200),
-    speaker: z.enum(["agent", "customer"]),
-    text: z.string().max(20_000),
-    offsetMs: z.number().int().min(0).max(24 * 3600 * 1000),
-  }),
+  ZBase.extend({ type: z.literal("call.transcript"), ...ZTranscriptLine.shape }),
+  ZBase.extend({ type: z.literal("call.transcript.batch"), lines: z.array(ZTranscriptLine).min(1).max(200) }),
   ZBase.extend({
     type: z.literal("call.ended"),
     disposition: z.enum(callDispositions),

@@ -33,7 +33,16 @@ export function getVoiceEngine(): VoiceEngine {
             // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
             announceCallEnded: async (callId) => void (await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }))),
           })
-        : createSimulatedVoiceEngine({ transport: createFetchTransport({ url: simulatorEventsUrl() }), msPerSimulatedSecond: config.VOICE_SIMULATOR_MS_PER_SECOND, maxConversationMs: config.VOICE_SIMULATOR_MAX_CONVERSATION_MS });
+        : createSimulatedVoiceEngine({
+            transport: createFetchTransport({ url: simulatorEventsUrl() }),
+            msPerSimulatedSecond: config.VOICE_SIMULATOR_MS_PER_SECOND,
+            maxConversationMs: config.VOICE_SIMULATOR_MAX_CONVERSATION_MS,
+            // Recordings by URL, as a real provider sends them: the entry point downloads them from the simulator's host.
+            recordings: "url",
+            // Live transcript lines gathered for a second per event: the Live calls page still follows the call, and a
+            // campaign's conversations post a few events each instead of one per spoken turn.
+            transcriptBatchMs: 1000,
+          });
   }
   return registry.__voiceEngine;
 }

@@ -14,7 +14,9 @@ export function createFetchTransport(options: { url: string; fetch?: FetchLike; 
     const body = JSON.stringify(event);
     const request = new Request(options.url, {
       method: "POST",
-      headers: { "content-type": "application/json", ...signVoiceEvent(body, { secret: options.secret }) },
+      // identity: the answers are a few bytes on a loopback or LAN link; compressing each (a zlib stream per response)
+      // cost the app more CPU than the whole answer.
+      headers: { "content-type": "application/json", "accept-encoding": "identity", ...signVoiceEvent(body, { secret: options.secret }) },
       body,
       signal: AbortSignal.timeout(options.timeoutMs ?? 30_000),
     });

@@ -69,12 +69,16 @@ export type RecordingPayload = {
 
 type EventBase = { providerCallId: string; callId: string; occurredAt: string };
 
+export type VoiceTranscriptLine = { itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number };
+
 export type VoiceProviderEvent =
   | (EventBase & { type: "call.ringing" })
   | (EventBase & { type: "call.answered" })
   | (EventBase & { type: "call.tool"; tool: "book_meeting"; arguments: Record<string, unknown> })
   /** One spoken turn while the call is live (stored in call_transcript_lines, once per `itemId`). */
   | (EventBase & { type: "call.transcript"; itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number })
+  /** Several spoken turns at once (a provider that reports lines in batches; the app's simulator, once a second). */
+  | (EventBase & { type: "call.transcript.batch"; lines: VoiceTranscriptLine[] })
   | (EventBase & {
       type: "call.ended";
       disposition: CallDisposition;

@@ -1,10 +1,13 @@
-import { eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
-import { calls } from "@/db/schema";
+import { calls, callTranscriptLines } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
+import { getLogger } from "@/server/observability/logger";
+import { downloadRecordingToStore } from "@/server/storage/recording-download";
 import { getRecordingStore } from "@/server/storage/recording-store";
+import { isTrustedRecordingUrl } from "@/server/voice/recording-origins";
 import { saveTranscriptLine } from "@/server/voice/twilio-realtime/call-state";
-import type { RecordingPayload, ToolCallResult, VoiceCallEndedEvent, VoiceProviderEvent } from "@/server/voice/types";
+import type { RecordingPayload, ToolCallResult, VoiceCallEndedEvent, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
 
 export type VoiceEventOutcome =
   | { status: "accepted"; callEnded: boolean; toolResult?: ToolCallResult }
@@ -58,9 +61,21 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
         line: { itemId: event.itemId, speaker: event.speaker, text: event.text, offsetMs: event.offsetMs },
       });
       return { status: "accepted", callEnded: false };
+    case "call.transcript.batch":
+      if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
+      await saveTranscriptLines(db, { organizationId: call.organizationId, callId: call.id, lines: event.lines });
+      return { status: "accepted", callEnded: false };
     case "call.ended":
       return recordCallEnded(db, { ...call }, event, params.recordingDownloadTimeoutMs ?? 30_000);
   }
+}
+
+/** A batch of spoken turns in one statement; each is stored once per `itemId` (a repeated batch changes nothing). */
+async function saveTranscriptLines(db: DbOrTx, params: { organizationId: string; callId: string; lines: VoiceTranscriptLine[] }): Promise<void> {
+  await db
+    .insert(callTranscriptLines)
+    .values(params.lines.map((line) => ({ organizationId: params.organizationId, callId: params.callId, ...line })))
+    .onConflictDoNothing();
 }
 
 /** The provider's last sign of life for a call in the air: the watchdog times `Calling` out from here. */
@@ -95,22 +110,82 @@ async function runBookingTool(db: DbOrTx, callId: string, args: Record<string, u
   };
 }
 
-async function loadRecording(recording: RecordingPayload, timeoutMs: number): Promise<Uint8Array | null> {
-  if (recording.contentBase64) return new Uint8Array(Buffer.from(recording.contentBase64, "base64"));
+function recordingKeyOf(organizationId: string, callId: string, contentType: string): string {
+  return `${organizationId}/${callId}.${contentType.includes("wav") ? "wav" : contentType.includes("mpeg") ? "mp3" : "bin"}`;
+}
+
+type StoredRecording = { key: string; contentType: string };
+
+/**
+ * The event's audio into the recording store. Inline audio is written as is. A URL is downloaded (streamed into the
+ * store) when its origin is trusted (server/voice/recording-origins.ts); when it is not, or the download fails, the
+ * call keeps the URL as its key — an external key, `no-recording` to the API — and goes on to its analysis as usual:
+ * a recording that cannot be fetched never holds up or loses the call. The analysis step tries a failed download
+ * once more (`retryRecordingDownloads`). Null: no audio at all.
+ */
+async function storeRecording(call: { id: string; organizationId: string }, recording: RecordingPayload, timeoutMs: number): Promise<StoredRecording | null> {
+  const contentType = recording.contentType;
+  const key = recordingKeyOf(call.organizationId, call.id, contentType);
+  if (recording.contentBase64) {
+    const bytes = new Uint8Array(Buffer.from(recording.contentBase64, "base64"));
+    if (bytes.byteLength === 0) return null;
+    await getRecordingStore().put(key, bytes, contentType);
+    return { key, contentType };
+  }
   if (!recording.url) return null;
+  if (!isTrustedRecordingUrl(recording.url)) {
+    getLogger("voice-events").warn({ callId: call.id }, "recording URL of an untrusted origin not downloaded (VOICE_RECORDING_URL_ORIGINS)");
+    return { key: recording.url, contentType };
+  }
   try {
-    const response = await fetch(recording.url, { signal: AbortSignal.timeout(timeoutMs) });
-    if (!response.ok) return null;
-    return new Uint8Array(await response.arrayBuffer());
-  } catch {
-    return null;
+    await downloadRecordingToStore({ url: recording.url, key, contentType, store: getRecordingStore(), timeoutMs });
+    return { key, contentType };
+  } catch (error) {
+    getLogger("voice-events").warn({ callId: call.id, err: error }, "recording download failed; the analysis step tries again");
+    return { key: recording.url, contentType };
   }
 }
 
 /**
+ * A second chance for recordings whose download failed when the call ended (the call kept the provider's URL as its
+ * key): before the analysis, each trusted URL is downloaded again; on success the call points at the stored audio
+ * (`downloaded`), otherwise it keeps the URL (`no-recording`). One query when there is nothing to retry (the usual case).
+ */
+export async function retryRecordingDownloads(db: DbOrTx, params: { callIds: string[]; timeoutMs?: number }): Promise<number> {
+  if (params.callIds.length === 0) return 0;
+  const pending = await db
+    .select({ id: calls.id, organizationId: calls.organizationId, recordingKey: calls.recordingKey, recordingContentType: calls.recordingContentType })
+    .from(calls)
+    .where(and(inArray(calls.id, params.callIds), eq(calls.resultType, "Processing Analysis"), sql`${calls.recordingKey} ~* '^https?://'`));
+  let stored = 0;
+  await Promise.all(
+    pending.map(async (call) => {
+      const url = call.recordingKey!;
+      if (!isTrustedRecordingUrl(url)) return;
+      const contentType = call.recordingContentType ?? "audio/wav";
+      const key = recordingKeyOf(call.organizationId, call.id, contentType);
+      try {
+        await downloadRecordingToStore({ url, key, contentType, store: getRecordingStore(), timeoutMs: params.timeoutMs ?? 10_000 });
+      } catch (error) {
+        getLogger("voice-events").warn({ callId: call.id, err: error }, "recording download failed again; the call keeps no recording");
+        return;
+      }
+      const updated = await db
+        .update(calls)
+        .set({ recordingKey: key })
+        .where(and(eq(calls.id, call.id), eq(calls.recordingKey, url)))
+        .returning({ id: calls.id });
+      stored += updated.length;
+    }),
+  );
+  return stored;
+}
+
+/**
  * `Calling` → `Processing Analysis`: stores the duration, transcript, disposition and the recording (in the
- * recording store under `<organizationId>/<callId>.<ext>`; a call without retrievable audio keeps no key). The
- * audio is written before the row, so a retried event after a crash writes the same key again and nothing dangles.
+ * recording store under `<organizationId>/<callId>.<ext>`; a call without audio keeps no key, one whose URL could not
+ * be fetched keeps the URL). The audio is written before the row, so a retried event after a crash writes the same
+ * key again and nothing dangles.
  */
 async function recordCallEnded(
   db: DbOrTx,
@@ -119,16 +194,9 @@ async function recordCallEnded(
   downloadTimeoutMs: number,
 ): Promise<VoiceEventOutcome> {
   if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
-  let recordingKey: string | null = null;
-  let recordingContentType: string | null = null;
-  if (event.recording) {
-    const bytes = await loadRecording(event.recording, downloadTimeoutMs);
-    if (bytes && bytes.byteLength > 0) {
-      recordingContentType = event.recording.contentType;
-      recordingKey = `${call.organizationId}/${call.id}.${recordingContentType.includes("wav") ? "wav" : recordingContentType.includes("mpeg") ? "mp3" : "bin"}`;
-      await getRecordingStore().put(recordingKey, bytes, recordingContentType);
-    }
-  }
+  const stored = event.recording ? await storeRecording(call, event.recording, downloadTimeoutMs) : null;
+  const recordingKey = stored?.key ?? null;
+  const recordingContentType = stored?.contentType ?? null;
   const endedAt = new Date(event.occurredAt);
   const updated = await db
     .update(calls)

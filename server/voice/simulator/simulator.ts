@@ -1,6 +1,7 @@
 import { ulid } from "ulid";
-import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent } from "@/server/voice/types";
+import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
 import { planSimulatedCall, renderSimulatedTranscript, type SimulatedCallPlan } from "./script";
+import { createSimulatorRecordingHost, type SimulatorRecordingHost } from "./recording-host";
 import { createConversationWav, seedOf } from "./wav";
 import { getLogger } from "@/server/observability/logger";
 
@@ -29,6 +30,17 @@ export type SimulatorOptions = {
   /** Longest compressed conversation, in wall milliseconds (default 8 s). */
   maxConversationMs?: number;
   log?: (message: string, error?: unknown) => void;
+  /**
+   * How `call.ended` carries the audio. `url` (the app's simulator): a URL on the simulator's own recording host, which
+   * the entry point downloads, as real providers do (Twilio's `RecordingUrl`): the event stays a few kB. `inline`
+   * (default: tests, the demo seed): the WAV as base64 in the event.
+   */
+  recordings?: "inline" | "url";
+  /**
+   * Live transcript lines: 0 (default) posts each spoken turn as its own `call.transcript` event; a positive value
+   * gathers the turns and posts them as one `call.transcript.batch` at most this often (wall ms), and before the end.
+   */
+  transcriptBatchMs?: number;
 };
 
 export type SimulatedVoiceEngine = VoiceEngine & {
@@ -41,6 +53,8 @@ export type SimulatedVoiceEngine = VoiceEngine & {
   runPending(callId?: string): Promise<void>;
   /** Resolves when every conversation started in realtime pace has delivered its last event. */
   idle(): Promise<void>;
+  /** Stops the recording host (url recordings); its URLs stop answering. */
+  close(): Promise<void>;
 };
 
 const RINGING_AFTER_MS = 150;
@@ -61,12 +75,14 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const now = options.now ?? (() => new Date());
   const msPerSecond = options.msPerSimulatedSecond ?? 12;
   const maxConversationMs = options.maxConversationMs ?? 8000;
+  const batchMs = options.transcriptBatchMs ?? 0;
   const log = options.log ?? ((message, error) => getLogger("voice-simulator").error({ err: error }, message));
   const placed = new Map<string, { providerCallId: string; dials: number }>();
   /** Calls in conversation: `hangUp` sets `hungUp` and wakes the conversation from its wait. */
   const live = new Map<string, { hungUp: boolean; wake: () => void }>();
   const pending: Array<{ callId: string; run: () => Promise<void> }> = [];
   const running = new Set<Promise<void>>();
+  const recordingHost: SimulatorRecordingHost | null = options.recordings === "url" ? createSimulatorRecordingHost() : null;
 
   const sleep = (ms: number) => (pace === "realtime" ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
@@ -132,21 +148,32 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
         const turns = (transcript ?? "").split("\n").filter(Boolean);
         const wallMs = Math.min(maxConversationMs, plan.durationSeconds * msPerSecond);
         let spoken = 0;
+        let unsent: VoiceTranscriptLine[] = [];
+        let lastSentAt = Date.now();
+        const sendLines = async () => {
+          const lines = unsent;
+          unsent = [];
+          lastSentAt = Date.now();
+          if (lines.length === 0) return;
+          const occurredAt = at(answeredAfter + Math.floor(lines.at(-1)!.offsetMs / 1000));
+          await deliver(
+            batchMs > 0 ? { ...base, type: "call.transcript.batch", occurredAt, lines } : { ...base, type: "call.transcript", occurredAt, ...lines[0]! },
+          ).catch((error: unknown) => log(`call ${request.callId}: live transcript lines were not stored`, error));
+        };
         for (const [index, turn] of turns.entries()) {
           if (control.hungUp) break;
           const separator = turn.indexOf(": ");
-          await deliver({
-            ...base,
-            type: "call.transcript",
-            occurredAt: at(answeredAfter + Math.floor((plan.durationSeconds * index) / turns.length)),
+          unsent.push({
             itemId: `turn-${index + 1}`,
             speaker: turn.startsWith("Agent:") ? "agent" : "customer",
             text: separator >= 0 ? turn.slice(separator + 2) : turn,
             offsetMs: Math.floor((plan.durationSeconds * 1000 * index) / turns.length),
-          }).catch((error: unknown) => log(`call ${request.callId}: a live transcript line was not stored`, error));
+          });
+          if (batchMs <= 0 || Date.now() - lastSentAt >= batchMs) await sendLines();
           spoken = index + 1;
           await wait(wallMs / turns.length);
         }
+        await sendLines();
         if (control.hungUp) {
           // Hung up from our side: the call lasted as long as the turns spoken so far, and says only those.
           durationSeconds = Math.max(1, Math.floor((plan.durationSeconds * spoken) / Math.max(1, turns.length)));
@@ -155,13 +182,16 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       } else {
         await sleep(NOT_CONNECTED_ENDS_AFTER_MS);
       }
-      const recording = plan.outcome.hasRecording
-        ? {
-            contentType: "audio/wav",
-            contentBase64: Buffer.from(createConversationWav({ seconds: Math.max(1, durationSeconds), seed: seedOf(request.callId) })).toString("base64"),
-            durationSeconds,
-          }
-        : null;
+      const recordingSeconds = Math.max(1, durationSeconds);
+      const recording = !plan.outcome.hasRecording
+        ? null
+        : recordingHost
+          ? { contentType: "audio/wav", url: await recordingHost.urlFor(request.callId, recordingSeconds), durationSeconds }
+          : {
+              contentType: "audio/wav",
+              contentBase64: Buffer.from(createConversationWav({ seconds: recordingSeconds, seed: seedOf(request.callId) })).toString("base64"),
+              durationSeconds,
+            };
       await deliver({
         ...base,
         type: "call.ended",
@@ -225,6 +255,10 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
 
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);
+    },
+
+    async close() {
+      await recordingHost?.close();
     },
   };
 }

@@ -21,40 +21,47 @@ export function createConversationWav({ seconds, seed, turns }: WavOptions): Uin
   const turnCount = Math.max(1, turns ?? Math.round(seconds / 8));
   const turnLength = Math.ceil(sampleCount / turnCount);
   const spoken = Math.min(turnLength, 5 * WAV_SAMPLE_RATE, Math.max(1, Math.round(turnLength * 0.8)));
-  const pitches = [180 + random() * 40, 110 + random() * 30];
-  // Each voice's full turn is synthesized once and copied into its other turns (only a cut-short last turn is
-  // synthesized on its own): a 7-minute recording costs two turns of synthesis, not 50. The simulator makes one per
-  // call in the app's own process; synthesizing every turn took ~100 ms of the event loop per call, which at campaign
-  // rates held up the dispatcher's timers and everything else (docs/call-engine.md, "Performance: a campaign burst").
-  const voiceTurn = (pitch: number, length: number): Buffer => {
-    const turn = Buffer.alloc(length, SILENCE);
-    let phase = 0;
-    for (let inTurn = 0; inTurn < length; inTurn += 1) {
-      // Syllables: ~5 per second, faded in and out at the edges of each turn.
-      const syllable = Math.max(0, Math.sin((Math.PI * inTurn * 5) / WAV_SAMPLE_RATE));
-      const edge = Math.min(1, inTurn / 400, (length - inTurn) / 400);
-      const vibrato = 1 + 0.03 * Math.sin((2 * Math.PI * 4 * inTurn) / WAV_SAMPLE_RATE);
-      phase += (2 * Math.PI * pitch * vibrato) / WAV_SAMPLE_RATE;
-      const voiced = Math.sin(phase) + 0.5 * Math.sin(2 * phase) + 0.25 * Math.sin(3 * phase);
-      const sample = 0.35 * voiced * syllable * Math.max(0, edge) + 0.01 * (random() - 0.5);
-      turn[inTurn] = Math.max(0, Math.min(255, SILENCE + Math.round(sample * 64)));
-    }
-    return turn;
-  };
-  const fullTurns = new Map<number, Buffer>();
+  // Whole hertz: each voice's turn is then one of a few dozen per length, synthesized once per process (voiceTurn).
+  const pitches = [Math.round(180 + random() * 40), Math.round(110 + random() * 30)];
   for (let turn = 0; turn < turnCount; turn += 1) {
-    const pitch = pitches[turn % 2]!;
     const first = turn * turnLength;
     const length = Math.min(sampleCount, first + spoken) - first;
     if (length <= 0) break;
-    let samples = length === spoken ? fullTurns.get(turn % 2) : undefined;
-    if (!samples) {
-      samples = voiceTurn(pitch, length);
-      if (length === spoken) fullTurns.set(turn % 2, samples);
-    }
-    samples.copy(buffer, 44 + first);
+    voiceTurn(pitches[turn % 2]!, length).copy(buffer, 44 + first);
   }
   return new Uint8Array(buffer.buffer, buffer.byteOffset, buffer.byteLength);
+}
+
+/**
+ * One voice's turn of speech: a pure function of (pitch, length), so it is synthesized once and copied into every
+ * turn and every recording that uses it. The simulator synthesizes a recording per call in the app's own process
+ * (its recording host, on each GET); synthesizing every turn of every call took ~100 ms of the event loop per call at
+ * campaign rates, and two turns per call still ~7 % of the app's CPU (docs/call-engine.md, "Performance: a campaign
+ * burst"); with the turns shared a recording costs a fill and a few copies.
+ */
+const voiceTurns = new Map<string, Buffer>();
+const MAX_CACHED_TURNS = 512;
+
+function voiceTurn(pitch: number, length: number): Buffer {
+  const key = `${pitch}:${length}`;
+  const cached = voiceTurns.get(key);
+  if (cached) return cached;
+  const random = seededRandom(pitch * 1_000_003 + length);
+  const turn = Buffer.alloc(length, SILENCE);
+  let phase = 0;
+  for (let inTurn = 0; inTurn < length; inTurn += 1) {
+    // Syllables: ~5 per second, faded in and out at the edges of each turn.
+    const syllable = Math.max(0, Math.sin((Math.PI * inTurn * 5) / WAV_SAMPLE_RATE));
+    const edge = Math.min(1, inTurn / 400, (length - inTurn) / 400);
+    const vibrato = 1 + 0.03 * Math.sin((2 * Math.PI * 4 * inTurn) / WAV_SAMPLE_RATE);
+    phase += (2 * Math.PI * pitch * vibrato) / WAV_SAMPLE_RATE;
+    const voiced = Math.sin(phase) + 0.5 * Math.sin(2 * phase) + 0.25 * Math.sin(3 * phase);
+    const sample = 0.35 * voiced * syllable * Math.max(0, edge) + 0.01 * (random() - 0.5);
+    turn[inTurn] = Math.max(0, Math.min(255, SILENCE + Math.round(sample * 64)));
+  }
+  if (voiceTurns.size >= MAX_CACHED_TURNS) voiceTurns.clear();
+  voiceTurns.set(key, turn);
+  return turn;
 }
 
 /** Reads the format header back (used by tests and by anything that wants to check a stored file). */

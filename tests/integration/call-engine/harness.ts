@@ -92,6 +92,8 @@ export type HarnessOptions = {
   paced?: boolean;
   /** The dispatcher sweep's period (default a day: one cron run per simulated day; production sweeps every minute). */
   sweepPeriodMinutes?: number;
+  /** How the harness's simulator sends recordings (default inline; `url`: hosted, downloaded by the entry point, as in the app). */
+  recordings?: "inline" | "url";
 };
 
 const UNPACED_DIAL_RATE = "1000";
@@ -121,6 +123,7 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
       pace: "manual",
       now: clock.now,
       transport: createFetchTransport({ url: "http://localhost/api/voice/events", fetch: (request) => voiceEventsRoute(request) }),
+      recordings: options.recordings,
     });
   const watchdogScope: string[] = [];
   const deps: CallEngineDependencies = {
@@ -164,6 +167,7 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
   };
   const stop = async () => {
     await runner.stop();
+    if (!options.simulator) await simulator.close();
     if (!options.paced) {
       delete process.env.CALL_DIAL_RATE_PER_SECOND;
       delete process.env.CALL_DIAL_RATE_PER_NUMBER_PER_SECOND;

@@ -1,9 +1,12 @@
+import { readdirSync, readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
+import path from "node:path";
+import { Readable } from "node:stream";
 import { eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { calls } from "@/db/schema";
-import { getRecordingStore } from "@/server/storage/recording-store";
+import { getRecordingStore, localRecordingPath, localRecordingStore, RecordingTooLargeError } from "@/server/storage/recording-store";
 import { signLocalRecordingUrl, verifyLocalRecordingUrl } from "@/server/storage/recording-url-signer";
 import { parseRangeHeader } from "@/server/storage/serve-local-recording";
 import { recordingStorageSettings } from "@/server/storage/storage-settings";
@@ -113,11 +116,37 @@ describe("S3-compatible recording storage", () => {
     }
   });
 
+  it("stores a streamed download (putStream) with one PutObject, and refuses one over the cap without storing it", async () => {
+    const store = getRecordingStore(recordingStorageSettings({ ...env, RECORDING_S3_ENDPOINT: endpoint }));
+    const wav = Buffer.from(makeWav(800));
+    const chunks = [wav.subarray(0, 300), wav.subarray(300)];
+    expect(await store.putStream("org.x/streamed.wav", Readable.from(chunks), "audio/wav", { maxBytes: wav.length })).toBe(wav.length);
+    expect(stub.objects.get("/call-audio/recordings/org.x/streamed.wav")?.body.equals(wav)).toBe(true);
+    await expect(store.putStream("org.x/big.wav", Readable.from(chunks), "audio/wav", { maxBytes: wav.length - 1 })).rejects.toBeInstanceOf(RecordingTooLargeError);
+    expect(stub.objects.has("/call-audio/recordings/org.x/big.wav")).toBe(false);
+  });
+
   it("refuses incomplete settings", () => {
     expect(recordingStorageSettings({})).toEqual({ kind: "local" });
     expect(() => recordingStorageSettings({ RECORDING_STORAGE: "s3" })).toThrow(/RECORDING_S3_BUCKET/);
     expect(() => recordingStorageSettings({ RECORDING_STORAGE: "gcs" })).toThrow();
     expect(() => recordingStorageSettings({ RECORDING_STORAGE: "s3", RECORDING_S3_BUCKET: "b", RECORDING_S3_ACCESS_KEY_ID: "x" })).toThrow();
+  });
+});
+
+describe("local recording store", () => {
+  it("streams a download into place, and leaves nothing at the key (and no partial file) when it fails", async () => {
+    const wav = Buffer.from(makeWav(800));
+    const key = "org.stream/call.1.wav";
+    expect(await localRecordingStore.putStream(key, Readable.from([wav.subarray(0, 100), wav.subarray(100)]), "audio/wav", { maxBytes: wav.length })).toBe(wav.length);
+    expect(readFileSync(localRecordingPath(key)).equals(wav)).toBe(true);
+    const failing = async function* () {
+      yield wav.subarray(0, 100);
+      throw new Error("connection reset");
+    };
+    await expect(localRecordingStore.putStream("org.stream/call.2.wav", failing(), "audio/wav", { maxBytes: wav.length })).rejects.toThrow("connection reset");
+    await expect(localRecordingStore.putStream("org.stream/call.3.wav", Readable.from([wav]), "audio/wav", { maxBytes: 10 })).rejects.toBeInstanceOf(RecordingTooLargeError);
+    expect(readdirSync(path.dirname(localRecordingPath(key)))).toEqual(["call.1.wav"]);
   });
 });
 

@@ -143,4 +143,27 @@ describe("simulated voice engine", () => {
     // Once over, there is nothing left to hang up.
     expect(await engine.endCall!(request.callId)).toBe(false);
   });
+
+  it("gathers live lines into call.transcript.batch events when asked (the app's simulator), saying exactly the final transcript", async () => {
+    const events: VoiceProviderEvent[] = [];
+    const engine = createSimulatedVoiceEngine({
+      pace: "realtime",
+      msPerSimulatedSecond: 20,
+      maxConversationMs: 1500,
+      transcriptBatchMs: 400,
+      transport: async (event) => (events.push(event), null),
+    });
+    await engine.placeCall(placeCallRequest("+12025550101"));
+    await engine.idle();
+    expect(events.some((event) => event.type === "call.transcript")).toBe(false);
+    const batches = events.flatMap((event) => (event.type === "call.transcript.batch" ? [event.lines] : []));
+    const lines = batches.flat();
+    // More than one batch (lines are sent while the call is live), far fewer batches than lines.
+    expect(batches.length).toBeGreaterThan(1);
+    expect(batches.length).toBeLessThan(lines.length);
+    expect(lines.map((line) => line.itemId)).toEqual(lines.map((_, index) => `turn-${index + 1}`));
+    const ended = events.at(-1)!;
+    if (ended.type !== "call.ended") throw new Error("unreachable");
+    expect(lines.map((line) => `${line.speaker === "agent" ? "Agent" : "Customer"}: ${line.text}`).join("\n")).toBe(ended.transcript);
+  });
 });
