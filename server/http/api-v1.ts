@@ -88,9 +88,9 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
 }
 
 /**
- * The `/api/v1` handler: trpc-to-openapi's node handler wrapped so that every response under the prefix
- * keeps the spec's contract — `{error, message}` bodies with our status table (the library's own error body,
- * its 415/404/parse errors included, never leaks), empty optional bodies, and HEAD — behind the edge checks:
+ * The `/api/v1` handler: the procedures routed as trpc-to-openapi routes them (server/http/rest-procedures.ts), with
+ * every response under the prefix keeping the spec's contract — `{error, message}` bodies with our status table
+ * (tRPC's error shape never leaks), empty optional bodies, and HEAD — behind the edge checks:
  * request line and Host, authentication of the key before any body is read, the rate limits (per key, or per
  * client address for requests without a valid key), and the body limit.
  */
