@@ -1,4 +1,3 @@
-import { createOpenApiNodeHttpHandler } from "trpc-to-openapi";
 import type { Db } from "@/db";
 import { appBaseUrl, trustedProxyHops } from "@/server/config/settings";
 import { authenticate, type AuthContext } from "../auth/authenticate";
@@ -7,9 +6,8 @@ import { currentRequestContext, getLogger } from "../observability/logger";
 import { recordRateLimitRejection } from "../observability/metrics";
 import { keyPrefix } from "../services/api-keys/api-key-crypto";
 import { createContext, type Context } from "../trpc/context";
-import type { Meta } from "../trpc/init";
 import { getOpenApiDocument } from "../trpc/openapi";
-import { appRouter, createCaller } from "../trpc/root";
+import { createCaller } from "../trpc/root";
 import {
   API_KEY_POLICY,
   apiKeyRateLimitStore,
@@ -21,6 +19,7 @@ import {
 } from "./rate-limit";
 import { BodyTooLargeError, bodyLimitBytes, declaredContentLength, isJsonContentType, readBodyWithLimit } from "./request-body";
 import { canonicalPath, clientAddress, isValidHostHeader } from "./request-head";
+import { callRestProcedure, findRestRoute, type RestErrorBody, type RestRoute } from "./rest-procedures";
 
 export const API_PREFIX = "/api/v1";
 
@@ -89,9 +88,9 @@ export async function handleApiV1(req: Request, options: ApiV1Options): Promise<
 }
 
 /**
- * The `/api/v1` handler: trpc-to-openapi's node handler wrapped so that every response under the prefix
- * keeps the spec's contract — `{error, message}` bodies with our status table (the library's own error body,
- * its 415/404/parse errors included, never leaks), empty optional bodies, and HEAD — behind the edge checks:
+ * The `/api/v1` handler: the procedures routed as trpc-to-openapi routes them (server/http/rest-procedures.ts), with
+ * every response under the prefix keeping the spec's contract — `{error, message}` bodies with our status table
+ * (tRPC's error shape never leaks), empty optional bodies, and HEAD — behind the edge checks:
  * request line and Host, authentication of the key before any body is read, the rate limits (per key, or per
  * client address for requests without a valid key), and the body limit.
  */
@@ -111,8 +110,10 @@ export async function respondApiV1(req: ApiRequest, options: ApiV1Options): Prom
   const path = canonicalPath(pathname.slice(API_PREFIX.length) || "/");
   if (path === null) return errorResponse("INVALID_REQUEST", "The request path is not valid percent-encoded UTF-8.");
   // The Node server's request log line and metrics name the route template, never the raw path.
+  // HEAD runs the GET of its path (handleHead), so it is routed as GET.
+  const route = findRestRoute(method === "HEAD" ? "GET" : method, path);
   const requestContext = currentRequestContext();
-  if (requestContext) requestContext.route = routeTemplateFor(method, path);
+  if (requestContext) requestContext.route = routeLabel(route, path);
 
   let limitHeaders: Record<string, string> = {};
   try {
@@ -140,8 +141,8 @@ export async function respondApiV1(req: ApiRequest, options: ApiV1Options): Prom
 
     let response: ApiResponse;
     if (path === "/openapi.json" && (method === "GET" || method === "HEAD")) response = openApiDocumentResponse();
-    else if (method === "HEAD") response = await handleHead(req, { path, search, caller }, options);
-    else response = await dispatch(req, { method, path, search, caller }, options);
+    else if (method === "HEAD") response = await handleHead(req, { route, path, search, caller }, options);
+    else response = await dispatch(req, { method, route, path, search, caller }, options);
     Object.assign(response.headers, limitHeaders);
     return response;
   } catch (error) {
@@ -179,30 +180,18 @@ async function identifyCaller(req: ApiRequest, options: ApiV1Options): Promise<C
   }
 }
 
-type OpenApiRoute = { method: string; template: string; pattern: RegExp };
-let openApiRoutes: OpenApiRoute[] | undefined;
-
-/** The REST routes as trpc-to-openapi matches them (normalized template, `{param}` = one segment, any case). */
-function findRoute(method: string, path: string): OpenApiRoute | undefined {
-  openApiRoutes ??= (Object.values(appRouter._def.procedures) as unknown as Array<{ _def: { meta?: Meta } }>).flatMap((procedure) => {
-    const openapi = procedure._def.meta?.openapi;
-    if (!openapi) return [];
-    const template = `/${openapi.path.replace(/^\/|\/$/g, "")}`;
-    const pattern = new RegExp(`^${template.replace(/\{(.+?)\}/g, "[^/]+")}$`, "i");
-    return [{ method: openapi.method, template, pattern }];
-  });
-  const normalized = `/${path.replace(/^\/|\/$/g, "")}`;
-  return openApiRoutes.find((route) => route.method === method && route.pattern.test(normalized));
-}
-
-/** `/api/v1/agents/{agentId}/outcomes` for logs and metrics; unknown routes share one label. */
-function routeTemplateFor(method: string, path: string): string {
+/**
+ * `/api/v1/agents/{agentId}/outcomes` for logs and metrics: the request's route, else the POST or GET route of its
+ * path (a method the path does not serve); unknown paths share one label.
+ */
+function routeLabel(route: RestRoute | undefined, path: string): string {
   if (path === "/openapi.json") return `${API_PREFIX}/openapi.json`;
-  const route = findRoute(method === "HEAD" ? "GET" : method, path) ?? findRoute("POST", path) ?? findRoute("GET", path);
-  return route ? `${API_PREFIX}${route.template}` : `${API_PREFIX}/{unmatched}`;
+  const named = route ?? findRestRoute("POST", path) ?? findRestRoute("GET", path);
+  return named ? `${API_PREFIX}${named.template}` : `${API_PREFIX}/{unmatched}`;
 }
 
-type DispatchTarget = { method: string; path: string; search: string; caller: Caller };
+/** `route`: the REST route of this method and path, if any (found once per request, see findRestRoute). */
+type DispatchTarget = { method: string; route: RestRoute | undefined; path: string; search: string; caller: Caller };
 
 /** A REST tRPC context on the request's headers, with the organization its key was verified for (once the edge has). */
 function restContext(req: ApiRequest, options: ApiV1Options, caller?: Caller): Context {
@@ -211,21 +200,20 @@ function restContext(req: ApiRequest, options: ApiV1Options, caller?: Caller): C
 }
 
 async function dispatch(req: ApiRequest, target: DispatchTarget, options: ApiV1Options): Promise<ApiResponse> {
-  const { method, path, search, caller } = target;
-  let body: unknown = undefined;
+  const { method, route, path, search, caller } = target;
+  // Nothing below reads a body it is not going to use: unknown routes and requests without a valid key are
+  // answered from the headers alone (the Node server then closes the connection instead of draining it).
+  if (!route) return errorResponse("NOT_FOUND", "No such endpoint. See /api/v1/openapi.json.");
+  let body: Record<string, unknown> | undefined;
   if (BODY_METHODS.has(method)) {
-    // Nothing below reads a body it is not going to use: unknown routes and requests without a valid key are
-    // answered from the headers alone (the Node server then closes the connection instead of draining it).
-    const route = findRoute(method, path);
-    if (!route) return errorResponse("NOT_FOUND", "No such endpoint. See /api/v1/openapi.json.");
     if ("authError" in caller) return errorResponse(caller.authError.code, caller.authError.message);
     const parsed = await readJsonBody(req, bodyLimitBytes(route.method, route.template));
     if (!isParsedBody(parsed)) return parsed;
     body = parsed.value;
   }
-  const response = await invokeOpenApi({ method, relativeUrl: `${path}${search}`, header: req.header, hasJsonBody: body !== undefined, body }, () => restContext(req, options, caller));
-  if (response.status < 400) return response;
-  return reshapeError(response);
+  const outcome = await callRestProcedure(route, { method, path, search, body }, () => restContext(req, options, caller));
+  if (outcome.ok) return { status: outcome.status, headers: outcome.headers, body: outcome.body };
+  return errorResponseOf(outcome.error);
 }
 
 type ParsedBody = { value: Record<string, unknown> };
@@ -274,114 +262,20 @@ async function readJsonBody(req: ApiRequest, limitBytes: number): Promise<Parsed
 
 const utf8 = new TextDecoder("utf-8", { fatal: true });
 
-type OpenApiNodeHandler = ReturnType<typeof createOpenApiNodeHttpHandler>;
-const contextFactories = new WeakMap<object, () => Context>();
-let openApiHandler: OpenApiNodeHandler | undefined;
-/** Handed to procedures as the request's signal: an answer to a gone client is dropped by the server, not aborted. */
-const NEVER_ABORTED = new AbortController().signal;
-
-/**
- * trpc-to-openapi's node handler, built once (its fetch adapter builds a new one — procedure cache, and outside
- * production the whole OpenAPI document — on every request).
- */
-function getOpenApiHandler(): OpenApiNodeHandler {
-  openApiHandler ??= createOpenApiNodeHttpHandler({
-    router: appRouter,
-    createContext: ({ req }: { req: object }) => contextFactories.get(req)!(),
-    // responseMeta also runs on errors and its status would override theirs: only successes take ours.
-    responseMeta: ({ ctx, errors }: { ctx?: Context; errors: unknown[] }) =>
-      errors.length > 0 || !ctx ? {} : { status: ctx.resMeta.status, headers: ctx.resMeta.headers },
-  } as unknown as Parameters<typeof createOpenApiNodeHttpHandler>[0]);
-  return openApiHandler;
-}
-
-type OpenApiCall = { method: string; relativeUrl: string; header: ApiRequest["header"]; hasJsonBody: boolean; body: unknown };
-
-/**
- * The bare request object the library reads: `instanceof Request` through its prototype chain, with its own getters
- * for what the library reads (Request.prototype's getters would throw on an object Request did not construct). A
- * class rather than Object.create with property descriptors on every call (measurably slower on the hot path).
- */
-class OpenApiRequest {
-  readonly #call: OpenApiCall;
-  readonly #headers: { get: (name: string) => string | null };
-
-  constructor(call: OpenApiCall) {
-    this.#call = call;
-    this.#headers = { get: (name) => (call.hasJsonBody && name.toLowerCase() === "content-type" ? "application/json" : call.header(name.toLowerCase())) };
-  }
-
-  get headers() {
-    return this.#headers;
-  }
-
-  get method() {
-    return this.#call.method;
-  }
-
-  get url() {
-    return this.#call.relativeUrl;
-  }
-
-  get body() {
-    return this.#call.body;
-  }
-
-  get signal() {
-    return NEVER_ABORTED;
-  }
-}
-Object.setPrototypeOf(OpenApiRequest.prototype, Request.prototype);
-
-/**
- * Runs the procedure through trpc-to-openapi's node handler without a fetch Request: the handler reads the request
- * through `instanceof Request` checks (headers.get, signal, a body already parsed), so it gets a bare object on
- * Request's prototype carrying only what it reads — the path below /api/v1, the method, the parsed body (declared
- * JSON: the content type was checked by readJsonBody) and a never-aborted signal. What it writes is collected into an
- * ApiResponse.
- */
-function invokeOpenApi(call: OpenApiCall, makeContext: () => Context): Promise<ApiResponse> {
-  const request = new OpenApiRequest(call);
-  contextFactories.set(request, makeContext);
-  return new Promise<ApiResponse>((resolve, reject) => {
-    const responseHeaders: Record<string, string> = {};
-    const res = {
-      statusCode: 200,
-      setHeader(key: string, value: string | string[]) {
-        responseHeaders[key.toLowerCase()] = Array.isArray(value) ? value.join(", ") : String(value);
-      },
-      end(chunk?: string) {
-        resolve({ status: res.statusCode, headers: responseHeaders, body: chunk ?? null });
-      },
-    };
-    getOpenApiHandler()(request as never, res as never).catch(reject);
-  });
-}
-
-type LibraryErrorBody = { message?: string; code?: string; data?: { appCode?: string; message?: string; details?: Record<string, unknown> } };
-
-function reshapeError(response: ApiResponse): ApiResponse {
-  let body: LibraryErrorBody = {};
-  try {
-    body = (JSON.parse(response.body ?? "") as LibraryErrorBody | null) ?? {};
-  } catch {
-    body = {};
-  }
+/** A procedure's error as `{error, message}` with our status table (tRPC's error shape never leaks). */
+function errorResponseOf(body: RestErrorBody): ApiResponse {
   const appCode = isAppErrorCode(body.data?.appCode) ? body.data.appCode : appCodeForTrpcCode(body.code ?? "INTERNAL_SERVER_ERROR");
   let message = body.data?.message ?? body.message ?? "Request failed.";
   if (appCode === "NOT_FOUND" && !body.data?.details && message === "Not found") message = "No such endpoint. See /api/v1/openapi.json.";
   if (appCode === "INTERNAL_SERVER_ERROR") message = INTERNAL_ERROR_MESSAGE;
-  const headers: Record<string, string> = {};
-  const retryAfter = response.headers["retry-after"];
-  if (retryAfter) headers["retry-after"] = retryAfter;
   const details = body.data?.details;
   // NO_VALID_CONTACTS carries `rejected` at the top level too (DESIGN §4), like a 202's body.
   const extra = details ? { ...(Array.isArray(details.rejected) ? { rejected: details.rejected } : {}), details } : {};
-  return errorResponse(appCode, message, headers, extra);
+  return errorResponse(appCode, message, {}, extra);
 }
 
 async function handleHead(req: ApiRequest, target: Omit<DispatchTarget, "method">, options: ApiV1Options): Promise<ApiResponse> {
-  const { path, search, caller } = target;
+  const { route, path, search, caller } = target;
   const scheduling = SCHEDULING_PATH.exec(path);
   if (scheduling) {
     try {
@@ -393,6 +287,6 @@ async function handleHead(req: ApiRequest, target: Omit<DispatchTarget, "method"
     }
   }
   // Any other path: the GET of the same path, without its body (so unknown paths and bad keys are not 204).
-  const get = await dispatch(req, { method: "GET", path, search, caller }, options);
+  const get = await dispatch(req, { method: "GET", route, path, search, caller }, options);
   return { status: get.status, headers: get.headers, body: null };
 }

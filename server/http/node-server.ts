@@ -174,7 +174,7 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
     // Draining: clients are told to open their next connection elsewhere.
     if (isShuttingDown()) res.setHeader("connection", "close");
     observeRequest(req, res, context);
-    runWithRequestContext(context, () => route(req, res, context));
+    runWithRequestContext(context, route, req, res, context);
   };
   const route = (req: IncomingMessage, res: ServerResponse, context: RequestContext) => {
     if (req.url === "*" && req.method === "OPTIONS") {
