@@ -1,6 +1,7 @@
 /**
  * Embedded Inngest runner benchmark:
  *   npx tsx bench/inngest-runner.ts [--runs N] [--steps N] [--concurrency N] [--events N] [--checkpointing 0|1]
+ *     [--profile <file.cpuprofile>]   (a CPU profile of the steps phase only, for Chrome DevTools / speedscope)
  *
  * Starts its own embedded Postgres in a temp dir and measures, each with a baseline taken in the same run:
  * 1. Steps: a function of sequential `step.run`s (each one small query) through the runner — the real serve handler,
@@ -11,7 +12,8 @@
  * 3. Short runs: how fast the runner works through the 1,000 one-step runs one send started.
  * Prints the machine's load average too (a shared machine's figures move with it). Stops by itself.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
 import os from "node:os";
 import path from "node:path";
 import { sql } from "drizzle-orm";
@@ -33,6 +35,7 @@ const CONCURRENCY = flag("concurrency", 8);
 const EVENTS = flag("events", 1000);
 const CHECKPOINTING = flag("checkpointing", 1) !== 0;
 const REPEATS = 3;
+const PROFILE = process.argv.includes("--profile") ? process.argv[process.argv.indexOf("--profile") + 1] : undefined;
 
 const GOALS = { overheadMs: 1.5, stepsPerSecond: 500, sendMs: 200 };
 
@@ -106,12 +109,24 @@ async function main() {
     const directMs = performance.now() - directStart;
     await inngest.send(Array.from({ length: RUNS }, (_, run) => ({ name: "bench/start", data: { run } })));
     handlerMs = 0;
+    const profiler = PROFILE ? new Session() : undefined;
+    if (profiler) {
+      profiler.connect();
+      await profiler.post("Profiler.enable");
+      await profiler.post("Profiler.setSamplingInterval", { interval: 250 });
+      await profiler.post("Profiler.start");
+    }
     const stepsCpu0 = process.cpuUsage();
     const runnerStart = performance.now();
     const units = await runner.drain({ maxJobs: 1e9 });
     const runnerMs = performance.now() - runnerStart;
-    const stepsHandlerMs = handlerMs;
     const stepsCpu = process.cpuUsage(stepsCpu0);
+    if (profiler) {
+      const { profile } = await profiler.post("Profiler.stop");
+      writeFileSync(PROFILE!, JSON.stringify(profile));
+      profiler.disconnect();
+    }
+    const stepsHandlerMs = handlerMs;
     const totalSteps = RUNS * STEPS;
     const runnerPerStep = runnerMs / totalSteps;
     const directPerStep = directMs / totalSteps;

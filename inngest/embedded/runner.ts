@@ -261,14 +261,15 @@ export class EmbeddedRunner {
         if (this.stopping) break;
         await startDueRuns(this.executor);
         const runningBefore = this.inflight.size;
-        const jobs = await claimJobs(this.executor, this.concurrency - runningBefore);
+        const capacity = this.concurrency - runningBefore;
+        const jobs = await claimJobs(this.executor, capacity);
         for (const job of jobs) void this.track(job);
-        if (jobs.length === 0) {
-          // Done only if nothing was running while we claimed: a request that ended meanwhile may have made
-          // work claimable (freed a concurrency key, queued its run's next request).
-          if (runningBefore === 0) break;
-          if (this.inflight.size > 0) await Promise.race([...this.inflight]);
-        } else await this.whenSlotsFree();
+        // Done only if nothing was running while we claimed: a request that ended meanwhile may have made
+        // work claimable (freed a concurrency key, queued its run's next request).
+        if (jobs.length === 0 && runningBefore === 0) break;
+        // Claim again as soon as a slot is free, as the server's pump does (requests that end while a claim is in
+        // flight are claimed for together); when the claim found less than it asked for, once a request ends.
+        if (this.inflight.size > 0 && (jobs.length < capacity || this.inflight.size >= this.concurrency)) await Promise.race([...this.inflight]);
         if (budget.used > maxJobs) {
           while (this.inflight.size) await Promise.allSettled([...this.inflight]);
           throw new Error(`drain() executed more than ${maxJobs} jobs: a function loops?`);
@@ -278,15 +279,6 @@ export class EmbeddedRunner {
     } finally {
       this.budget = null;
     }
-  }
-
-  /**
-   * Waits until half the slots are free (or all requests are done): claiming for several slots at once costs one
-   * statement, claiming after every request one each.
-   */
-  private async whenSlotsFree(): Promise<void> {
-    const wanted = Math.max(1, Math.floor(this.concurrency / 2));
-    while (this.inflight.size > 0 && this.concurrency - this.inflight.size < wanted) await Promise.race([...this.inflight]);
   }
 
   /**

@@ -106,3 +106,47 @@ describe("claims under advisory locks", () => {
     }
   }, 60_000);
 });
+
+/** Runs of `test-drain-slots`: the "hold" runs wait (up to a bound) for the "quick" run that has no slot yet. */
+const held = { quickRan: false, release: () => {}, released: Promise.resolve() };
+const drainSlots = inngest.createFunction({ id: "test-drain-slots", triggers: [{ event: "test/drain-slots" }], retries: 0 }, async ({ event, step }) => {
+  const { kind } = event.data as { kind: "hold" | "free" | "quick" };
+  return step.run("work", async () => {
+    if (kind === "quick") {
+      held.quickRan = true;
+      held.release();
+      return "quick";
+    }
+    if (kind === "free") return "free";
+    // Waits for the quick run, or 3 s when it cannot start before this request ends.
+    const quickStartedMeanwhile = await Promise.race([held.released.then(() => true), new Promise<boolean>((resolve) => setTimeout(() => resolve(false), 3000))]);
+    return quickStartedMeanwhile;
+  });
+});
+
+describe("drain() claims like the server's runner", () => {
+  it("claims as soon as one slot is free, while the other requests still run", async () => {
+    held.quickRan = false;
+    held.released = new Promise<void>((resolve) => (held.release = resolve));
+    const jobs = await startTestInngest({ db, functions: [drainSlots], concurrency: 4 });
+    try {
+      // Four slots: three requests hold theirs, one ends at once; the fifth run needs that free slot.
+      await inngest.send([
+        ...Array.from({ length: 3 }, () => ({ name: "test/drain-slots", data: { kind: "hold" } })),
+        { name: "test/drain-slots", data: { kind: "free" } },
+      ]);
+      await inngest.send({ name: "test/drain-slots", data: { kind: "quick" } });
+      await jobs.drain();
+      expect(held.quickRan).toBe(true);
+      const runs = await db
+        .select({ output: inngestRuns.output, event: inngestRuns.event })
+        .from(inngestRuns)
+        .where(sql`${inngestRuns.partition} = ${jobs.partition} and ${inngestRuns.functionId} = 'outbound-calling-test-drain-slots'`);
+      const holds = runs.filter((run) => (run.event.data as { kind: string }).kind === "hold");
+      // Every held request saw the quick run start before it ended: no one waited for half the slots to free.
+      expect(holds.map((run) => run.output)).toEqual([true, true, true]);
+    } finally {
+      await jobs.stop();
+    }
+  }, 30_000);
+});
