@@ -47,9 +47,9 @@ function toJob(candidate: Candidate, leaseToken: string): Job {
   };
 }
 
-/** Leases up to `limit` due jobs of this runner's partition and functions. */
-export async function claimJobs(runner: RunnerContext, limit: number): Promise<Job[]> {
-  const functionIds = [...runner.registry().keys()];
+/** Leases up to `limit` due jobs of this runner's partition and functions (but those in `skipFunctions`). */
+export async function claimJobs(runner: RunnerContext, limit: number, options: { skipFunctions?: ReadonlySet<string> } = {}): Promise<Job[]> {
+  const functionIds = [...runner.registry().keys()].filter((id) => !options.skipFunctions?.has(id));
   if (functionIds.length === 0 || limit <= 0) return [];
   const now = runner.now();
   const leaseToken = newLeaseToken();

@@ -27,6 +27,13 @@ export type EmbeddedRunnerOptions = {
   pollIntervalMs?: number;
   /** Requests executed at once by this runner. */
   concurrency?: number;
+  /**
+   * Most requests of one function executing at once in this runner (default: `concurrency`, no limit of its own). Below
+   * `concurrency`, a burst of one function (a campaign's analysis batches) leaves workers to the others: the
+   * dispatcher, webhook deliveries, a meeting's reconciliation. Not a concurrency limit of the function (that is
+   * its `concurrency` option, counted across runners): only how this runner shares its workers.
+   */
+  functionShare?: number;
   /** A claimed job is re-claimable by another runner once its lease expires (runner crash); renewed while running. */
   leaseMs?: number;
   /** 0..1; jitter added to retry backoff. */
@@ -54,6 +61,9 @@ export class EmbeddedRunner {
   private registry: FunctionRegistry = new Map();
   private readonly executor: ExecutorContext;
   private readonly concurrency: number;
+  private readonly functionShare: number;
+  /** Requests executing now, per function (for the function share). */
+  private readonly executingByFunction = new Map<string, number>();
   private readonly pollIntervalMs: number;
   private readonly autoPoll: boolean;
   private readonly logger: Logger;
@@ -75,6 +85,7 @@ export class EmbeddedRunner {
     const clock = options.now ?? (() => new Date());
     this.partition = options.partition ?? DEFAULT_PARTITION;
     this.concurrency = options.concurrency ?? 8;
+    this.functionShare = Math.max(1, Math.min(options.functionShare ?? this.concurrency, this.concurrency));
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
     this.autoPoll = options.autoPoll ?? false;
     this.logger = options.logger ?? console;
@@ -204,9 +215,9 @@ export class EmbeddedRunner {
         }
         const capacity = this.concurrency - this.inflight.size;
         if (capacity <= 0) return;
-        const jobs = await claimJobs(this.executor, capacity);
+        const { jobs, claimed } = await this.claim(capacity);
         for (const job of jobs) void this.track(job);
-        if (jobs.length === capacity) this.pumpAgain = true;
+        if (claimed === capacity) this.pumpAgain = true;
       } while (this.pumpAgain);
       await this.scheduleWake();
     } catch (error) {
@@ -221,7 +232,8 @@ export class EmbeddedRunner {
   private async scheduleWake(): Promise<void> {
     if (this.stopping) return;
     const idle = this.unlisten ? this.pollIntervalMs * 4 : this.pollIntervalMs;
-    const due = this.inflight.size < this.concurrency ? await nextDueAt(this.executor, { leases: true }) : null;
+    // Functions at their share are woken by their own requests ending, not by their due jobs.
+    const due = this.inflight.size < this.concurrency ? await nextDueAt(this.executor, { leases: true, skipFunctions: this.functionsAtShare() }) : null;
     const untilDue = due ? due.getTime() - this.now().getTime() : Infinity;
     this.armWake(Math.min(idle, untilDue <= 0 ? BLOCKED_RETRY_MS : untilDue));
   }
@@ -236,10 +248,46 @@ export class EmbeddedRunner {
     this.wakeTimer.unref?.();
   }
 
+  /** Functions with `functionShare` requests executing: the next claim skips them. */
+  private functionsAtShare(): ReadonlySet<string> | undefined {
+    if (this.functionShare >= this.concurrency) return undefined;
+    const full = new Set<string>();
+    for (const [functionId, executing] of this.executingByFunction) if (executing >= this.functionShare) full.add(functionId);
+    return full.size ? full : undefined;
+  }
+
+  /**
+   * Leases up to `capacity` jobs, none of a function at its share. One claim takes jobs in due order whatever their
+   * function, so it can take more of a function than its share has room for: those leases are given back at once
+   * (for this runner's next claim, which skips that function, or for another runner). `claimed` counts them too.
+   */
+  private async claim(capacity: number): Promise<{ jobs: Job[]; claimed: number }> {
+    const skipFunctions = this.functionsAtShare();
+    const claimed = await claimJobs(this.executor, capacity, { skipFunctions });
+    if (this.functionShare >= this.concurrency) return { jobs: claimed, claimed: claimed.length };
+    const executing = new Map(this.executingByFunction);
+    const jobs: Job[] = [];
+    const surplus: Job[] = [];
+    for (const job of claimed) {
+      const count = executing.get(job.functionId) ?? 0;
+      if (count >= this.functionShare) surplus.push(job);
+      else {
+        executing.set(job.functionId, count + 1);
+        jobs.push(job);
+      }
+    }
+    if (surplus.length) await releaseLeases(this.executor, surplus);
+    return { jobs, claimed: claimed.length };
+  }
+
   private track(job: Job): Promise<void> {
+    this.executingByFunction.set(job.functionId, (this.executingByFunction.get(job.functionId) ?? 0) + 1);
     const promise: Promise<void> = executeJob(this.executor, job, () => !this.executor.shouldYield())
       .catch((error) => this.logger.error(`[inngest-embedded] job ${job.id} (run ${job.runId}) failed`, error))
       .finally(() => {
+        const left = (this.executingByFunction.get(job.functionId) ?? 1) - 1;
+        if (left > 0) this.executingByFunction.set(job.functionId, left);
+        else this.executingByFunction.delete(job.functionId);
         this.inflight.delete(promise);
         this.poke();
       });
@@ -262,7 +310,7 @@ export class EmbeddedRunner {
         await startDueRuns(this.executor);
         const runningBefore = this.inflight.size;
         const capacity = this.concurrency - runningBefore;
-        const jobs = await claimJobs(this.executor, capacity);
+        const { jobs } = await this.claim(capacity);
         for (const job of jobs) void this.track(job);
         // Done only if nothing was running while we claimed: a request that ended meanwhile may have made
         // work claimable (freed a concurrency key, queued its run's next request).

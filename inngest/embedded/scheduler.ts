@@ -93,8 +93,8 @@ export async function startDueRuns(runner: RunnerContext): Promise<boolean> {
  * The earliest time something of this runner becomes runnable: a pending job, a cron schedule, a batch timeout
  * (and, with `leases`, a lease that expires: a dead runner's job). Null when nothing is pending.
  */
-export async function nextDueAt(runner: RunnerContext, options: { leases?: boolean } = {}): Promise<Date | null> {
-  const ids = functionIds(runner, "all");
+export async function nextDueAt(runner: RunnerContext, options: { leases?: boolean; skipFunctions?: ReadonlySet<string> } = {}): Promise<Date | null> {
+  const ids = functionIds(runner, "all").filter((id) => !options.skipFunctions?.has(id));
   if (ids.length === 0) return null;
   const fns = sql`${textArray(ids)}::text[]`;
   const [row] = await rows<{ at: string | null }>(

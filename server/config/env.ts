@@ -358,6 +358,18 @@ const fields = {
     sameOnEveryInstance: true,
   }),
 
+  INNGEST_EMBEDDED_WORKERS: setting(wholeNumber(1, 256).default(12), {
+    group: "Background jobs (Inngest)",
+    description: "Embedded runner: requests (function steps) it executes at once in this instance.",
+    default: "`12`",
+  }),
+  INNGEST_EMBEDDED_FUNCTION_SHARE: setting(wholeNumber(1, 256).default(8), {
+    group: "Background jobs (Inngest)",
+    description:
+      "Embedded runner: most of those workers one function may hold, so a burst of one function (a campaign's analysis batches) leaves the others (the dispatcher, webhook deliveries, a meeting's reconciliation) room to run. At least `INNGEST_EMBEDDED_WORKERS` turns the share off.",
+    default: "`8`",
+  }),
+
   // Call engine
   VOICE_ENGINE: setting(oneOf(["simulator", "twilio-realtime"] as const).default("simulator"), {
     group: "Call engine",

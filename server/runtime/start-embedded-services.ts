@@ -4,6 +4,7 @@ import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/embedded";
 import { functions } from "@/inngest/functions";
 import { createInngestHandler } from "@/inngest/serve";
 import { isDemoInstance } from "@/server/config/settings";
+import { getConfig } from "@/server/config/env";
 import { consoleLike, getLogger } from "@/server/observability/logger";
 import { describeEmbeddedSimulator, ensureEmbeddedChiliPiperSimulator, type EmbeddedSimulatorHandle } from "@/server/simulators/chili-piper/embedded";
 import { simulatorEventsUrl, startVoiceEngine } from "@/server/voice";
@@ -56,7 +57,8 @@ async function start(): Promise<EmbeddedServices> {
   log.info({ engine: voice.kind }, `${voice.kind} voice engine ready${voice.kind === "simulator" ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
   let runner: EmbeddedRunner | null = null;
   if (inngestMode === "embedded") {
-    const started = createEmbeddedRunner({ db: getDb(), autoPoll: true, logger: consoleLike(getLogger("inngest-embedded")) });
+    const { INNGEST_EMBEDDED_WORKERS: concurrency, INNGEST_EMBEDDED_FUNCTION_SHARE: functionShare } = getConfig();
+    const started = createEmbeddedRunner({ db: getDb(), autoPoll: true, concurrency, functionShare, logger: consoleLike(getLogger("inngest-embedded")) });
     await started.start();
     runner = started;
     // The runner's own timeout comes a second before the stage's, so the lease release it does then finishes in time.
