@@ -46,4 +46,4 @@ EXPOSE 3000
 # SIGTERM reaches node directly (no npm in between), so the graceful shutdown runs (SHUTDOWN_TIMEOUT_SECONDS).
 STOPSIGNAL SIGTERM
 HEALTHCHECK --interval=15s --timeout=3s --start-period=60s CMD ["node", "-e", "fetch('http://127.0.0.1:'+(process.env.PORT||3000)+'/healthz').then(r=>process.exit(r.ok?0:1),()=>process.exit(1))"]
-CMD ["node", "--import", "tsx", "scripts/start.ts"]
+CMD ["node", "--max-semi-space-size=32", "--import", "tsx", "scripts/start.ts"]
