@@ -64,7 +64,14 @@ describe("embedded runner: durability", () => {
     await Promise.all([a.drain(), b.drain()]);
     for (const key of keys) {
       const run = await runOf("test-parallel", key);
-      expect(run!.status).toBe("completed");
+      // On failure, say where the run stands: its jobs (leases, due times) and what its requests did.
+      const state = async () =>
+        JSON.stringify({
+          jobs: await db.select().from(inngestJobs).where(eq(inngestJobs.runId, run!.id)),
+          attempts: await db.select().from(inngestAttempts).where(eq(inngestAttempts.runId, run!.id)),
+          now: clock.now(),
+        });
+      expect(run!.status, run!.status === "completed" ? undefined : await state()).toBe("completed");
       for (const part of ["a", "b", "c"]) expect(count(`${key}:part-${part}`)).toBe(1);
     }
     const runners = await db.select({ runnerId: inngestAttempts.runnerId }).from(inngestAttempts);
