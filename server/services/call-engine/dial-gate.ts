@@ -110,8 +110,8 @@ export const callWindowCheck: DialCheck = {
 };
 
 /**
- * The dial-rate limits (organization, caller ID): plans each call's slot; a call whose slot is beyond the planning
- * horizon waits for a later round. Last, so only calls that will really be dialed take slots.
+ * The dial-rate limits (organization, caller ID): plans each call's slot, the earliest free ones first; a call whose
+ * slot is beyond the planning horizon waits for a later round. Last, so only calls that will really be dialed take slots.
  */
 export const dialRateCheck: DialCheck = {
   name: "dial-rate",
@@ -127,16 +127,28 @@ export const dialRateCheck: DialCheck = {
       candidates.flatMap((candidate) => subjectsOf(candidate).map((subject) => subject.key)),
       context.now,
     );
-    const horizon = context.now.getTime() + dialPlanningHorizonMs();
-    for (const candidate of candidates) {
-      const subjects = subjectsOf(candidate);
+    const horizonMs = dialPlanningHorizonMs();
+    const horizon = context.now.getTime() + horizonMs;
+    // Earliest slot first (ties in due order), not strictly in due order: a call whose caller ID is busy takes its
+    // later slot without holding up the calls behind it. Taken in due order, it would move the organization's one
+    // cursor past its own slot and leave the organization's slots in between unused (with 20 caller IDs at 5/s and
+    // 50/s for the organization, about half of them in a burst).
+    const pending = candidates.map((candidate) => ({ candidate, subjects: subjectsOf(candidate) }));
+    while (pending.length > 0) {
+      let best = 0;
+      let bestSlot = Infinity;
+      pending.forEach((entry, index) => {
+        const slot = planner.peek(entry.subjects, entry.candidate.call.scheduledAt);
+        if (slot < bestSlot) [best, bestSlot] = [index, slot];
+      });
+      if (bestSlot > horizon) break;
+      const [{ candidate, subjects }] = pending.splice(best, 1) as [(typeof pending)[number]];
+      planner.take(subjects, bestSlot);
+      context.slots.set(candidate.call.id, new Date(bestSlot));
+    }
+    for (const { candidate, subjects } of pending) {
       const slot = planner.peek(subjects, candidate.call.scheduledAt);
-      if (slot > horizon) {
-        verdicts.set(candidate.call.id, { action: "wait", reason: "rate-limit", retryAt: new Date(slot - dialPlanningHorizonMs()) });
-        continue;
-      }
-      planner.take(subjects, slot);
-      context.slots.set(candidate.call.id, new Date(slot));
+      verdicts.set(candidate.call.id, { action: "wait", reason: "rate-limit", retryAt: new Date(slot - horizonMs) });
     }
     await planner.save(context.tx);
     return verdicts;

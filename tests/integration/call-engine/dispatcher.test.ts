@@ -5,6 +5,7 @@ import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
 import { calls, organizations, sequences } from "@/db/schema";
+import { pickFromPhoneNumber } from "@/server/services/call-engine/call-context";
 import { dispatchDueCalls } from "@/server/services/call-engine/dial-call";
 import { dialChecks, type DialCheck } from "@/server/services/call-engine/dial-gate";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
@@ -103,6 +104,48 @@ describe("dispatcher: dial gate and dial-rate limits", () => {
       .map((row) => row.dialSlotAt!.getTime())
       .sort((a, b) => a - b);
     for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(200);
+  });
+
+  it("a busy caller ID delays only its own calls: a burst whose calls come three per caller ID still gets every organization slot", async () => {
+    const clock = createTestClock(START);
+    const engine = simulator(clock);
+    // 50/s for the organization, 20 caller IDs at the default 5/s (100/s together), 60 calls due in this order: three
+    // in a row from each caller ID (each call's caller ID is picked from its contact's number).
+    const phoneNumbers = Array.from({ length: 20 }, (_, i) => `+1646555${String(3000 + i)}`);
+    const { organization, agent } = await createEngineOrganization(db, { phoneNumbers, steps: [callStep()] });
+    await db.update(organizations).set({ dialRatePerSecond: 50 }).where(eq(organizations.id, organization.id));
+    const byCallerId = new Map<string, string[]>();
+    for (let i = 0; byCallerId.size < 20 || [...byCallerId.values()].some((numbers) => numbers.length < 3); i++) {
+      const contact = `+1303556${String(1000 + i)}`;
+      const callerId = pickFromPhoneNumber(phoneNumbers, contact);
+      byCallerId.set(callerId, [...(byCallerId.get(callerId) ?? []), contact]);
+    }
+    const ordered = [...byCallerId.values()].flatMap((numbers) => numbers.slice(0, 3));
+    const sequenceIds: string[] = [];
+    for (const [i, phoneNumber] of ordered.entries()) {
+      // Due one millisecond apart, so the claim examines them in this order.
+      const scheduledAt = new Date(START.getTime() + i);
+      const created = await enroll(db, { agent, phoneNumber, bypassCallWindows: true, scheduledAt, now: START, withoutRunner: true });
+      sequenceIds.push(created.sequenceId);
+    }
+    clock.set(new Date(START.getTime() + 100));
+    const round = await dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait });
+    // From the first due time (burst credit) to the end of the one-second horizon, START + 1.1 s, the organization has
+    // 56 slots: every one is used, 20 ms apart, and no caller ID dials twice within 200 ms.
+    expect(round.dialed).toBe(56);
+    const dialed = (await db.select().from(calls).where(inArray(calls.sequenceId, sequenceIds))).filter((row) => row.dialSlotAt);
+    const slots = dialed.map((row) => row.dialSlotAt!.getTime()).sort((a, b) => a - b);
+    for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(20);
+    const perCallerId = new Map<string, number[]>();
+    for (const row of dialed) {
+      const callerId = row.fromPhoneNumber;
+      expect(phoneNumbers).toContain(callerId);
+      perCallerId.set(callerId, [...(perCallerId.get(callerId) ?? []), row.dialSlotAt!.getTime()]);
+    }
+    for (const times of perCallerId.values()) {
+      times.sort((a, b) => a - b);
+      for (let i = 1; i < times.length; i++) expect(times[i]! - times[i - 1]!).toBeGreaterThanOrEqual(200);
+    }
   });
 
   it("re-checks in the claim transaction: a cancelled sequence's call is cancelled, a paused agent's call waits", async () => {
