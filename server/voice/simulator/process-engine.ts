@@ -66,8 +66,9 @@ type Running = {
  */
 export function createSimulatorProcessEngine(options: SimulatorProcessOptions): SimulatorProcessEngine {
   const log = getLogger("voice-simulator");
-  const entry = options.entry ?? path.resolve("server/voice/simulator/process-entry.ts");
-  if (!existsSync(entry)) throw new Error(`the voice simulator's entry file ${entry} is missing (the app runs from its own directory)`);
+  // turbopackIgnore: the entry is run by tsx in its own process, not bundled with the app (nor traced by the build).
+  const entry = options.entry ?? path.join(/* turbopackIgnore: true */ process.cwd(), "server/voice/simulator/process-entry.ts");
+  if (!existsSync(/* turbopackIgnore: true */ entry)) throw new Error(`the voice simulator's entry file ${entry} is missing (the app runs from its own directory)`);
   const replyTimeoutMs = options.replyTimeoutMs ?? 10_000;
   const startTimeoutMs = options.startTimeoutMs ?? 60_000;
   const restartDelaysMs = options.restartDelaysMs ?? [0, 1000, 5000, 15_000, 30_000];
@@ -87,7 +88,7 @@ export function createSimulatorProcessEngine(options: SimulatorProcessOptions): 
   process.once("exit", killOnExit);
 
   function startProcess(): Running {
-    const child = fork(entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
+    const child = fork(/* turbopackIgnore: true */ entry, [], { execArgv: ["--import", "tsx"], stdio: ["ignore", "inherit", "inherit", "ipc"] });
     let markReady!: () => void;
     let failStart!: (error: Error) => void;
     const running: Running = {
