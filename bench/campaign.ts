@@ -47,7 +47,7 @@ async function main() {
   const { createOrganization } = await import("@/server/services/organizations/create-organization");
   const { LOOPBACK_ADDRESS_POLICY } = await import("@/server/services/webhooks/address-guard");
   const { createWebhookEndpoint } = await import("@/server/services/webhooks/manage-endpoints");
-  const { dialLags, fmt, percentile, processCpuMs, request, startNextApp } = await import("./lib/harness");
+  const { descendantCpuMs, dialLags, fmt, percentile, processCpuMs, request, startNextApp } = await import("./lib/harness");
 
   const handle = createDb(database.url, { max: 4 });
   const db = handle.db;
@@ -149,6 +149,7 @@ async function main() {
   }));
   const perRequest = Math.ceil(CONTACTS / REQUESTS);
   const appCpuAtStart = processCpuMs(app.pid);
+  const childrenCpuAtStart = descendantCpuMs(app.pid);
   const started = Date.now();
   let last202 = 0;
   for (let r = 0; r < REQUESTS; r++) {
@@ -185,6 +186,8 @@ async function main() {
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const appCpuMs = processCpuMs(app.pid) - appCpuAtStart;
+  // The app's child processes (the voice simulator's, VOICE_SIMULATOR_PROCESS=separate): a provider's work, counted apart.
+  const childrenCpu = [...descendantCpuMs(app.pid)].map(([pid, ms]) => ({ pid, ms: ms - (childrenCpuAtStart.get(pid) ?? 0) }));
   const appWallMs = Date.now() - started;
   // A little longer, to catch late duplicates.
   await new Promise((resolve) => setTimeout(resolve, 3000));
@@ -219,6 +222,10 @@ async function main() {
   // pipeline saves shows here even when the load average makes the wall-clock figures incomparable.
   console.log(
     `  app process CPU from the first request to the end: ${fmt(appCpuMs / 1000)} s over ${fmt(appWallMs / 1000)} s (${fmt(appCpuMs / Math.max(1, appWallMs), 2)} cores), ${fmt(appCpuMs / Math.max(1, final.final), 1)} ms per finished call (${final.final})`,
+  );
+  const childrenCpuMs = childrenCpu.reduce((sum, child) => sum + child.ms, 0);
+  console.log(
+    `  app's child processes (the voice simulator's): ${childrenCpu.length === 0 ? "none" : `${fmt(childrenCpuMs / 1000)} s CPU (${childrenCpu.map((child) => `pid ${child.pid} ${fmt(child.ms / 1000)} s`).join(", ")}), ${fmt(childrenCpuMs / Math.max(1, final.final), 1)} ms per finished call`}`,
   );
   console.log(`  load average while it ran (1 min, every 5 s): min ${fmt(Math.min(...loads), 2)}, max ${fmt(Math.max(...loads), 2)}, mean ${fmt(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length), 2)} (${os.cpus().length} CPUs)`);
 

@@ -1,5 +1,5 @@
 import { spawn, type ChildProcess } from "node:child_process";
-import { existsSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import http from "node:http";
 import os from "node:os";
 import path from "node:path";
@@ -74,6 +74,30 @@ export function processCpuMs(pid: number): number {
   if (!existsSync(`/proc/${pid}/stat`)) return NaN;
   const fields = readFileSync(`/proc/${pid}/stat`, "utf8").split(") ")[1]!.split(" ");
   return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // utime + stime, in clock ticks of 10 ms
+}
+
+/** The processes a process started (children, their children, ...), from /proc; empty where /proc does not have them. */
+export function descendantPids(pid: number): number[] {
+  const found: number[] = [];
+  const visit = (parent: number) => {
+    const tasks = `/proc/${parent}/task`;
+    if (!existsSync(tasks)) return;
+    for (const task of readdirSync(tasks)) {
+      const file = `${tasks}/${task}/children`;
+      if (!existsSync(file)) continue;
+      for (const child of readFileSync(file, "utf8").split(" ").filter(Boolean).map(Number)) {
+        found.push(child);
+        visit(child);
+      }
+    }
+  };
+  visit(pid);
+  return found;
+}
+
+/** CPU ms used so far by each process the given one started (the voice simulator's process, in the app's case). */
+export function descendantCpuMs(pid: number): Map<number, number> {
+  return new Map(descendantPids(pid).map((child) => [child, processCpuMs(child)]));
 }
 
 async function waitUntilSettled(pid: number) {

@@ -388,6 +388,12 @@ const fields = {
       "Origins (comma-separated, e.g. `https://media.provider.example`) a voice provider's `call.ended` event may point its `recording.url` at; the audio is downloaded from there into the recording store. URLs elsewhere are not fetched: the call keeps the URL and reports `no-recording`. The simulator's own recording host is always allowed.",
     default: "none (only the simulator's recording host)",
   }),
+  VOICE_SIMULATOR_PROCESS: setting(oneOf(["separate", "in-app"] as const).default("separate"), {
+    group: "Call engine",
+    description:
+      "Where the simulator's conversations run. `separate`: a child process of the app (started, restarted when it dies, and stopped with it), as a provider runs calls on its own machines, so they cost the app's event loop nothing; `in-app`: in the app's own process, as before round 6.",
+    default: "`separate`",
+  }),
   VOICE_SIMULATOR_MS_PER_SECOND: setting(wholeNumber(1, 1000).optional(), {
     group: "Call engine",
     description:

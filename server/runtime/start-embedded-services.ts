@@ -52,8 +52,10 @@ async function start(): Promise<EmbeddedServices> {
     }
   }
   if (calendar?.startedHere) onShutdown("calendar-simulator", "services", () => calendar.stop());
-  // Voice engine (DESIGN §7): the simulator by default; it reports calls to this server's /api/voice/events.
-  const voice = startVoiceEngine();
+  // Voice engine (DESIGN §7): the simulator by default, in a child process of its own (VOICE_SIMULATOR_PROCESS); it
+  // reports calls to this server's /api/voice/events. Its process stops with the simulators, after the drain.
+  const { engine: voice, stop: stopVoice } = await startVoiceEngine();
+  if (stopVoice) onShutdown("voice-simulator", "services", stopVoice);
   log.info({ engine: voice.kind }, `${voice.kind} voice engine ready${voice.kind === "simulator" ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
   let runner: EmbeddedRunner | null = null;
   if (inngestMode === "embedded") {

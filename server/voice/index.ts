@@ -3,13 +3,21 @@ import { inngest } from "@/inngest/client";
 import { callEnded } from "@/inngest/events";
 import { getConfig } from "@/server/config/env";
 import { appPort } from "@/server/config/settings";
+import { createSimulatorProcessEngine, type SimulatorProcessEngine } from "@/server/voice/simulator/process-engine";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
+import { voiceEventsSecret } from "@/server/voice/signature";
 import { createFetchTransport } from "@/server/voice/transport";
 import { createTwilioRealtimeEngine, type TwilioRealtimeEngine } from "@/server/voice/twilio-realtime/engine";
 import { readTwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import type { VoiceEngine } from "@/server/voice/types";
 
 const registry = globalThis as unknown as { __voiceEngine?: VoiceEngine };
+
+/**
+ * The app's simulator gathers live transcript lines for a second per event: the Live calls page still follows the
+ * call, and a campaign's conversations post a few events each instead of one per spoken turn.
+ */
+const SIMULATOR_TRANSCRIPT_BATCH_MS = 1000;
 
 /** Where the simulator posts its events: this server's own entry point (loopback), unless configured. */
 export function simulatorEventsUrl(): string {
@@ -33,16 +41,23 @@ export function getVoiceEngine(): VoiceEngine {
             // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
             announceCallEnded: async (callId) => void (await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }))),
           })
-        : createSimulatedVoiceEngine({
-            transport: createFetchTransport({ url: simulatorEventsUrl() }),
-            msPerSimulatedSecond: config.VOICE_SIMULATOR_MS_PER_SECOND,
-            maxConversationMs: config.VOICE_SIMULATOR_MAX_CONVERSATION_MS,
-            // Recordings by URL, as a real provider sends them: the entry point downloads them from the simulator's host.
-            recordings: "url",
-            // Live transcript lines gathered for a second per event: the Live calls page still follows the call, and a
-            // campaign's conversations post a few events each instead of one per spoken turn.
-            transcriptBatchMs: 1000,
-          });
+        : config.VOICE_SIMULATOR_PROCESS === "separate"
+          ? // Its own process, as a provider is: its conversations and event posts cost this event loop nothing.
+            createSimulatorProcessEngine({
+              eventsUrl: simulatorEventsUrl(),
+              secret: voiceEventsSecret(),
+              msPerSimulatedSecond: config.VOICE_SIMULATOR_MS_PER_SECOND,
+              maxConversationMs: config.VOICE_SIMULATOR_MAX_CONVERSATION_MS,
+              transcriptBatchMs: SIMULATOR_TRANSCRIPT_BATCH_MS,
+            })
+          : createSimulatedVoiceEngine({
+              transport: createFetchTransport({ url: simulatorEventsUrl() }),
+              msPerSimulatedSecond: config.VOICE_SIMULATOR_MS_PER_SECOND,
+              maxConversationMs: config.VOICE_SIMULATOR_MAX_CONVERSATION_MS,
+              // Recordings by URL, as a real provider sends them: the entry point downloads them from the simulator's host.
+              recordings: "url",
+              transcriptBatchMs: SIMULATOR_TRANSCRIPT_BATCH_MS,
+            });
   }
   return registry.__voiceEngine;
 }
@@ -58,9 +73,19 @@ export function setVoiceEngine(engine: VoiceEngine | undefined): void {
   registry.__voiceEngine = engine;
 }
 
-/** Called by the embedded services at server start: creates the engine now so a misconfiguration fails early. */
-export function startVoiceEngine(): VoiceEngine {
-  return getVoiceEngine();
+/**
+ * Called by the embedded services at server start: creates the engine now so a misconfiguration fails early, and
+ * waits for the simulator's process when it has one. `stop` (the simulator's process) is for the shutdown.
+ */
+export async function startVoiceEngine(): Promise<{ engine: VoiceEngine; stop?: (budgetMs: number) => Promise<void> }> {
+  const engine = getVoiceEngine();
+  if (!isSimulatorProcessEngine(engine)) return { engine };
+  await engine.ready();
+  return { engine, stop: (budgetMs) => engine.stop(budgetMs) };
+}
+
+function isSimulatorProcessEngine(engine: VoiceEngine): engine is SimulatorProcessEngine {
+  return "stop" in engine && "pid" in engine;
 }
 
 export type { VoiceEngine } from "@/server/voice/types";

@@ -10,6 +10,8 @@ const MAX_RECORDING_SECONDS = 3 * 3600;
 export type SimulatorRecordingHost = {
   /** The URL of one call's recording (the host starts listening on first use). */
   urlFor(callId: string, seconds: number): Promise<string>;
+  /** Starts listening (if not yet) and resolves to the host's origin, `http://127.0.0.1:<port>`. */
+  origin(): Promise<string>;
   /** How many recordings were served (GET with a body). */
   servedCount(): number;
   close(): Promise<void>;
@@ -69,6 +71,7 @@ export function createSimulatorRecordingHost(): SimulatorRecordingHost {
       const base = await listen();
       return `${base}/recordings/${encodeURIComponent(callId)}.wav?seconds=${whole}&signature=${signatureOf(callId, whole)}`;
     },
+    origin: listen,
     servedCount: () => served,
     async close() {
       const listening = server;

@@ -36,6 +36,8 @@ export type SimulatorOptions = {
    * (default: tests, the demo seed): the WAV as base64 in the event.
    */
   recordings?: "inline" | "url";
+  /** The host for `url` recordings (default: one of its own, stopped by `close()`). */
+  recordingHost?: SimulatorRecordingHost;
   /**
    * Live transcript lines: 0 (default) posts each spoken turn as its own `call.transcript` event; a positive value
    * gathers the turns and posts them as one `call.transcript.batch` at most this often (wall ms), and before the end.
@@ -65,6 +67,11 @@ const DELIVERY_RETRIES_MS = [500, 1000, 2000, 4000];
 /** Simulated seconds from dial to the end report of calls that never connect. */
 const NOT_CONNECTED_ENDS_AFTER_SECONDS: Partial<Record<string, number>> = { busy: 12, "invalid-number": 3, failed: 6, "no-answer": 30 };
 
+/** The simulator's longest call from dial to `call.ended`, in wall seconds (its event retries included). */
+export function simulatorMaxCallWallSeconds(maxConversationMs = 8000): number {
+  return Math.ceil((RINGING_AFTER_MS + ANSWERED_AFTER_MS + TOOL_AFTER_MS + maxConversationMs + DELIVERY_RETRIES_MS.reduce((a, b) => a + b, 0)) / 1000) + 5;
+}
+
 /**
  * The deterministic voice simulator (DESIGN §7): the contact number's last digit chooses the scenario; the
  * conversation reports itself through the transport, i.e. through the provider-event entry point, exactly as a
@@ -82,7 +89,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const live = new Map<string, { hungUp: boolean; wake: () => void }>();
   const pending: Array<{ callId: string; run: () => Promise<void> }> = [];
   const running = new Set<Promise<void>>();
-  const recordingHost: SimulatorRecordingHost | null = options.recordings === "url" ? createSimulatorRecordingHost() : null;
+  const recordingHost: SimulatorRecordingHost | null = options.recordings === "url" ? (options.recordingHost ?? createSimulatorRecordingHost()) : null;
 
   const sleep = (ms: number) => (pace === "realtime" ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
@@ -207,7 +214,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
 
   return {
     kind: "simulator",
-    maxCallWallSeconds: Math.ceil((RINGING_AFTER_MS + ANSWERED_AFTER_MS + TOOL_AFTER_MS + maxConversationMs + DELIVERY_RETRIES_MS.reduce((a, b) => a + b, 0)) / 1000) + 5,
+    maxCallWallSeconds: simulatorMaxCallWallSeconds(maxConversationMs),
 
     async placeCall(request): Promise<PlaceCallResult> {
       const existing = placed.get(request.callId);

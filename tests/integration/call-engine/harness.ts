@@ -18,6 +18,7 @@ import type { CallAnalyzedData } from "@/server/services/call-engine/announce";
 import type { CallEngineDependencies } from "@/server/services/call-engine/dependencies";
 import { createSequences } from "@/server/services/enrollment/create-sequences";
 import { createSimulatedVoiceEngine, type SimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
+import type { VoiceEngine } from "@/server/voice/types";
 import { createFetchTransport } from "@/server/voice/transport";
 import { createTestClock, startTestInngest, type TestClock, type TestInngest } from "@/tests/helpers/inngest";
 import { createTestAgent, createTestOrganization } from "@/tests/factories";
@@ -83,6 +84,8 @@ export type HarnessOptions = {
   withoutAnalysis?: boolean;
   partition?: string;
   simulator?: SimulatedVoiceEngine;
+  /** Another voice engine for the dialer (the simulator's process): the harness's manual simulator then dials nothing. */
+  voiceEngine?: VoiceEngine;
   /** Event batches of the batched functions (default 1: every event starts its run at once on the simulated clock). */
   eventBatchSize?: number;
   /**
@@ -129,7 +132,7 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
   const deps: CallEngineDependencies = {
     getDb: () => db,
     now: clock.now,
-    voiceEngine: () => simulator,
+    voiceEngine: () => options.voiceEngine ?? simulator,
     analyzer: () => options.analyzer ?? ruleBasedAnalyzer,
     watchdogOrganizationIds: () => [...engineOrganizations, ...watchdogScope],
     eventBatchSize: options.eventBatchSize ?? 1,
