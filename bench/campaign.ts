@@ -179,7 +179,12 @@ async function main() {
     if (allFinalAt === null && p.final >= CONTACTS) allFinalAt = now;
     if (now - lastPrint > 10_000) {
       lastPrint = now;
-      console.log(`  t+${fmt((now - last202) / 1000, 0)} s: sequences ${p.sequences}, dialed ${p.dialed}, final ${p.final}, webhooks ${firstSeen.size}, load ${fmt(os.loadavg()[0]!, 2)}`);
+      // Where the work waits: the runner's jobs per function, due and not leased / leased (short function names).
+      const queue = await handle.sql<{ fn: string; due: string; leased: string }[]>`
+        select function_id as fn, count(*) filter (where lease_token is null and run_at <= now()) as due, count(*) filter (where lease_token is not null) as leased
+        from inngest_jobs group by 1 order by 1`;
+      const jobs = queue.map((row) => `${row.fn.replace(/^outbound-calling-/, "")} ${row.due}/${row.leased}`).join(", ");
+      console.log(`  t+${fmt((now - last202) / 1000, 0)} s: sequences ${p.sequences}, dialed ${p.dialed}, final ${p.final}, webhooks ${firstSeen.size}, load ${fmt(os.loadavg()[0]!, 2)}; jobs due/leased: ${jobs || "none"}`);
     }
     if (firstSeen.size >= CONTACTS && allFinalAt !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -190,6 +195,7 @@ async function main() {
   await new Promise((resolve) => setTimeout(resolve, 3000));
   clearInterval(loadTimer);
   const allWebhooksAt = firstSeen.size >= CONTACTS ? Math.max(...firstSeen.values()) : null;
+  const firstWebhookAt = firstSeen.size > 0 ? Math.min(...firstSeen.values()) : null;
 
   const raw = await handle.sql<{ scheduled_at: string; dialed_at: string | null; slot: string | null }[]>`
     select scheduled_at::text, dialed_at::text, ${hasSlotColumn ? handle.sql`dial_slot_at::text` : handle.sql`null::text`} as slot
@@ -211,6 +217,7 @@ async function main() {
   console.log(`  time to all first calls dialed: ${since(allDialedAt)}   (goal ≤ 60 s at 50/s; the schedule alone needs ${fmt(CONTACTS / RATE)} s)`);
   console.log(`  dispatch lag against the rate-limited schedule: p50 ${fmt(percentile(lags, 50), 2)} s, p99 ${fmt(percentile(lags, 99), 2)} s, max ${fmt(lags.at(-1) ?? NaN, 2)} s   (goal p99 ≤ 2 s at 10/s)`);
   if (hasSlotColumn) console.log(`  dispatch lag against each call's recorded slot (dialedAt − max(dueAt, dial_slot_at)): p50 ${fmt(percentile(slotLags, 50), 2)} s, p99 ${fmt(percentile(slotLags, 99), 2)} s`);
+  console.log(`  time to the first webhook: ${since(firstWebhookAt)}; to all first calls with a final result: ${since(allFinalAt)}`);
   console.log(`  time to all webhooks: ${since(allWebhooksAt)}   (goal ≤ 120 s)`);
   console.log(`  calls/s end to end (first request → last webhook): ${fmt(endToEnd)}   (goal ≥ 25 at 50/s)`);
   console.log(`  lost: ${CONTACTS - final.sequences} sequences, ${CONTACTS - final.final} calls without a final result, ${CONTACTS - firstSeen.size} webhooks; duplicates: ${duplicates} webhooks; signature failures: ${verifyFailures}`);
