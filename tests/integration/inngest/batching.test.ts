@@ -109,7 +109,10 @@ describe("embedded runner: batchEvents", () => {
   it("a batch filled by many concurrent intakes runs every event exactly once", async () => {
     current = await startTestInngest({ db, functions: [batchedFunction] });
     const group = randomUUID();
-    await Promise.all(Array.from({ length: 40 }, (_, n) => inngest.send(batch(group, n, 1))));
+    const sends = Array.from({ length: 40 }, async (_, n) => {
+      await inngest.send(batch(group, n, 1));
+    });
+    await Promise.all(sends);
     await current.drain();
     await current.advance(5000);
     const runs = received.get(group) ?? [];
