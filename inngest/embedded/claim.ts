@@ -34,7 +34,8 @@ const MAX_ROUNDS = 4;
  * ranks by the time its run started, not by when it became due, so runs that have started finish before newer runs
  * of a busy function begin: a batch's follow-up work (its `step.sendEvent`, the run that event starts downstream)
  * does not queue behind every run created meanwhile. Retries and timers rank by their due time. (`started` is the
- * job's run; a run's first request ranks by its creation either way.)
+ * job's run, left-joined so that a job whose run is gone is still claimed, and dropped; a run's first request ranks
+ * by its creation either way.)
  */
 const QUEUE_SCORE = sql`case when j.kind = 'execute' and j.attempt = 0 then least(j.run_at, started.created_at) else j.run_at end`;
 
@@ -78,7 +79,7 @@ export async function claimJobs(runner: RunnerContext, limit: number, options: {
             select 1 from inngest_jobs o where o.run_id = j.run_id and o.kind = 'execute' and o.step_id = ${DISCOVERY_STEP} and o.id <> j.id
           ))) as contended
         from inngest_jobs j
-        join inngest_runs started on started.id = j.run_id
+        left join inngest_runs started on started.id = j.run_id
         where ${ASYNC_COMMIT} and j.partition = ${runner.partition} and j.function_id = any(${textArray(functionIds)}::text[])
           and j.run_at <= ${now.toISOString()}::timestamptz
           and (j.lease_token is null or j.lease_expires_at < ${now.toISOString()}::timestamptz)
