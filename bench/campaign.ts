@@ -2,13 +2,17 @@
  * Campaign-scale throughput, end to end against a running `npm start` (the built app on embedded Postgres, the
  * embedded Inngest runner and the voice simulator), started by this script on a temp DATA_DIR and a free port:
  *
- *   npx tsx bench/campaign.ts [--contacts 3000] [--rate 50] [--requests 3] [--numbers 20] [--timeout 900]
+ *   npx tsx bench/campaign.ts [--contacts 3000] [--rate 50] [--requests 3] [--numbers 20] [--timeout 900] [--analysis-ms 0]
  *
  * `--contacts` are enrolled through `POST /api/v1/agents/{id}/schedule/sequences` in `--requests` bulk requests
  * (`bypassCallWindows`, one CALL step, so every first call is due at once), with the organization's dial-rate limit
  * set to `--rate` calls/s (the `organizations.dial_rate_per_second` column, when the schema has it). The agent has
  * `--numbers` caller IDs, so the per-number limit does not bind before the organization's. A loopback receiver
  * verifies every webhook signature (standardwebhooks) and counts each `webhook-id`.
+ *
+ * `--analysis-ms N` (N > 0): the app analyses calls with its LLM analyser against a loopback stand-in for an
+ * OpenAI-compatible endpoint that answers each call after N ms (a real model takes seconds), so the analysis backlog a
+ * slow model builds during a burst shows; without it, the rule-based analyser.
  *
  * Prints: time to all sequences (after the last 202), dispatch lag against the rate-limited schedule (p50/p99),
  * time to all first calls dialed and to all webhooks (after the last 202), calls/s end to end, duplicates, losses,
@@ -33,6 +37,44 @@ const RATE = flag("rate", 50);
 const REQUESTS = flag("requests", Math.max(1, Math.ceil(CONTACTS / 1000)));
 const NUMBERS = flag("numbers", 20);
 const TIMEOUT_S = flag("timeout", 900);
+const ANALYSIS_MS = flag("analysis-ms", 0);
+
+/** A loopback stand-in for an OpenAI-compatible chat completions endpoint: after `delayMs`, a valid analysis (the first allowed result type). */
+async function startSlowModel(delayMs: number): Promise<{ url: string; close: () => void }> {
+  const server = http.createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (chunk: Buffer) => chunks.push(chunk));
+    req.on("end", () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8")) as {
+        model: string;
+        response_format: { json_schema: { schema: { properties: { resultType: { enum: string[] }; extractedVariables: { properties?: Record<string, unknown> } } } } };
+      };
+      const schema = body.response_format.json_schema.schema.properties;
+      const answer = {
+        resultType: schema.resultType.enum[0],
+        summary: "The contact was called.",
+        extractedVariables: Object.fromEntries(Object.keys(schema.extractedVariables.properties ?? {}).map((key) => [key, null])),
+        outcomes: [],
+        agentActions: [],
+        humanActions: [],
+      };
+      setTimeout(() => {
+        res.writeHead(200, { "content-type": "application/json" });
+        res.end(
+          JSON.stringify({
+            id: "bench",
+            object: "chat.completion",
+            created: Math.floor(Date.now() / 1000),
+            model: body.model,
+            choices: [{ index: 0, finish_reason: "stop", message: { role: "assistant", content: JSON.stringify(answer), refusal: null } }],
+          }),
+        );
+      }, delayMs);
+    });
+  });
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return { url: `http://127.0.0.1:${(server.address() as AddressInfo).port}/v1`, close: () => server.close() };
+}
 
 async function main() {
   const database = await (await import("./lib/harness")).startBenchDatabase();
@@ -111,6 +153,11 @@ async function main() {
   const receiverUrl = `http://127.0.0.1:${(receiver.address() as AddressInfo).port}/hooks`;
   secret = (await createWebhookEndpoint(db, { organizationId: organization.id, url: receiverUrl, policy: LOOPBACK_ADDRESS_POLICY })).secret;
 
+  const slowModel = ANALYSIS_MS > 0 ? await startSlowModel(ANALYSIS_MS) : null;
+  if (slowModel) {
+    process.env.ANALYSIS_LLM_URL = slowModel.url;
+    process.env.ANALYSIS_LLM_MODEL = "bench-slow-model";
+  }
   const app = await startNextApp(database.url, database.dir);
   // startNextApp waits 20 s at most; a loaded machine needs longer to boot the app.
   for (let i = 0; i < 600; i++) {
@@ -180,7 +227,12 @@ async function main() {
     if (allFinalAt === null && p.final >= CONTACTS) allFinalAt = now;
     if (now - lastPrint > 10_000) {
       lastPrint = now;
-      console.log(`  t+${fmt((now - last202) / 1000, 0)} s: sequences ${p.sequences}, dialed ${p.dialed}, final ${p.final}, webhooks ${firstSeen.size}, load ${fmt(os.loadavg()[0]!, 2)}`);
+      // Where the work waits: the runner's jobs per function, due and not leased / leased (short function names).
+      const queue = await handle.sql<{ fn: string; due: string; leased: string }[]>`
+        select function_id as fn, count(*) filter (where lease_token is null and run_at <= now()) as due, count(*) filter (where lease_token is not null) as leased
+        from inngest_jobs group by 1 order by 1`;
+      const jobs = queue.map((row) => `${row.fn.replace(/^outbound-calling-/, "")} ${row.due}/${row.leased}`).join(", ");
+      console.log(`  t+${fmt((now - last202) / 1000, 0)} s: sequences ${p.sequences}, dialed ${p.dialed}, final ${p.final}, webhooks ${firstSeen.size}, load ${fmt(os.loadavg()[0]!, 2)}; jobs due/leased: ${jobs || "none"}`);
     }
     if (firstSeen.size >= CONTACTS && allFinalAt !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
@@ -193,6 +245,7 @@ async function main() {
   await new Promise((resolve) => setTimeout(resolve, 3000));
   clearInterval(loadTimer);
   const allWebhooksAt = firstSeen.size >= CONTACTS ? Math.max(...firstSeen.values()) : null;
+  const firstWebhookAt = firstSeen.size > 0 ? Math.min(...firstSeen.values()) : null;
 
   const raw = await handle.sql<{ scheduled_at: string; dialed_at: string | null; slot: string | null }[]>`
     select scheduled_at::text, dialed_at::text, ${hasSlotColumn ? handle.sql`dial_slot_at::text` : handle.sql`null::text`} as slot
@@ -208,12 +261,13 @@ async function main() {
 
   const since = (at: number | null) => (at === null ? "not reached" : `${fmt((at - last202) / 1000)} s`);
   const endToEnd = allWebhooksAt === null ? NaN : CONTACTS / ((allWebhooksAt - started) / 1000);
-  console.log(`Campaign: ${CONTACTS} contacts in ${REQUESTS} bulk requests, dial-rate limit ${RATE}/s${hasRateColumn ? "" : " (no rate column in this schema: the limit is not applied, the schedule is computed at this rate)"}, ${NUMBERS} caller IDs`);
+  console.log(`Campaign: ${CONTACTS} contacts in ${REQUESTS} bulk requests, dial-rate limit ${RATE}/s${hasRateColumn ? "" : " (no rate column in this schema: the limit is not applied, the schedule is computed at this rate)"}, ${NUMBERS} caller IDs, ${slowModel ? `LLM analyser answering after ${ANALYSIS_MS} ms` : "rule-based analyser"}`);
   console.log(`  requests: ${fmt((last202 - started) / 1000, 2)} s to the last 202`);
   console.log(`  time to all sequences (after the last 202): ${since(allSequencesAt)}`);
   console.log(`  time to all first calls dialed: ${since(allDialedAt)}   (goal ≤ 60 s at 50/s; the schedule alone needs ${fmt(CONTACTS / RATE)} s)`);
   console.log(`  dispatch lag against the rate-limited schedule: p50 ${fmt(percentile(lags, 50), 2)} s, p99 ${fmt(percentile(lags, 99), 2)} s, max ${fmt(lags.at(-1) ?? NaN, 2)} s   (goal p99 ≤ 2 s at 10/s)`);
   if (hasSlotColumn) console.log(`  dispatch lag against each call's recorded slot (dialedAt − max(dueAt, dial_slot_at)): p50 ${fmt(percentile(slotLags, 50), 2)} s, p99 ${fmt(percentile(slotLags, 99), 2)} s`);
+  console.log(`  time to the first webhook: ${since(firstWebhookAt)}; to all first calls with a final result: ${since(allFinalAt)}`);
   console.log(`  time to all webhooks: ${since(allWebhooksAt)}   (goal ≤ 120 s)`);
   console.log(`  calls/s end to end (first request → last webhook): ${fmt(endToEnd)}   (goal ≥ 25 at 50/s)`);
   console.log(`  lost: ${CONTACTS - final.sequences} sequences, ${CONTACTS - final.final} calls without a final result, ${CONTACTS - firstSeen.size} webhooks; duplicates: ${duplicates} webhooks; signature failures: ${verifyFailures}`);
@@ -230,6 +284,7 @@ async function main() {
   console.log(`  load average while it ran (1 min, every 5 s): min ${fmt(Math.min(...loads), 2)}, max ${fmt(Math.max(...loads), 2)}, mean ${fmt(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length), 2)} (${os.cpus().length} CPUs)`);
 
   await app.stop();
+  slowModel?.close();
   receiver.close();
   await handle.close();
   await database.stop();

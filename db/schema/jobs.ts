@@ -200,22 +200,25 @@ export const inngestCronSchedules = pgTable(
 );
 
 /**
- * batchEvents: the open batch of a function (per partition and batch key), collecting events until it holds
- * `maxSize` of them or `flushAt` passes; then it becomes one run with every event and the row is deleted.
+ * batchEvents: the events waiting in a function's open batches (per partition and batch key), one row per event, so
+ * that an intake appends without locking or rewriting anything. A batch is the rows of one (partition, function,
+ * key) in `id` order; it becomes one run with its events when it holds `maxSize` of them or when the `flushAt` of its
+ * first event (its arrival + the timeout) passes, and its rows are deleted in the run's transaction.
  */
-export const inngestBatches = pgTable(
-  "inngest_batches",
+export const inngestBatchEvents = pgTable(
+  "inngest_batch_events",
   {
-    id: text("id").primaryKey(),
+    id: bigserial("id", { mode: "number" }).primaryKey(),
     partition: text("partition").notNull(),
     functionId: text("function_id").notNull(),
     batchKey: text("batch_key").notNull(),
-    events: jsonb("events").$type<Array<Record<string, unknown>>>().notNull(),
-    createdAt: ts("created_at").notNull(),
+    /** The internal event id (inngest_events). */
+    eventId: text("event_id").notNull(),
+    event: jsonb("event").$type<Record<string, unknown>>().notNull(),
     flushAt: ts("flush_at").notNull(),
   },
   (t) => [
-    uniqueIndex("inngest_batches_open_idx").on(t.partition, t.functionId, t.batchKey),
-    index("inngest_batches_flush_idx").on(t.partition, t.flushAt),
+    index("inngest_batch_events_batch_idx").on(t.partition, t.functionId, t.batchKey, t.id),
+    index("inngest_batch_events_flush_idx").on(t.partition, t.flushAt),
   ],
 );

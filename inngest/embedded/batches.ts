@@ -1,15 +1,20 @@
 import { sql } from "drizzle-orm";
-import { newId } from "./ids";
 import type { Tx } from "@/db";
 import { evaluateConditions, evaluateValue } from "./expressions";
 import type { CompiledFunction, FunctionRegistry } from "./registry";
 import { rows, textArray, type EngineContext, type RunSpec } from "./state";
 
 /**
- * batchEvents. Events of a batched function collect in its open batch (one per partition and batch key, a row in
- * inngest_batches). A batch becomes one run with every event when it holds `maxSize` events, or when `timeout`
- * has passed since its first event (the scheduler flushes it). Events that fail the batch's `if` start a run of
- * their own at once.
+ * batchEvents. Events of a batched function wait in its open batch (one per partition and batch key): one row per
+ * event in inngest_batch_events, appended by one multi-row insert per intake — no row is locked or rewritten, so
+ * concurrent intakes into the same batch do not wait for each other. A batch (its rows in `id` order) becomes one run
+ * with every event when it holds `maxSize` events, or when `timeout` has passed since its first event (the scheduler
+ * flushes it). Events that fail the batch's `if` start a run of their own at once.
+ *
+ * Exactly once: a run is created in the transaction that deletes its events' rows, and a row is deleted once. Who
+ * forms a batch holds a transaction-scoped advisory lock on it (tried, never waited for), so two transactions never
+ * split one batch between them; a transaction that finds the lock taken leaves the batch to its holder, to the next
+ * intake or to the timeout.
  */
 
 type BatchedEvent = { event: Record<string, unknown>; eventId: string };
@@ -18,47 +23,75 @@ function runSpec(fn: CompiledFunction, batch: readonly BatchedEvent[]): RunSpec 
   return { fn, event: batch[0]!.event, events: batch.map((entry) => entry.event), eventId: batch[0]!.eventId };
 }
 
+function lockKey(ctx: EngineContext, functionId: string, key: string): string {
+  return `inngest-batch:${ctx.partition}:${functionId}:${key}`;
+}
+
+/**
+ * Deletes the events of one open batch (the first `whole` full batches' worth, or every event) under its advisory
+ * lock and returns them as runs of at most `maxSize` events; none when another transaction holds the lock. The lock
+ * is taken in its own statement, so the delete's snapshot sees every batch formed by the lock's previous holder.
+ */
+async function takeBatch(tx: Tx, ctx: EngineContext, fn: CompiledFunction, key: string, which: "full" | "all"): Promise<RunSpec[]> {
+  const maxSize = fn.batch!.maxSize;
+  const [lock] = await rows<{ held: boolean }>(tx, sql`select pg_try_advisory_xact_lock(hashtextextended(${lockKey(ctx, fn.id, key)}, 0)) as held`);
+  if (!lock?.held) return [];
+  const taken = await rows<{ id: string; event_id: string; event: Record<string, unknown> }>(
+    tx,
+    sql`
+    with batch as (
+      select id, row_number() over (order by id) as n, count(*) over () as total
+      from inngest_batch_events
+      where partition = ${ctx.partition} and function_id = ${fn.id} and batch_key = ${key}
+    )
+    delete from inngest_batch_events b using batch
+    where b.id = batch.id ${which === "full" ? sql`and batch.n <= (batch.total / ${maxSize}) * ${maxSize}` : sql``}
+    returning b.id, b.event_id, b.event`,
+  );
+  // bigserial ids fit a double (mode "number" in the schema).
+  const events = taken.sort((a, b) => Number(a.id) - Number(b.id)).map((row) => ({ event: row.event, eventId: row.event_id }));
+  const specs: RunSpec[] = [];
+  for (let start = 0; start < events.length; start += maxSize) specs.push(runSpec(fn, events.slice(start, start + maxSize)));
+  return specs;
+}
+
 /** Adds events (in order) to the function's open batches; returns the runs to start for the batches that filled up. */
 export async function addToBatches(tx: Tx, ctx: EngineContext, fn: CompiledFunction, events: readonly BatchedEvent[]): Promise<RunSpec[]> {
   const options = fn.batch!;
   const specs: RunSpec[] = [];
-  const byKey = new Map<string, BatchedEvent[]>();
+  const appended: Array<{ position: number; batch_key: string; event_id: string; event: Record<string, unknown> }> = [];
   for (const entry of events) {
     if (options.conditions && !evaluateConditions(options.conditions, { event: entry.event })) {
       specs.push(runSpec(fn, [entry]));
       continue;
     }
     const key = options.key ? evaluateValue(options.key, { event: entry.event }) : "";
-    byKey.set(key, [...(byKey.get(key) ?? []), entry]);
+    appended.push({ position: appended.length, batch_key: key, event_id: entry.eventId, event: entry.event });
   }
-  const now = ctx.now.toISOString();
+  if (appended.length === 0) return specs;
   const flushAt = new Date(ctx.now.getTime() + options.timeoutMs).toISOString();
-  // Keys in order, so two transactions lock open batches in the same order.
-  for (const key of [...byKey.keys()].sort()) {
-    // Opens the batch or locks the open one (the no-op update takes the row lock and returns the current row).
-    const [open] = await rows<{ id: string; events: BatchedEvent[] }>(
-      tx,
-      sql`
-      insert into inngest_batches (id, partition, function_id, batch_key, events, created_at, flush_at)
-      values (${newId()}, ${ctx.partition}, ${fn.id}, ${key}, '[]'::jsonb, ${now}::timestamptz, ${flushAt}::timestamptz)
-      on conflict (partition, function_id, batch_key) do update set batch_key = excluded.batch_key
-      returning id, events`,
-    );
-    const pending = [...open!.events, ...byKey.get(key)!];
-    let filled = false;
-    while (pending.length >= options.maxSize) {
-      specs.push(runSpec(fn, pending.splice(0, options.maxSize)));
-      filled = true;
-    }
-    if (pending.length === 0) {
-      await tx.execute(sql`delete from inngest_batches where id = ${open!.id}`);
-    } else {
-      // What is left after a full batch is a new batch: its timeout starts now.
-      await tx.execute(sql`
-        update inngest_batches set events = ${JSON.stringify(pending)}::jsonb
-          ${filled ? sql`, created_at = ${now}::timestamptz, flush_at = ${flushAt}::timestamptz` : sql``}
-        where id = ${open!.id}`);
-    }
+  // One statement appends every event and counts each touched batch (its committed events and these).
+  const counted = await rows<{ batch_key: string; total: number }>(
+    tx,
+    sql`
+    with input as (
+      select * from jsonb_to_recordset(${JSON.stringify(appended)}::jsonb) as x(position int, batch_key text, event_id text, event jsonb)
+    ), appended as (
+      insert into inngest_batch_events (partition, function_id, batch_key, event_id, event, flush_at)
+      select ${ctx.partition}, ${fn.id}, batch_key, event_id, event, ${flushAt}::timestamptz from input order by position
+      returning batch_key
+    ), added as (
+      select batch_key, count(*)::int as n from appended group by batch_key
+    )
+    select a.batch_key, a.n + (
+      select count(*)::int from inngest_batch_events b
+      where b.partition = ${ctx.partition} and b.function_id = ${fn.id} and b.batch_key = a.batch_key
+    ) as total
+    from added a
+    order by a.batch_key`,
+  );
+  for (const { batch_key: key, total } of counted) {
+    if (total >= options.maxSize) specs.push(...(await takeBatch(tx, ctx, fn, key, "full")));
   }
   return specs;
 }
@@ -67,16 +100,16 @@ export async function addToBatches(tx: Tx, ctx: EngineContext, fn: CompiledFunct
 export async function takeDueBatches(tx: Tx, ctx: EngineContext, registry: FunctionRegistry): Promise<RunSpec[]> {
   const ids = [...registry.values()].filter((fn) => fn.batch).map((fn) => fn.id);
   if (ids.length === 0) return [];
-  const due = await rows<{ function_id: string; events: BatchedEvent[] }>(
+  const due = await rows<{ function_id: string; batch_key: string }>(
     tx,
     sql`
-    delete from inngest_batches where id in (
-      select id from inngest_batches
-      where partition = ${ctx.partition} and function_id = any(${textArray(ids)}::text[]) and flush_at <= ${ctx.now.toISOString()}::timestamptz
-      order by flush_at limit 100
-      for update skip locked
-    )
-    returning function_id, events`,
+    select function_id, batch_key from inngest_batch_events
+    where partition = ${ctx.partition} and function_id = any(${textArray(ids)}::text[]) and flush_at <= ${ctx.now.toISOString()}::timestamptz
+    group by function_id, batch_key
+    order by min(flush_at)
+    limit 100`,
   );
-  return due.filter((batch) => batch.events.length > 0).map((batch) => runSpec(registry.get(batch.function_id)!, batch.events));
+  const specs: RunSpec[] = [];
+  for (const batch of due) specs.push(...(await takeBatch(tx, ctx, registry.get(batch.function_id)!, batch.batch_key, "all")));
+  return specs;
 }

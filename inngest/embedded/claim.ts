@@ -29,6 +29,16 @@ type Candidate = Partial<SnapshotRow> & {
 
 const MAX_ROUNDS = 4;
 
+/**
+ * The order in which due jobs are claimed: Inngest's queue score. A run's next request (first attempt, not a timer)
+ * ranks by the time its run started, not by when it became due, so runs that have started finish before newer runs
+ * of a busy function begin: a batch's follow-up work (its `step.sendEvent`, the run that event starts downstream)
+ * does not queue behind every run created meanwhile. Retries and timers rank by their due time. (`started` is the
+ * job's run, left-joined so that a job whose run is gone is still claimed, and dropped; a run's first request ranks
+ * by its creation either way.)
+ */
+const QUEUE_SCORE = sql`case when j.kind = 'execute' and j.attempt = 0 then least(j.run_at, started.created_at) else j.run_at end`;
+
 export function newLeaseToken(): string {
   return randomBytes(12).toString("hex");
 }
@@ -69,11 +79,12 @@ export async function claimJobs(runner: RunnerContext, limit: number, options: {
             select 1 from inngest_jobs o where o.run_id = j.run_id and o.kind = 'execute' and o.step_id = ${DISCOVERY_STEP} and o.id <> j.id
           ))) as contended
         from inngest_jobs j
+        left join inngest_runs started on started.id = j.run_id
         where ${ASYNC_COMMIT} and j.partition = ${runner.partition} and j.function_id = any(${textArray(functionIds)}::text[])
           and j.run_at <= ${now.toISOString()}::timestamptz
           and (j.lease_token is null or j.lease_expires_at < ${now.toISOString()}::timestamptz)
           ${passedOver.length ? sql`and j.id <> all(${`{${passedOver.join(",")}}`}::bigint[])` : sql``}
-        order by j.run_at, j.id
+        order by ${QUEUE_SCORE}, j.id
         limit ${wanted}
         for update of j skip locked
       ), leased as (

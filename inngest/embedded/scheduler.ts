@@ -7,7 +7,7 @@ import { commitAsynchronously, createRuns, rows, textArray, transaction, type Ru
 
 /**
  * Time-driven work besides jobs: cron schedules (inngest_cron_schedules) and batchEvents batches whose timeout
- * passed (inngest_batches), and the earliest time anything of a runner becomes due.
+ * passed (inngest_batch_events), and the earliest time anything of a runner becomes due.
  */
 
 /** Records the synced functions and their cron schedules (a removed cron's schedule goes). */
@@ -55,7 +55,7 @@ export async function startDueRuns(runner: RunnerContext): Promise<boolean> {
     select
       exists (select 1 from inngest_cron_schedules where partition = ${runner.partition}
         and function_id = any(${textArray(cronIds)}::text[]) and next_at <= ${now}::timestamptz) as crons,
-      exists (select 1 from inngest_batches where partition = ${runner.partition}
+      exists (select 1 from inngest_batch_events where partition = ${runner.partition}
         and function_id = any(${textArray(batchIds)}::text[]) and flush_at <= ${now}::timestamptz) as batches`,
   );
   if (!due?.crons && !due?.batches) return false;
@@ -103,7 +103,7 @@ export async function nextDueAt(runner: RunnerContext, options: { leases?: boole
     select least(
       (select min(run_at) from inngest_jobs where partition = ${runner.partition} and function_id = any(${fns}) and lease_token is null),
       (select min(next_at) from inngest_cron_schedules where partition = ${runner.partition} and function_id = any(${fns})),
-      (select min(flush_at) from inngest_batches where partition = ${runner.partition} and function_id = any(${fns}))
+      (select min(flush_at) from inngest_batch_events where partition = ${runner.partition} and function_id = any(${fns}))
       ${
         options.leases
           ? sql`, (select min(lease_expires_at) from inngest_jobs where partition = ${runner.partition} and function_id = any(${fns}) and lease_token is not null)`

@@ -1,8 +1,10 @@
 import { randomUUID } from "node:crypto";
-import { and, eq, inArray } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { inngestEvents, inngestRuns } from "@/db/schema/jobs";
+import { inngestBatchEvents, inngestEvents, inngestRuns } from "@/db/schema/jobs";
 import { inngest } from "@/inngest/client";
+import { ingestEventsInTx } from "@/inngest/embedded/intake";
+import { transaction } from "@/inngest/embedded/state";
 import { useTestDb } from "../../helpers/db";
 import { startTestInngest, type TestInngest } from "../../helpers/inngest";
 import { fannedFunction, intervals, sampleFunctions, serialFunction } from "./sample-functions";
@@ -84,6 +86,41 @@ describe("embedded runner: batchEvents", () => {
       [0, 1],
       [2, 3, 4],
     ]);
+  });
+
+  it("two intakes into the same open batch do not wait for each other; the batch keeps its events in arrival order", async () => {
+    current = await startTestInngest({ db, functions: [batchedFunction] });
+    const group = randomUUID();
+    const ctx = { now: current.clock.now(), partition: current.partition, registry: current.runner.functions() };
+    await transaction(db, async (first) => {
+      await ingestEventsInTx(first, ctx, batch(group, 0, 1));
+      // While the first intake has not committed, a second one appends to the same batch on another connection: it
+      // must not wait for a lock the first holds (it would until lock_timeout, and fail).
+      await transaction(db, async (second) => {
+        await second.execute(sql`set local lock_timeout = '2s'`);
+        await ingestEventsInTx(second, ctx, batch(group, 1, 1));
+      });
+    });
+    await inngest.send(batch(group, 2, 1));
+    await current.drain();
+    expect(received.get(group)).toEqual([[0, 1, 2]]);
+  });
+
+  it("a batch filled by many concurrent intakes runs every event exactly once", async () => {
+    current = await startTestInngest({ db, functions: [batchedFunction] });
+    const group = randomUUID();
+    const sends = Array.from({ length: 40 }, async (_, n) => {
+      await inngest.send(batch(group, n, 1));
+    });
+    await Promise.all(sends);
+    await current.drain();
+    await current.advance(5000);
+    const runs = received.get(group) ?? [];
+    expect(runs.flat().sort((a, b) => a - b)).toEqual(Array.from({ length: 40 }, (_, n) => n));
+    expect(runs.every((events) => events.length >= 1 && events.length <= 3)).toBe(true);
+    // At least the batches that filled ran at once (not all at the timeout), and nothing is left waiting.
+    expect(runs.filter((events) => events.length === 3).length).toBeGreaterThan(0);
+    expect(await db.select().from(inngestBatchEvents).where(eq(inngestBatchEvents.partition, current.partition))).toEqual([]);
   });
 
   it("keeps one batch per key, and runs events that fail the batch's if on their own at once", async () => {
