@@ -41,6 +41,12 @@ export type EmbeddedRunnerOptions = {
   logger?: Logger;
   /** Several steps per request through the SDK's checkpoints (default); false: one step per request. */
   checkpointing?: boolean;
+  /**
+   * How often background work deletes old runs, events and expired event IDs and idempotency keys (default hourly,
+   * from the first poll). 0: never. Events and keys are pruned by this runner's clock whatever their partition, so
+   * tests whose polling runner runs on the real clock beside runners on a simulated past clock (one database) set 0.
+   */
+  pruneIntervalMs?: number;
 };
 
 const PRUNE_INTERVAL_MS = 60 * 60 * 1000;
@@ -77,6 +83,7 @@ export class EmbeddedRunner {
   private wakeTimer: NodeJS.Timeout | undefined;
   private unlisten: (() => Promise<void>) | null = null;
   private lastPruneAt = 0;
+  private readonly pruneIntervalMs: number;
   private lastScheduleCheckAt = 0;
   /** drain(): units of work done and allowed before requests yield. */
   private budget: { used: number; limit: number } | null = null;
@@ -87,6 +94,7 @@ export class EmbeddedRunner {
     this.concurrency = options.concurrency ?? 8;
     this.functionShare = Math.max(1, Math.min(options.functionShare ?? this.concurrency, this.concurrency));
     this.pollIntervalMs = options.pollIntervalMs ?? 500;
+    this.pruneIntervalMs = options.pruneIntervalMs ?? PRUNE_INTERVAL_MS;
     this.autoPoll = options.autoPoll ?? false;
     this.logger = options.logger ?? console;
     const context: Omit<ExecutorContext, "checkpoints" | "completions"> = {
@@ -205,7 +213,7 @@ export class EmbeddedRunner {
       do {
         this.pumpAgain = false;
         if (this.stopping) return;
-        if (Date.now() - this.lastPruneAt > PRUNE_INTERVAL_MS) {
+        if (this.pruneIntervalMs > 0 && Date.now() - this.lastPruneAt > this.pruneIntervalMs) {
           this.lastPruneAt = Date.now();
           await this.prune().catch((error) => this.logger.warn("[inngest-embedded] pruning old runs failed", error));
         }

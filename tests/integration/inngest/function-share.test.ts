@@ -43,6 +43,8 @@ async function startRunner(functionShare: number | undefined) {
     functions: [hog, quick],
     partition: `test-share-${randomBytes(6).toString("hex")}`,
     autoPoll: true,
+    // Its clock is the real one: pruning would delete the events and keys of other files' runners on simulated clocks.
+    pruneIntervalMs: 0,
     concurrency: 4,
     functionShare,
     pollIntervalMs: 200,

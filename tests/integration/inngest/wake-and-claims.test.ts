@@ -33,6 +33,8 @@ async function startIdleRunner() {
     functions: [echo],
     partition: `test-wake-${randomBytes(6).toString("hex")}`,
     autoPoll: true,
+    // Its clock is the real one: pruning would delete the events and keys of other files' runners on simulated clocks.
+    pruneIntervalMs: 0,
     pollIntervalMs: 60_000,
     logger: { info: () => {}, warn: () => {}, error: console.error },
   });
