@@ -1,4 +1,4 @@
-import { sql } from "drizzle-orm";
+import { sql, type SQL } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { evaluateConditions, evaluateValue } from "./expressions";
 import type { CompiledFunction, FunctionRegistry } from "./registry";
@@ -14,7 +14,8 @@ import { rows, textArray, type EngineContext, type RunSpec } from "./state";
  * Exactly once: a run is created in the transaction that deletes its events' rows, and a row is deleted once. Who
  * forms a batch holds a transaction-scoped advisory lock on it (tried, never waited for), so two transactions never
  * split one batch between them; a transaction that finds the lock taken leaves the batch to its holder, to the next
- * intake or to the timeout.
+ * intake or to the scheduler, which forms full batches too (two intakes committing together may fill a batch neither
+ * saw full).
  */
 
 type BatchedEvent = { event: Record<string, unknown>; eventId: string };
@@ -96,20 +97,41 @@ export async function addToBatches(tx: Tx, ctx: EngineContext, fn: CompiledFunct
   return specs;
 }
 
-/** Batches of these functions whose timeout has passed, deleted and returned as runs to start (the caller creates them). */
+/**
+ * The open batches to form now (at most 100, the oldest first): those whose timeout has passed, and those holding
+ * `maxSize` events or more. An intake counts only committed events and its own, so two intakes committing at the same
+ * time can together fill a batch that neither saw full; the scheduler forms it at its next look instead of at the
+ * timeout. `timed_out`: take every event (else only whole batches' worth).
+ */
+function formableBatches(partition: string, functions: readonly CompiledFunction[], now: Date) {
+  return sql`
+    select e.function_id, e.batch_key, min(e.flush_at) <= ${now.toISOString()}::timestamptz as timed_out
+    from inngest_batch_events e
+    join unnest(${textArray(functions.map((fn) => fn.id))}::text[], ${`{${functions.map((fn) => fn.batch!.maxSize).join(",")}}`}::int[])
+      as f(function_id, max_size) on f.function_id = e.function_id
+    where e.partition = ${partition}
+    group by e.function_id, e.batch_key, f.max_size
+    having min(e.flush_at) <= ${now.toISOString()}::timestamptz or count(*) >= f.max_size
+    order by min(e.flush_at)
+    limit 100`;
+}
+
+function batchedFunctions(registry: FunctionRegistry): CompiledFunction[] {
+  return [...registry.values()].filter((fn) => fn.batch);
+}
+
+/** SQL: whether some batch of these functions is to be formed now (see formableBatches); null when none batches. */
+export function anyFormableBatch(partition: string, registry: FunctionRegistry, now: Date): SQL | null {
+  const functions = batchedFunctions(registry);
+  return functions.length ? sql`exists (${formableBatches(partition, functions, now)})` : null;
+}
+
+/** Forms the batches that are due (timed out or full), deleted and returned as runs to start (the caller creates them). */
 export async function takeDueBatches(tx: Tx, ctx: EngineContext, registry: FunctionRegistry): Promise<RunSpec[]> {
-  const ids = [...registry.values()].filter((fn) => fn.batch).map((fn) => fn.id);
-  if (ids.length === 0) return [];
-  const due = await rows<{ function_id: string; batch_key: string }>(
-    tx,
-    sql`
-    select function_id, batch_key from inngest_batch_events
-    where partition = ${ctx.partition} and function_id = any(${textArray(ids)}::text[]) and flush_at <= ${ctx.now.toISOString()}::timestamptz
-    group by function_id, batch_key
-    order by min(flush_at)
-    limit 100`,
-  );
+  const functions = batchedFunctions(registry);
+  if (functions.length === 0) return [];
+  const due = await rows<{ function_id: string; batch_key: string; timed_out: boolean }>(tx, formableBatches(ctx.partition, functions, ctx.now));
   const specs: RunSpec[] = [];
-  for (const batch of due) specs.push(...(await takeBatch(tx, ctx, registry.get(batch.function_id)!, batch.batch_key, "all")));
+  for (const batch of due) specs.push(...(await takeBatch(tx, ctx, registry.get(batch.function_id)!, batch.batch_key, batch.timed_out ? "all" : "full")));
   return specs;
 }

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { newId } from "./ids";
 import { inngestCronSchedules, inngestFunctions } from "@/db/schema/jobs";
-import { takeDueBatches } from "./batches";
+import { anyFormableBatch, takeDueBatches } from "./batches";
 import { engineContext, type RunnerContext } from "./context";
 import { commitAsynchronously, createRuns, rows, textArray, transaction, type RunSpec } from "./state";
 
@@ -42,7 +42,8 @@ function functionIds(runner: RunnerContext, which: "cron" | "batch" | "all"): st
 
 /**
  * Starts the runs of due cron schedules (one run per due schedule, however many ticks were missed while no runner
- * was up) and of batches whose timeout passed. Returns whether it started any. One cheap query when nothing is due.
+ * was up) and of batches whose timeout passed or that are full (filled by intakes that committed together, see
+ * batches.ts). Returns whether it started any. One cheap query when nothing is due.
  */
 export async function startDueRuns(runner: RunnerContext): Promise<boolean> {
   const cronIds = functionIds(runner, "cron");
@@ -55,8 +56,7 @@ export async function startDueRuns(runner: RunnerContext): Promise<boolean> {
     select
       exists (select 1 from inngest_cron_schedules where partition = ${runner.partition}
         and function_id = any(${textArray(cronIds)}::text[]) and next_at <= ${now}::timestamptz) as crons,
-      exists (select 1 from inngest_batch_events where partition = ${runner.partition}
-        and function_id = any(${textArray(batchIds)}::text[]) and flush_at <= ${now}::timestamptz) as batches`,
+      ${anyFormableBatch(runner.partition, runner.registry(), runner.now()) ?? sql`false`} as batches`,
   );
   if (!due?.crons && !due?.batches) return false;
   return transaction(runner.db, async (tx) => {

@@ -106,6 +106,24 @@ describe("embedded runner: batchEvents", () => {
     expect(received.get(group)).toEqual([[0, 1, 2]]);
   });
 
+  it("a batch that two intakes filled together, neither seeing it full, runs at the next look, not at its timeout", async () => {
+    current = await startTestInngest({ db, functions: [batchedFunction] });
+    const group = randomUUID();
+    const ctx = { now: current.clock.now(), partition: current.partition, registry: current.runner.functions() };
+    // Each intake counts its own two events and none of the other's (not committed yet): neither forms the batch.
+    await transaction(db, async (first) => {
+      await ingestEventsInTx(first, ctx, batch(group, 0, 2));
+      await transaction(db, async (second) => ingestEventsInTx(second, ctx, batch(group, 2, 2)));
+    });
+    expect(received.get(group)).toBeUndefined();
+    // The runner's next look at due work forms the full batch on the same clock; the fourth event waits for the timeout.
+    await current.drain();
+    expect(received.get(group)).toHaveLength(1);
+    expect(received.get(group)![0]).toHaveLength(3);
+    await current.advance(5000);
+    expect(received.get(group)!.flat().sort()).toEqual([0, 1, 2, 3]);
+  });
+
   it("a batch filled by many concurrent intakes runs every event exactly once", async () => {
     current = await startTestInngest({ db, functions: [batchedFunction] });
     const group = randomUUID();
