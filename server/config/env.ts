@@ -431,11 +431,11 @@ const fields = {
     default: "`5`",
     sameOnEveryInstance: true,
   }),
-  CALL_DISPATCH_HORIZON_MS: setting(wholeNumber(1, 60_000).default(1000), {
+  CALL_DISPATCH_HORIZON_MS: setting(wholeNumber(1, 60_000).default(2000), {
     group: "Call engine",
     description:
-      "How far ahead one claim of the dispatcher plans dial slots; the next claim starts when half of it is spent, while the calls of this one are still being placed. See docs/call-engine.md.",
-    default: "`1000`",
+      "How far ahead one claim of the dispatcher plans dial slots; the next claim starts when half of it is spent, while the calls of this one are still being placed. A claimed call waits at most this long for its slot (the dial gate's checks are that old when it is dialed). See docs/call-engine.md.",
+    default: "`2000`",
     sameOnEveryInstance: true,
   }),
   CALL_DISPATCH_STEP_BUDGET_MS: setting(wholeNumber(0, 60_000).default(10_000), {

@@ -24,6 +24,8 @@ const START = new Date("2026-03-02T15:00:00Z");
 
 beforeAll(() => {
   process.env.DATA_DIR = mkdtempSync(path.join(os.tmpdir(), "call-engine-dispatcher-"));
+  // The slot counts below are for a one-second planning horizon (the default is two).
+  process.env.CALL_DISPATCH_HORIZON_MS = "1000";
 });
 
 function simulator(clock: TestClock) {
