@@ -73,6 +73,8 @@ test("support filters meetings, sees a past one cannot be cancelled, and cancels
   // The reconcile-meeting run is asynchronous; a step that fails once is retried 10–12 s later and again 20–24 s after
   // that (the runner's backoff). CI once saw it land between 30 and 60 s under load: allow the two retries.
   await expect(panel.getByTestId("reconciliation")).toHaveAttribute("data-reconciled", "true", { timeout: 60_000 });
+  // The row stays under "Upcoming" while it is open (the list is not re-read under the user), its status updated.
+  await expect(row).toContainText("Cancelled");
 
   // Our records now say cancelled: it moves to the Cancelled filter.
   await page.getByLabel("Show", { exact: true }).selectOption("cancelled");

@@ -106,6 +106,8 @@ export function DataTable<T extends RowData>(props: DataTableProps<T>) {
     getRowCanExpand: () => Boolean(expandable),
     manualPagination: !props.pageSize,
     autoResetPageIndex: false,
+    // Rows have stable ids: an open row stays open when the data changes under it (a refetch, a row updated in place).
+    autoResetExpanded: false,
     initialState: { sorting: props.initialSorting ?? [], pagination: { pageIndex: 0, pageSize: props.pageSize ?? 50 } },
   });
 

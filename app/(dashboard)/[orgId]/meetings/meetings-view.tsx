@@ -1,6 +1,6 @@
 "use client";
 
-import { keepPreviousData, useQuery } from "@tanstack/react-query";
+import { keepPreviousData, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState, type FormEvent } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
@@ -65,6 +65,14 @@ export function MeetingsView() {
     offset: (page - 1) * PAGE_SIZE,
   };
   const meetings = useQuery({ ...trpc.meetings.list.queryOptions(input), placeholderData: keepPreviousData });
+  const queryClient = useQueryClient();
+  // A meeting cancelled from its open row keeps its row (and the panel confirming the cancel) although it no longer
+  // matches "Upcoming": its status changes in place, and the list is read again when the filters change.
+  const updateStatus = (callId: string, status: "booked" | "cancelled") => {
+    queryClient.setQueryData(trpc.meetings.list.queryKey(input), (old) =>
+      old ? { ...old, meetings: old.meetings.map((meeting) => (meeting.callId === callId ? { ...meeting, status } : meeting)) } : old,
+    );
+  };
 
   const apply = (event: FormEvent) => {
     event.preventDefault();
@@ -191,7 +199,7 @@ export function MeetingsView() {
                 contactZone={row.contact.timezone}
                 followUp={{ startTime: row.startTime, endTime: row.endTime, hostEmail: row.hostEmail, meetingLink: row.meetingLink }}
                 stored={{ bookingUid: row.bookingUid, status: row.status, cancelledAt: row.cancelledAt ?? undefined, mode: row.mode ?? undefined }}
-                onReconciled={() => void meetings.refetch()}
+                onReconciled={(status) => updateStatus(row.callId, status)}
               />
               <Link href={path(`/calls/${encodeURIComponent(row.callId)}`)} className="text-sm">
                 Open the call where it was booked

@@ -39,7 +39,8 @@ export function MeetingPanel({
   contactZone: string;
   followUp: FollowUp | null;
   stored: Stored;
-  onReconciled: () => void;
+  /** Our records agree with the provider and say `storedStatus`, which `stored` does not show yet (after a cancel). */
+  onReconciled: (storedStatus: "booked" | "cancelled") => void;
 }) {
   const trpc = useTRPC();
   const can = useCan();
@@ -52,15 +53,18 @@ export function MeetingPanel({
     refetchInterval: (query) => (query.state.data && !query.state.data.reconciled ? 2000 : false),
   });
 
+  // Once our records agree with the provider, tell the page when its copy of the stored status is behind them (the
+  // reconciliation ran while this panel polled, or before it first read the state).
   const reconciled = state.data?.reconciled;
-  const wasPending = useRef(false);
+  const storedStatus = state.data?.storedStatus ?? "booked";
+  const shownStatus = stored.status ?? "booked";
+  // Once per status (the page's handler may re-render it with a new function before its copy catches up).
+  const reported = useRef<string | null>(null);
   useEffect(() => {
-    if (reconciled === false) wasPending.current = true;
-    if (reconciled === true && wasPending.current) {
-      wasPending.current = false;
-      onReconciled();
-    }
-  }, [reconciled, onReconciled]);
+    if (reconciled !== true || storedStatus === shownStatus || reported.current === storedStatus) return;
+    reported.current = storedStatus;
+    onReconciled(storedStatus);
+  }, [reconciled, storedStatus, shownStatus, onReconciled]);
 
   const live = state.data?.provider;
   const startTime = live?.startTime ?? followUp?.startTime ?? null;
