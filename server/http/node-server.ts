@@ -12,12 +12,14 @@ import { isShuttingDown } from "@/server/runtime/lifecycle";
 import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine } from "@/server/voice";
+import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
 import { handleOpsRequest, opsPathOf, type OpsHandlers } from "./ops-routes";
 import { BodyTooLargeError } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
 import { routeTemplateOf } from "./route-template";
+import { createUpgradeRouter, type UpgradeRoute } from "./upgrades";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
 
@@ -43,17 +45,17 @@ const LINGER_BYTES = 8 * 1024 * 1024;
  * players need it (with Range) to seek.
  */
 export async function startHttpServer(options: { port: number; dev: boolean; hostname?: string; listenHost?: string }) {
-  const app = next({ dev: options.dev, port: options.port, hostname: options.hostname ?? "localhost" });
+  // Next.js attaches its own `upgrade` listener to the server of the first request it handles, and its router ends
+  // any upgrade whose path matches a route or page. It gets a stand-in server instead, which only ever sees the
+  // upgrades our router passes on (not ours: they are under /ws/).
+  const nextUpgrades = http.createServer();
+  const app = next({ dev: options.dev, port: options.port, hostname: options.hostname ?? "localhost", httpServer: nextUpgrades });
   const handleNext = app.getRequestHandler();
   await app.prepare();
 
   const server = createHttpServer({ handleNext: (req, res) => void handleNext(req, res) });
   server.keepAliveTimeout = 65_000;
-  // Twilio Media Streams (VOICE_ENGINE=twilio-realtime): the media WebSocket; Next's own upgrades (dev HMR) pass on.
-  const voice = getTwilioRealtimeEngine();
-  if (voice) {
-    server.on("upgrade", (request, socket, head) => void voice.handleUpgrade(request, socket, head));
-  }
+  server.on("upgrade", createUpgradeRouter({ routes: appUpgradeRoutes, next: (request, socket, head) => void nextUpgrades.emit("upgrade", request, socket, head) }));
   // `listenHost` (settings.listenHost(): 127.0.0.1 in embedded mode unless HOST says otherwise); all interfaces when unset.
   await new Promise<void>((resolve, reject) => {
     server.once("error", reject);
@@ -70,6 +72,14 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
       await app.close();
     },
   };
+}
+
+/** The app's WebSockets: Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */
+function appUpgradeRoutes(): UpgradeRoute[] {
+  const routes: UpgradeRoute[] = [];
+  const voice = getTwilioRealtimeEngine();
+  if (voice) routes.push({ path: TWILIO_MEDIA_PATH, handle: (request, socket, head) => void voice.handleUpgrade(request, socket, head) });
+  return routes;
 }
 
 /**

@@ -1,3 +1,4 @@
+import { hasBrand, stampBrands } from "@/server/runtime/cross-copy";
 import { apiBodyLimitBytes, apiBulkBodyLimitBytes } from "@/server/config/settings";
 
 /**
@@ -35,10 +36,17 @@ export function formatBytes(bytes: number): string {
 }
 
 export class BodyTooLargeError extends Error {
+  /** Checked by brand: the server's body reader and a Next route's handler may be different module copies. */
+  static readonly brand: symbol = Symbol.for("outbound-calling.BodyTooLargeError");
+  static [Symbol.hasInstance](value: unknown): boolean {
+    return hasBrand(value, this);
+  }
+
   readonly limitBytes: number;
 
   constructor(limitBytes: number) {
     super(`The request body is larger than ${limitBytes} bytes.`);
+    stampBrands(this, new.target);
     this.name = "BodyTooLargeError";
     this.limitBytes = limitBytes;
   }

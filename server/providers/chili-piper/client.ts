@@ -11,6 +11,8 @@ import { getLogger } from "@/server/observability/logger";
  * serialized into API responses.
  */
 export class ProviderRequestError extends AppError {
+  static override readonly brand: symbol = Symbol.for("outbound-calling.ProviderRequestError");
+
   readonly providerStatus: number | null;
   readonly providerErrorCode: string | null;
   readonly providerArguments: Record<string, string>;

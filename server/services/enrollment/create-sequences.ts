@@ -1,5 +1,4 @@
 import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
-import { PgTransaction } from "drizzle-orm/pg-core";
 import type { DbOrTx, Tx } from "@/db";
 import { bulkBatches, sequences, type ChainStatus, type ResultType } from "@/db/schema";
 import { newId } from "@/server/ids";
@@ -115,8 +114,9 @@ export async function createSequences(tx: Tx, params: CreateSequencesParams): Pr
  * (`contacts` give their positions there and what planning needs), and only what was planned here travels — ids,
  * chain places, first calls. `existing` are the chunk's contact indexes known to have their sequence already (read
  * with the batch), so nothing is looked up before the insert. Runs on the database directly (the statement is its
- * own transaction) unless a contact has a group key: chaining locks the chains until commit, so then `db` must be a
- * transaction.
+ * own transaction) unless a contact has a group key: chaining locks the chains until commit, so then it runs in a
+ * transaction of its own (a savepoint when `db` is already a transaction). No class check on `db`: in the built app
+ * the transaction object may come from another copy of drizzle-orm than this module's (docs/deploy.md).
  */
 export async function createBatchSequences(
   db: DbOrTx,
@@ -124,7 +124,6 @@ export async function createBatchSequences(
 ): Promise<{ created: CreatedSequence[]; progress: BatchProgress | null }> {
   const { batchId } = params;
   const grouped = params.contacts.some((contact) => contact.groupKey !== null && !params.existing.has(contact.index));
-  if (grouped && !(db instanceof PgTransaction)) throw new Error("createBatchSequences: chained contacts need a transaction");
   const fromBatch = (planned: PlannedRow<StoredContact>[]) => {
     const rows = planned.map((row) => ({
       position: row.contact.position,
@@ -153,6 +152,7 @@ export async function createBatchSequences(
         where b.id = ${batchId}
       ) c using (position)`;
   };
+  if (grouped) return db.transaction((tx) => writeSequences(tx, params, fromBatch, batchId));
   return writeSequences(db as Tx, params, fromBatch, batchId);
 }
 

@@ -1,5 +1,5 @@
 import { and, eq, gt, inArray, isNull, lt, or, sql } from "drizzle-orm";
-import type { Db, DbOrTx } from "@/db";
+import type { Db } from "@/db";
 import { bulkBatches, sequences } from "@/db/schema";
 import { MAX_CONTACTS_PER_REQUEST } from "@/server/schemas/limits";
 import { createBatchSequences, type StoredContact } from "./create-sequences";
@@ -113,24 +113,22 @@ export async function materializeBulkBatchChunk(
     groupKey,
   }));
   const existing = new Set(batch.existing);
-  const create = (handle: DbOrTx) =>
-    createBatchSequences(handle, {
-      agent: {
-        organizationId: batch.organizationId,
-        agentId: batch.agentId,
-        steps: batch.steps,
-        agentTimezone: batch.agentTimezone ?? "UTC",
-        promptVersionId: batch.promptVersionId,
-        scheduledBy: batch.scheduledBy,
-      },
-      contacts,
-      batchId: batch.id,
-      existing,
-      now,
-      random: params.random,
-    });
-  const chained = contacts.some((contact) => contact.groupKey !== null && !existing.has(contact.index));
-  const { created, progress } = chained ? await db.transaction((tx) => create(tx)) : await create(db);
+  // Chained contacts get their own transaction inside createBatchSequences.
+  const { created, progress } = await createBatchSequences(db, {
+    agent: {
+      organizationId: batch.organizationId,
+      agentId: batch.agentId,
+      steps: batch.steps,
+      agentTimezone: batch.agentTimezone ?? "UTC",
+      promptVersionId: batch.promptVersionId,
+      scheduledBy: batch.scheduledBy,
+    },
+    contacts,
+    batchId: batch.id,
+    existing,
+    now,
+    random: params.random,
+  });
   // Usually every contact of the chunk was created just now; only a repeated chunk needs to look up the rest.
   const scheduled =
     created.length === contacts.length

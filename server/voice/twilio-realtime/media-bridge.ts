@@ -46,7 +46,7 @@ function refuse(socket: Duplex, status: number, text: string) {
 }
 
 /**
- * Our end of Twilio Media Streams (`wss://PUBLIC_BASE_URL/api/voice/twilio/media`). Two locks: the handshake must be
+ * Our end of Twilio Media Streams (`wss://PUBLIC_BASE_URL/ws/voice/twilio`). Two locks: the handshake must be
  * signed by Twilio (X-Twilio-Signature over the public wss URL), and the `start` message must carry the per-call
  * token our TwiML issued (signed, expiring, naming the call) — without both the socket is refused or closed before
  * anything is read from the database. The stream may land on any instance: the call is loaded from Postgres.

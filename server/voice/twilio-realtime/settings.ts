@@ -141,9 +141,12 @@ export function mediaStreamPublicUrl(settings: Pick<TwilioRealtimeSettings, "pub
   return `${settings.publicBaseUrl.replace(/^https:/, "wss:")}${TWILIO_MEDIA_PATH}`;
 }
 
-/** Paths of Twilio's callbacks (app/api/voice/twilio/[hook]/route.ts) and of the media WebSocket (node-server.ts upgrade). */
+/**
+ * Paths of Twilio's callbacks (app/api/voice/twilio/[hook]/route.ts) and of the media WebSocket (node-server.ts's
+ * upgrade router: under /ws/, where no Next.js route is).
+ */
 export const TWILIO_CALLBACK_PREFIX = "/api/voice/twilio";
-export const TWILIO_MEDIA_PATH = `${TWILIO_CALLBACK_PREFIX}/media`;
+export const TWILIO_MEDIA_PATH = "/ws/voice/twilio";
 export const TWILIO_HOOKS = ["twiml", "status", "amd", "recording"] as const;
 export type TwilioHook = (typeof TWILIO_HOOKS)[number];
 

@@ -69,8 +69,8 @@ describe("stream token, TwiML and signatures", () => {
   });
 
   it("our TwiML is what the Twilio simulator executes", () => {
-    expect(parseTwiml(streamTwiml({ streamUrl: "wss://calls.example.com/api/voice/twilio/media", token: "t.1.x" }))).toEqual([
-      { verb: "Connect.Stream", url: "wss://calls.example.com/api/voice/twilio/media", parameters: { token: "t.1.x" } },
+    expect(parseTwiml(streamTwiml({ streamUrl: "wss://calls.example.com/ws/voice/twilio", token: "t.1.x" }))).toEqual([
+      { verb: "Connect.Stream", url: "wss://calls.example.com/ws/voice/twilio", parameters: { token: "t.1.x" } },
     ]);
     expect(parseTwiml(sayAndHangUpTwiml("Call us back & soon."))).toEqual([{ verb: "Say", text: "Call us back & soon.", voice: "Polly.Joanna-Neural" }, { verb: "Hangup" }]);
   });
@@ -116,13 +116,13 @@ describe("media stream endpoint", () => {
       if (!media.handleUpgrade(req, socket, head)) socket.destroy();
     });
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-    const base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/api/voice/twilio/media`;
+    const base = `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws/voice/twilio`;
     try {
       const unsigned = new WebSocket(base);
       const status = await new Promise<number>((resolve) => unsigned.once("unexpected-response", (_req, res) => resolve(res.statusCode ?? 0)));
       expect(status).toBe(403);
 
-      const signature = twilioSignature(ENV.TWILIO_AUTH_TOKEN, "wss://calls.example.com/api/voice/twilio/media", {});
+      const signature = twilioSignature(ENV.TWILIO_AUTH_TOKEN, "wss://calls.example.com/ws/voice/twilio", {});
       for (const token of [undefined, "forged.9999999999.AAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAAA", createStreamToken({ callId: "call.x", authToken: ENV.TWILIO_AUTH_TOKEN, now: new Date(Date.now() - 3_600_000) })]) {
         const ws = new WebSocket(base, { headers: { "x-twilio-signature": signature } });
         await new Promise((resolve) => ws.once("open", resolve));
