@@ -32,6 +32,8 @@ export const sequences = pgTable(
     /** The contact's consent to be called, as given at enrollment; null when none was given. */
     consent: jsonb("consent").$type<ConsentRecord>(),
     scheduledBy: text("scheduled_by").notNull(),
+    /** Made by the demo seed: never dialed through a real voice engine (the dial gate's demo check). */
+    demo: boolean("demo").notNull().default(false),
     lifecycleStatus: text("lifecycle_status").$type<LifecycleStatus>().notNull().default("in progress"),
     steps: jsonb("steps").$type<AgentStep[]>().notNull(),
     /** Chaining: `<groupByField>=<value>`; contacts with the same key run one after another. */

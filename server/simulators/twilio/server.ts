@@ -32,6 +32,8 @@ export type TwilioSimulator = {
   /** REST requests served: method, path, status (never credentials). */
   requests: Array<{ method: string; path: string; status: number }>;
   callTo(number: string): SimCall | undefined;
+  /** The callee of `number` hangs up as soon as the media stream has started (an early hang-up). */
+  hangUpAtStreamStart(number: string): void;
   /** The next `count` REST requests (matching `path` if given) fail with this HTTP status (default 503). */
   failNext(options?: { status?: number; count?: number; path?: string }): void;
   /** Resolves when every call has ended and sent its callbacks. */
@@ -71,7 +73,16 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
   const requests: TwilioSimulator["requests"] = [];
   const failures: Array<{ status: number; remaining: number; path?: string }> = [];
   const log = options.log ?? ((message: string) => getLogger("twilio-simulator").warn(message));
-  const env = { accountSid, authToken, speed: options.speed ?? 1, resolvePublicUrl: options.resolvePublicUrl ?? ((url: string) => url), callbacks, log };
+  const earlyHangups = new Set<string>();
+  const env = {
+    accountSid,
+    authToken,
+    speed: options.speed ?? 1,
+    resolvePublicUrl: options.resolvePublicUrl ?? ((url: string) => url),
+    callbacks,
+    log,
+    hangsUpAtStreamStart: (to: string) => earlyHangups.has(to),
+  };
   const base = `/2010-04-01/Accounts/${accountSid}`;
 
   const authorized = (req: IncomingMessage): boolean => {
@@ -198,6 +209,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     callbacks,
     requests,
     callTo: (number) => [...calls.values()].reverse().find((call) => call.to === number),
+    hangUpAtStreamStart: (number) => void earlyHangups.add(number),
     failNext: ({ status = 503, count = 1, path } = {}) => void failures.push({ status, remaining: count, path }),
     idle: async () => {
       await Promise.all([...calls.values()].map((call) => call.done()));
