@@ -196,12 +196,39 @@ const fields = {
   }),
   API_UNAUTHENTICATED_RATE_LIMIT: setting(wholeNumber(1, 1_000_000).default(20), {
     group: "Server",
-    description: "Requests per rolling second one client address may make without a valid API key (per instance).",
+    description: "Requests per rolling second one client address may make without credentials (per instance): to `/api/v1` without a valid API key, to `/api/trpc` without a session, to the sign-in routes `/api/auth/*`.",
     default: "`20`",
+  }),
+  TRPC_BODY_LIMIT_BYTES: setting(wholeNumber(1, 1024 * 1024 * 1024).default(2 * 1024 * 1024), {
+    group: "Server",
+    description:
+      "Largest request body of the console's endpoint `/api/trpc` (the CSV import sends up to 1,000 contacts per request, like bulk enrollment); larger → 413 before a byte is read (`npm start`, `npm run dev`).",
+    default: "`2097152` (2 MB)",
+    sameOnEveryInstance: true,
+  }),
+  INNGEST_BODY_LIMIT_BYTES: setting(wholeNumber(1, 1024 * 1024 * 1024).default(32 * 1024 * 1024), {
+    group: "Server",
+    description: "Largest request body of `/api/inngest` (Inngest's largest function run state is 32 MB); larger → 413 before a byte is read.",
+    default: "`33554432` (32 MB)",
+    sameOnEveryInstance: true,
+  }),
+  OTHER_BODY_LIMIT_BYTES: setting(wholeNumber(1, 1024 * 1024 * 1024).default(64 * 1024), {
+    group: "Server",
+    description:
+      "Largest request body of every other route the server hands to Next.js: sign-in (`/api/auth/*`), voice provider callbacks (`/api/voice/*`), pages; larger → 413 before a byte is read.",
+    default: "`65536` (64 kB)",
+    sameOnEveryInstance: true,
+  }),
+  CONSOLE_SESSION_RATE_LIMIT: setting(wholeNumber(1, 1_000_000).default(10), {
+    group: "Server",
+    description:
+      "Requests per rolling second one signed-in person may make to `/api/trpc` (all their sessions together; shared by every instance with `RATE_LIMIT_STORE=postgres`). Requests without a session count against the client address (`API_UNAUTHENTICATED_RATE_LIMIT`).",
+    default: "`10`",
+    sameOnEveryInstance: true,
   }),
   RATE_LIMIT_STORE: setting(oneOf(["memory", "postgres"] as const).default("memory"), {
     group: "Server",
-    description: "`postgres`: the per-key API limit, sign-in lockout and invitation counters are shared by every instance (required with more than one instance).",
+    description: "`postgres`: the per-key API limit, the per-person console limit, sign-in lockout and invitation counters are shared by every instance (required with more than one instance).",
     default: "`memory` (one instance)",
     sameOnEveryInstance: true,
   }),

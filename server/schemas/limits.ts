@@ -61,6 +61,11 @@ export const MAX_ATTENDEES_PER_REQUEST = 30;
 export const MAX_IDS_PER_LOOKUP = 1_000;
 /** Agents a webhook endpoint may be filtered to. */
 export const MAX_WEBHOOK_AGENT_FILTER = 200;
+/**
+ * Procedure calls in one batched console request (`/api/trpc/a,b,c?batch=1`); the console's client splits its batches
+ * at this size (httpBatchLink `maxItems`), so only hand-made requests meet the 400.
+ */
+export const MAX_TRPC_BATCH_SIZE = 50;
 /** Numbers per POST /suppressions (and per CSV import request of the console's suppression page). */
 export const MAX_SUPPRESSIONS_PER_REQUEST = 10_000;
 
