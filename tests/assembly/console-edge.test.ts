@@ -1,7 +1,7 @@
 import http from "node:http";
 import net from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { residentBytes, startBuiltApp, type BuiltApp } from "./console-edge-app";
+import { residentBytes, startBuiltApp, type BuiltApp } from "./harness";
 
 /**
  * Issue 29 against the built app as `npm start` runs it, over HTTP only: the console's endpoint and pages held to the

@@ -317,3 +317,9 @@ export async function listenForWebhooks(app: BuiltApp): Promise<WebhookListener>
     close: () => new Promise<void>((resolve) => server.close(() => resolve())),
   };
 }
+
+/** The resident memory of a process, from /proc (bytes). */
+export function residentBytes(pid: number): number {
+  const status = readFileSync(`/proc/${pid}/status`, "utf8");
+  return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
