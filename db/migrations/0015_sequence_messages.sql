@@ -28,6 +28,7 @@ CREATE TABLE "sequence_messages" (
 	"transport" text,
 	"error" text,
 	"error_code" text,
+	"provider_status" text,
 	"segments" integer,
 	"credits" integer DEFAULT 0 NOT NULL,
 	"sent_at" timestamp with time zone,

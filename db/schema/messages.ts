@@ -56,6 +56,8 @@ export const sequenceMessages = pgTable(
     /** The reason of the last failure or of a skip (SMTP reply, Twilio error); null otherwise. */
     error: text("error"),
     errorCode: text("error_code"),
+    /** SMS: Twilio's latest reported status (queued, sent, delivered, undelivered, failed), also when it arrives before the send is recorded. */
+    providerStatus: text("provider_status"),
     segments: integer("segments"),
     credits: integer("credits").notNull().default(0),
     sentAt: timestamp("sent_at", { withTimezone: true, mode: "date" }),

@@ -117,7 +117,9 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
     // inbound call (a callback) is no step of the sequence: it never moves it on.
     if (sequence.lifecycleStatus === "in progress" && call.direction === "outbound") {
       const move = sequenceMoveFor(resultType);
-      if (move.kind === "end") {
+      // Goal Completed ends the calling, not the EMAIL/SMS steps after it (docs/sequences.md "One lifecycle").
+      const messagesLeft = resultType === "Goal Completed" && sequence.steps.slice(call.stepNumber).some((step) => step.stepType !== "CALL");
+      if (move.kind === "end" && !messagesLeft) {
         lifecycleStatus = move.lifecycleStatus;
         await tx.update(sequences).set({ lifecycleStatus, endedAt: now, updatedAt: now }).where(eq(sequences.id, sequence.id));
       } else {

@@ -139,18 +139,30 @@ export async function applySmsStatusCallback(db: Db, params: { messageId: string
   const { now } = params;
   const status = DELIVERY_STATUSES[params.status];
   if (!status) return "ignored";
-  const [message] = await db.select().from(sequenceMessages).where(eq(sequenceMessages.id, params.messageId)).limit(1);
-  if (!message || message.channel !== "sms" || message.direction !== "outbound" || message.providerMessageId !== params.messageSid) return "ignored";
-  if (status === "sent" || message.status === "delivered" || message.status === "undelivered" || (message.status === "failed" && message.nextAttemptAt === null && message.sentAt !== null)) return "ignored";
-  const [updated] = await db
-    .update(sequenceMessages)
-    .set({
-      status,
-      ...(status === "delivered" ? { deliveredAt: now } : { errorCode: params.errorCode, error: `Twilio reported the message ${status}${params.errorCode ? ` (error ${params.errorCode})` : ""}.` }),
-      updatedAt: now,
-    })
-    .where(eq(sequenceMessages.id, message.id))
-    .returning();
-  await recordMessageEvent(db, { type: status === "delivered" ? "sms.delivered" : "sms.failed", message: updated!, now });
+  const applied = await db.transaction(async (tx) => {
+    const [message] = await tx.select().from(sequenceMessages).where(eq(sequenceMessages.id, params.messageId)).for("update");
+    if (!message || message.channel !== "sms" || message.direction !== "outbound") return null;
+    // The callback may come before the sender recorded Twilio's answer (the MessageSid): then it binds it, and the
+    // sender's result takes the reported state (send-sequence-message.ts).
+    const racing = message.status === "sending" && message.providerMessageId === null;
+    if (!racing && message.providerMessageId !== params.messageSid) return null;
+    if (message.providerStatus && message.providerStatus !== "sent" && message.providerStatus !== "queued") return null; // final already
+    const final = status !== "sent";
+    const [updated] = await tx
+      .update(sequenceMessages)
+      .set({
+        providerStatus: status,
+        providerMessageId: params.messageSid,
+        ...(final && !racing ? { status } : {}),
+        ...(status === "delivered" ? { deliveredAt: now } : {}),
+        ...(status === "undelivered" || status === "failed" ? { errorCode: params.errorCode, error: `Twilio reported the message ${status}${params.errorCode ? ` (error ${params.errorCode})` : ""}.` } : {}),
+        updatedAt: now,
+      })
+      .where(eq(sequenceMessages.id, message.id))
+      .returning();
+    return final && !racing ? updated! : null;
+  });
+  if (!applied) return "ignored";
+  await recordMessageEvent(db, { type: applied.status === "delivered" ? "sms.delivered" : "sms.failed", message: applied, now });
   return "applied";
 }

@@ -100,6 +100,7 @@ export async function sendSequenceMessage(db: Db, params: { messageId: string; n
   else log.warn({ messageId, channel: prepared.message.channel, sequenceId: prepared.message.sequenceId, status: outcome.status, error: finalResult.ok ? null : finalResult.error }, "message not sent");
   const channel = prepared.message.channel;
   await announce(db, outcome, outcome.status === "sent" ? `${channel}.sent` : outcome.status === "failed" ? `${channel}.failed` : undefined, now);
+  if (outcome.status === "sent") await announceRacedDelivery(db, outcome.messageId, now);
   return outcome;
 }
 
@@ -107,6 +108,14 @@ async function announce(db: Db, outcome: SendSequenceMessageOutcome, event: Mess
   if (!event) return;
   const [message] = await db.select().from(sequenceMessages).where(eq(sequenceMessages.id, outcome.messageId)).limit(1);
   if (message) await recordMessageEvent(db, { type: event, message, now });
+}
+
+/** The delivery event of an SMS whose status callback came before the send was recorded (it recorded no event then). */
+async function announceRacedDelivery(db: Db, messageId: string, now: Date) {
+  const [message] = await db.select().from(sequenceMessages).where(eq(sequenceMessages.id, messageId)).limit(1);
+  if (!message || message.channel !== "sms") return;
+  if (message.status === "delivered") await recordMessageEvent(db, { type: "sms.delivered", message, now });
+  else if (message.status === "undelivered" || message.status === "failed") await recordMessageEvent(db, { type: "sms.failed", message, now });
 }
 
 async function prepare(tx: Tx, params: { messageId: string; now: Date; random?: () => number }): Promise<Prepared> {
@@ -262,10 +271,12 @@ async function recordResult(
   if (result.ok) {
     const segments = message.channel === "sms" ? (result.segments ?? message.segments) : null;
     const credits = creditsForMessage(message.channel, segments);
+    // A delivery callback that raced ahead of this write (providerStatus) decides the state.
+    const reported = current.providerStatus === "delivered" || current.providerStatus === "undelivered" || current.providerStatus === "failed" ? current.providerStatus : null;
     await tx
       .update(sequenceMessages)
       .set({
-        status: "sent",
+        status: reported ?? "sent",
         sentAt: now,
         error: null,
         errorCode: null,

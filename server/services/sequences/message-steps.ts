@@ -1,4 +1,4 @@
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
 import { agents, calls, sequenceMessages, sequences, type AgentStep, type MessageChannel } from "@/db/schema";
 import { newId } from "@/server/ids";
@@ -48,20 +48,45 @@ export async function scheduleNextStep(tx: Tx, params: ScheduleNextStepParams): 
     .from(agents)
     .where(eq(agents.id, sequence.agentId))
     .limit(1);
-  const plan = planNextStep({
-    steps: sequence.steps,
-    afterStepNumber: params.afterStepNumber,
-    previousEndedAt: params.endedAt,
-    contactTimezone: sequence.timezone,
-    agentTimezone: agent?.timezones[0] ?? sequence.timezone,
-    bypassCallWindows: sequence.bypassCallWindows,
-    now,
-    random: params.random,
-  });
-  if (!plan) {
+  // After a Goal Completed call only EMAIL and SMS steps run (a confirmation with the meeting link is their point);
+  // the CALL steps left are recorded as skipped (finalize-call ends the sequence at once when no message step is left).
+  const goalCompleted = (await tx.select({ id: calls.id }).from(calls).where(and(eq(calls.sequenceId, sequence.id), eq(calls.resultType, "Goal Completed"))).limit(1)).length > 0;
+  const end = async (): Promise<NextStep> => {
     await tx.update(sequences).set({ lifecycleStatus: "done", endedAt: now, updatedAt: now }).where(eq(sequences.id, sequence.id));
     return { kind: "end", sequenceId: sequence.id };
+  };
+  let afterStepNumber = params.afterStepNumber;
+  let previousEndedAt = params.endedAt;
+  let plan: ReturnType<typeof planNextStep> = null;
+  for (;;) {
+    plan = planNextStep({
+      steps: sequence.steps,
+      afterStepNumber,
+      previousEndedAt,
+      contactTimezone: sequence.timezone,
+      agentTimezone: agent?.timezones[0] ?? sequence.timezone,
+      bypassCallWindows: sequence.bypassCallWindows,
+      now,
+      random: params.random,
+    });
+    if (!plan || !(goalCompleted && plan.stepType === "CALL")) break;
+    await tx.insert(calls).values({
+      id: newId("call"),
+      organizationId: sequence.organizationId,
+      agentId: sequence.agentId,
+      sequenceId: sequence.id,
+      stepNumber: plan.stepNumber,
+      attempt: 1,
+      scheduledAt: plan.dueAt,
+      resultType: "Cancelled",
+      summary: "Skipped: the goal was completed in an earlier call.",
+      createdAt: now,
+      updatedAt: now,
+    });
+    afterStepNumber = plan.stepNumber;
+    previousEndedAt = now;
   }
+  if (!plan) return end();
   await tx.update(sequences).set({ updatedAt: now }).where(eq(sequences.id, sequence.id));
   const channel = messageChannelOf(plan.stepType);
   if (channel) {
