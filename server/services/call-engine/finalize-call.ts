@@ -2,7 +2,6 @@ import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { calls, optOuts, sequences, type CallAction, type LifecycleStatus, type ResultType } from "@/db/schema";
 import type { AnalysisResult } from "@/server/analysis/types";
-import { newId } from "@/server/ids";
 import { getLogger } from "@/server/observability/logger";
 import { recordCallFinished } from "@/server/observability/metrics";
 import { failedCallAnalysis } from "./analyze-call";
