@@ -77,6 +77,8 @@ export const resultTypes = [
 ] as const;
 export type ResultType = (typeof resultTypes)[number];
 
+export type CallDirection = "outbound" | "inbound";
+
 export type CallAction = {
   description: string;
   status: string;
@@ -106,6 +108,8 @@ export const calls = pgTable(
     sequenceId: text("sequence_id").notNull().references(() => sequences.id, { onDelete: "cascade" }),
     /** 1-based position of this call among the sequence's steps. */
     stepNumber: integer("step_number").notNull(),
+    /** `outbound` (a CALL step) or `inbound` (the contact called our number back; stepNumber 0, attempt counts them). */
+    direction: text("direction").$type<CallDirection>().notNull().default("outbound"),
     attempt: integer("attempt").notNull().default(1),
     scheduledAt: timestamp("scheduled_at", { withTimezone: true, mode: "date" }).notNull(),
     resultType: text("result_type").$type<ResultType>().notNull().default("Scheduled"),

@@ -43,6 +43,7 @@ export const SETTING_GROUPS = [
   "Background jobs (Inngest)",
   "Call engine",
   "Real voice engine (VOICE_ENGINE=twilio-realtime)",
+  "Sequences: email and SMS",
   "Calendar provider",
   "Recordings",
   "Webhooks",
@@ -492,6 +493,27 @@ const fields = {
   }),
   ANALYSIS_LLM_MODEL: setting(text().optional(), { group: "Call engine", description: "The analysis model.", sameOnEveryInstance: true }),
   ANALYSIS_LLM_API_KEY: setting(text().optional(), { group: "Call engine", description: "Bearer key of the analysis endpoint.", secret: true, sameOnEveryInstance: true }),
+
+  // Sequences: email and SMS (docs/sequences.md)
+  SEQUENCE_EMAIL_CREDITS: setting(wholeNumber(0, 1000).default(1), {
+    group: "Sequences: email and SMS",
+    description: "Credits charged per email an EMAIL step sends (to the ledger, with the agent).",
+    default: "`1`",
+    sameOnEveryInstance: true,
+  }),
+  SEQUENCE_SMS_SEGMENT_CREDITS: setting(wholeNumber(0, 1000).default(1), {
+    group: "Sequences: email and SMS",
+    description: "Credits charged per SMS segment an SMS step sends (a 2-segment message costs twice this).",
+    default: "`1`",
+    sameOnEveryInstance: true,
+  }),
+  SMS_TRANSPORT: setting(oneOf(["auto", "twilio", "simulator"] as const).default("auto"), {
+    group: "Sequences: email and SMS",
+    description:
+      "How SMS steps are sent: `twilio` (the account of `TWILIO_ACCOUNT_SID`/`TWILIO_AUTH_TOKEN`, callbacks verified against `PUBLIC_BASE_URL`), `simulator` (the project's Twilio simulator, started in this process on loopback; nothing leaves the machine), `auto`: `twilio` when `TWILIO_ACCOUNT_SID` is set, else `simulator`.",
+    default: "`auto`",
+    sameOnEveryInstance: true,
+  }),
 
   // Real voice engine
   TWILIO_ACCOUNT_SID: setting(text().optional(), {

@@ -106,3 +106,7 @@ export const MAX_DAILY_CREDIT_CAP = 10_000_000;
 /** Auto-pause looks at the agent's last N calls: N from MIN_AUTO_PAUSE_WINDOW_CALLS to MAX_AUTO_PAUSE_WINDOW_CALLS. */
 export const MIN_AUTO_PAUSE_WINDOW_CALLS = 5;
 export const MAX_AUTO_PAUSE_WINDOW_CALLS = 1_000;
+
+/** Templates of EMAIL and SMS steps (docs/sequences.md). */
+export const MAX_TEMPLATE_SUBJECT_LENGTH = 300;
+export const MAX_TEMPLATE_BODY_LENGTH = 20_000;
