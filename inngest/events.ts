@@ -53,3 +53,8 @@ export const meetingCancelled = eventType("meeting/cancelled", {
 export const webhookDeliveryRequested = eventType("webhook/delivery.requested", {
   schema: z.object({ deliveryId: z.string(), afterAttempt: z.number().int().min(0).optional(), retryInMs: z.number().int().min(0).optional() }),
 });
+
+/** An agent test run was created: play its cases (docs/agent-testing.md). */
+export const agentTestRunRequested = eventType("agent-tests/run.requested", {
+  schema: z.object({ runId: z.string() }),
+});

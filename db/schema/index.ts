@@ -10,3 +10,4 @@ export * from "./voice";
 export * from "./suppressions";
 export * from "./events";
 export * from "./consent";
+export * from "./agent-tests";

@@ -8,9 +8,10 @@ import { enqueueWebhookDeliveries } from "./enqueue-webhook-deliveries";
 import { materializeBulkBatch, resumeBulkBatches } from "./materialize-bulk-batch";
 import { reconcileMeeting } from "./reconcile-meeting";
 import { recordingRetention } from "./recording-retention";
+import { runAgentTests } from "./run-agent-tests";
 
 /**
  * Every Inngest function of the app, registered by the serve route (app/api/inngest/route.ts) and run by the
  * embedded runner. One function per file in this folder; append it here.
  */
-export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook, dispatchCalls, dispatchDueCallsSweep, analyzeCall, callWatchdog, reconcileMeeting, materializeBulkBatch, resumeBulkBatches, recordingRetention, callEventRetention];
+export const functions: InngestFunction.Any[] = [enqueueWebhookDeliveries, deliverWebhook, dispatchCalls, dispatchDueCallsSweep, analyzeCall, callWatchdog, reconcileMeeting, materializeBulkBatch, resumeBulkBatches, recordingRetention, callEventRetention, runAgentTests];
