@@ -4,7 +4,7 @@ import path from "node:path";
 import type { Page } from "@playwright/test";
 import { loadClip } from "@/server/simulators/voice-clips/clips";
 import { ULAW_SILENCE, ulawChannelsToWav } from "@/server/voice/g711";
-import { api, expect, openOrgPage, primaryOrg, signIn, test } from "./fixtures";
+import { api, expect, expectNoSeriousA11yViolations, openOrgPage, primaryOrg, signIn, test } from "./fixtures";
 
 /**
  * The fake microphone: a speech WAV (the simulators' espeak-ng clips, 8 kHz 16-bit) that Chromium plays as the
@@ -47,7 +47,7 @@ async function trpcQuery(page: Page, procedure: string, input: unknown) {
   return ((await res.json()) as { result: { data: unknown } }).result.data;
 }
 
-test("an admin talks to the agent in the browser: agent audio, both sides of the transcript, a tool call; the call is kept under the agent's tests and changes no figures", async ({ page }) => {
+test("an admin talks to the agent in the browser: agent audio, both sides of the transcript, a tool call; the call is kept under the agent's tests and changes no figures", async ({ page, snap }) => {
   test.slow();
   const org = primaryOrg();
   const agent = org.agents.find((candidate) => candidate.role === "link")!;
@@ -97,6 +97,9 @@ test("an admin talks to the agent in the browser: agent audio, both sides of the
   await expect(item.locator("pre")).toContainText('"resultType"');
   await expect(item.locator("pre")).toContainText('"followUpMeetingDetails"');
   await expect(item.locator("audio")).toHaveAttribute("src", /\/api\/recordings\//);
+
+  await snap("agent-tests");
+  await expectNoSeriousA11yViolations(page, "agent tests tab");
 
   // A test call is not a call: the overview, credits, webhook deliveries and suppressions are as they were.
   const after = await figures();

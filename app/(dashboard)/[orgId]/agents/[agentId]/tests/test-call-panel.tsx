@@ -207,7 +207,7 @@ export function TestCallsList({ agentId }: { agentId: string }) {
                 </ul>
                 {call.latenciesMs.length > 0 && <p>Latency per agent turn: {call.latenciesMs.map((ms) => `${ms} ms`).join(", ")}</p>}
                 {call.recordingUrl && <audio controls src={call.recordingUrl} className="mt-2 w-full" aria-label="Recording" />}
-                {call.callResult && <pre className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">{JSON.stringify(call.callResult, null, 2)}</pre>}
+                {call.callResult && <pre tabIndex={0} aria-label="Result as the webhook would carry it" className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">{JSON.stringify(call.callResult, null, 2)}</pre>}
               </details>
             </li>
           ))}

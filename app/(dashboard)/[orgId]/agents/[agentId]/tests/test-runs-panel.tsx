@@ -265,7 +265,7 @@ export function PromptVersionsPanel({ agentId }: { agentId: string }) {
             </Field>
           </FieldRow>
           {diff.data && (
-            <pre className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs" data-testid="prompt-diff">
+            <pre tabIndex={0} aria-label="Prompt diff" className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs" data-testid="prompt-diff">
               {diff.data.lines.map((line, index) => (
                 <div key={index} className={line.kind === "added" ? "text-success" : line.kind === "removed" ? "text-danger" : ""}>
                   {line.kind === "added" ? "+ " : line.kind === "removed" ? "- " : "  "}
