@@ -148,6 +148,12 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
       },
     };
 
+    // As a phone call is hung up by the provider at the agent's longest call, so is a test call.
+    const longest = setTimeout(() => {
+      toPage({ event: "test.hangup", reason: "max-call-seconds" });
+      ws.close(1000, "longest call reached");
+    }, context.agent.maxCallSeconds * 1000);
+    ws.on("close", () => clearTimeout(longest));
     const timeout = setTimeout(() => ws.close(1008, "no start"), START_TIMEOUT_MS);
     const onStart = (data: Buffer) => {
       let message: { event?: string; start?: { streamSid?: string } };
