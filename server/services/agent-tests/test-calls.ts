@@ -6,6 +6,7 @@ import { agentTestCalls, type TestCallLine, type TestCallToolCall, type TestCont
 import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { getRecordingStore } from "@/server/storage/recording-store";
+import { MAX_CALL_SECONDS } from "@/server/voice/agent-voice-settings";
 import { loadAgentTestContext } from "./test-context";
 import { analyzeTestConversation } from "./test-result";
 import { testContactOf } from "./test-context";
@@ -17,6 +18,9 @@ export const TEST_CALL_TICKET_TTL_MS = 60_000;
 export const TEST_CALL_SOCKET_PATH = "/ws/agent-test";
 
 type TestCallRow = typeof agentTestCalls.$inferSelect;
+
+/** A live test call older than the longest call an agent may have (plus a margin) is shown as failed. */
+const ABANDONED_AFTER_MS = (MAX_CALL_SECONDS.max + 600) * 1000;
 
 const hashTicket = (ticket: string) => createHash("sha256").update(ticket).digest("hex");
 
@@ -138,11 +142,13 @@ export type TestCallView = {
 async function toView(row: TestCallRow, now: Date): Promise<TestCallView> {
   const signed = row.recordingKey ? (await getRecordingStore().signUrls([row.recordingKey], now)).get(row.recordingKey) : undefined;
   const pendingExpired = row.status === "pending" && row.ticketExpiresAt !== null && row.ticketExpiresAt <= now;
+  // Longer than any call may last: the process that held it went away (a restart) before it could finish.
+  const interrupted = (row.status === "live" || row.status === "analyzing") && row.startedAt !== null && now.getTime() - row.startedAt.getTime() > ABANDONED_AFTER_MS;
   return {
     testCallId: row.id,
     agentId: row.agentId,
     promptVersionId: row.promptVersionId,
-    status: pendingExpired ? "expired" : row.status,
+    status: pendingExpired ? "expired" : interrupted ? "failed" : row.status,
     contact: row.contact,
     inputVariables: row.inputVariables,
     lines: row.lines,
@@ -153,7 +159,7 @@ async function toView(row: TestCallRow, now: Date): Promise<TestCallView> {
     callResult: (row.payload?.callResult as Record<string, unknown> | undefined) ?? null,
     createdAt: row.createdAt.toISOString(),
     endedAt: row.endedAt?.toISOString() ?? null,
-    error: row.error,
+    error: interrupted ? "The test call was interrupted before it could be finished (the server restarted)." : row.error,
   };
 }
 
