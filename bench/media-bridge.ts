@@ -65,6 +65,8 @@ async function runBridgeChild(realtimeUrl: string) {
       streamStarted: async () => {},
       streamEnded: async () => {},
       saveLine: async () => {},
+      // A person answered: the bridge relays from the start, as after Twilio's AMD says `human`.
+      answeredBy: async () => "human",
     },
   });
   const server = http.createServer((_req, res) => res.writeHead(404).end());

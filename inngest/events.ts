@@ -54,6 +54,15 @@ export const webhookDeliveryRequested = eventType("webhook/delivery.requested", 
   schema: z.object({ deliveryId: z.string(), afterAttempt: z.number().int().min(0).optional(), retryInMs: z.number().int().min(0).optional() }),
 });
 
+/**
+ * An EMAIL or SMS step (a `sequence_messages` row) is due at `at`: one run sleeps until then and sends it
+ * (inngest/functions/send-sequence-message.ts). The event ID names the message and the moment, so the announcers
+ * (enrollment's `sequence/started`, a retry, the sweep) start one run per due time.
+ */
+export const sequenceMessageDue = eventType("sequence/message.due", {
+  schema: z.object({ messageId: z.string(), at: z.string() }),
+});
+
 /** An agent test run was created: play its cases (docs/agent-testing.md). */
 export const agentTestRunRequested = eventType("agent-tests/run.requested", {
   schema: z.object({ runId: z.string() }),

@@ -39,6 +39,8 @@ export const ERROR_TABLE = {
   MEETING_ALREADY_STARTED: { status: 409, trpc: "CONFLICT" },
   MEETING_CANCELLED: { status: 409, trpc: "CONFLICT" },
   OPTED_OUT: { status: 409, trpc: "CONFLICT" },
+  /** A body without Content-Length where the limit is checked from it (routes served by Next.js). */
+  LENGTH_REQUIRED: { status: 411, trpc: "BAD_REQUEST" },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },
   UNSUPPORTED_MEDIA_TYPE: { status: 415, trpc: "UNSUPPORTED_MEDIA_TYPE" },
   AGENT_MISCONFIGURED: { status: 422, trpc: "UNPROCESSABLE_CONTENT" },

@@ -1,3 +1,5 @@
+import { toCsv } from "./csv";
+
 /** Saves text as a file in the browser (the object URL is released once the download has started). */
 export function saveCsvText(filename: string, text: string) {
   const url = URL.createObjectURL(new Blob([text], { type: "text/csv;charset=utf-8" }));
@@ -10,8 +12,7 @@ export function saveCsvText(filename: string, text: string) {
   setTimeout(() => URL.revokeObjectURL(url), 1000);
 }
 
-/** Saves rows as a CSV file in the browser (papaparse is loaded on demand). */
+/** Saves rows as a CSV file in the browser, formula-like cells escaped (see toCsv). */
 export async function downloadCsv(filename: string, rows: Array<Record<string, string | number | null>>, columns?: string[]) {
-  const { unparse } = await import("papaparse");
-  saveCsvText(filename, columns && rows.length === 0 ? `${columns.join(",")}\n` : unparse(rows, columns ? { columns } : undefined));
+  saveCsvText(filename, columns && rows.length === 0 ? `${columns.join(",")}\n` : await toCsv(rows, columns ? { columns } : undefined));
 }

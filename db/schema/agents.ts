@@ -5,8 +5,14 @@ import { organizations } from "./organizations";
 export const agentStatus = pgEnum("agent_status", ["ACTIVE", "PAUSED", "ARCHIVED"]);
 
 export type TimeWindow = { startTime: number; endTime: number };
+export const stepTypes = ["CALL", "EMAIL", "SMS"] as const;
+export type StepType = (typeof stepTypes)[number];
 export type AgentStep = {
-  stepType: "CALL" | "EMAIL";
+  stepType: StepType;
+  /** EMAIL: the subject template (docs/sequences.md "Templates"). */
+  subject?: string | null;
+  /** EMAIL and SMS: the body template. */
+  body?: string | null;
   delaySeconds: number;
   delaySecondsMax: number | null;
   executionWindowConfig: { dayOffset: number; timeWindow: TimeWindow; timezoneSource: "contact" | "agent" };
@@ -50,6 +56,8 @@ export const agents = pgTable(
     maxCallSeconds: integer("max_call_seconds").notNull().default(600),
     /** Real voice engine: the speech-to-speech model's voice. */
     voice: text("voice").notNull().default("marin"),
+    /** Any SMS reply from the contact ends the sequence as `done` (an opt-out always does). */
+    replyEndsSequence: boolean("reply_ends_sequence").notNull().default(false),
     /** Calls of this agent in the air at once; null = no agent limit (the organization's still applies). */
     maxConcurrentCalls: integer("max_concurrent_calls"),
     /** Credits this agent may spend per day (the day of its first timezone); null = no cap. */

@@ -1,7 +1,18 @@
 import { bigserial, index, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 
-export type CallEventType = "call.result";
+export const feedEventTypes = [
+  "call.result",
+  "email.sent",
+  "email.failed",
+  "email.unsubscribed",
+  "sms.sent",
+  "sms.delivered",
+  "sms.failed",
+  "sms.received",
+] as const;
+/** `call.result` (one per analysed call) and the message events (docs/sequences.md "Events"). */
+export type CallEventType = (typeof feedEventTypes)[number];
 
 /**
  * The events feed (GET /api/v1/events): one row per analysed call, written when `call/analyzed` is consumed, whether
@@ -18,7 +29,7 @@ export const callEvents = pgTable(
     position: bigserial("position", { mode: "number" }).primaryKey(),
     organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     agentId: text("agent_id").notNull(),
-    /** No foreign key: the event outlives a deleted call for its 30 days. */
+    /** No foreign key: the event outlives a deleted call for its 30 days. Message events: the message's ID. */
     callId: text("call_id").notNull(),
     type: text("type").$type<CallEventType>().notNull(),
     messageId: text("message_id").notNull(),

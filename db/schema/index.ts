@@ -10,4 +10,5 @@ export * from "./voice";
 export * from "./suppressions";
 export * from "./events";
 export * from "./consent";
+export * from "./messages";
 export * from "./agent-tests";

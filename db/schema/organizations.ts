@@ -19,6 +19,12 @@ export const organizations = pgTable("organizations", {
   maxConcurrentCalls: integer("max_concurrent_calls"),
   /** Enrollment requires a consent record per contact (400 / per-contact MISSING_CONSENT without one). */
   requireConsent: boolean("require_consent").notNull().default(false),
+  /** Sender of sequence emails, e.g. `Acme Sales <sales@acme.example>`; null = MAIL_FROM (docs/sequences.md). */
+  emailFrom: text("email_from"),
+  /** Reply-To of sequence emails; null = none (replies go to the From address). */
+  emailReplyTo: text("email_reply_to"),
+  /** The answer to an SMS `HELP`; null = a default naming the organization. */
+  smsHelpText: text("sms_help_text"),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 

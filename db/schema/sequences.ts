@@ -32,6 +32,8 @@ export const sequences = pgTable(
     /** The contact's consent to be called, as given at enrollment; null when none was given. */
     consent: jsonb("consent").$type<ConsentRecord>(),
     scheduledBy: text("scheduled_by").notNull(),
+    /** Made by the demo seed: never dialed through a real voice engine (the dial gate's demo check). */
+    demo: boolean("demo").notNull().default(false),
     lifecycleStatus: text("lifecycle_status").$type<LifecycleStatus>().notNull().default("in progress"),
     steps: jsonb("steps").$type<AgentStep[]>().notNull(),
     /** Chaining: `<groupByField>=<value>`; contacts with the same key run one after another. */
@@ -75,6 +77,8 @@ export const resultTypes = [
 ] as const;
 export type ResultType = (typeof resultTypes)[number];
 
+export type CallDirection = "outbound" | "inbound";
+
 export type CallAction = {
   description: string;
   status: string;
@@ -104,6 +108,8 @@ export const calls = pgTable(
     sequenceId: text("sequence_id").notNull().references(() => sequences.id, { onDelete: "cascade" }),
     /** 1-based position of this call among the sequence's steps. */
     stepNumber: integer("step_number").notNull(),
+    /** `outbound` (a CALL step) or `inbound` (the contact called our number back; stepNumber 0, attempt counts them). */
+    direction: text("direction").$type<CallDirection>().notNull().default("outbound"),
     attempt: integer("attempt").notNull().default(1),
     scheduledAt: timestamp("scheduled_at", { withTimezone: true, mode: "date" }).notNull(),
     resultType: text("result_type").$type<ResultType>().notNull().default("Scheduled"),

@@ -4,9 +4,9 @@ import { organizations } from "./organizations";
 /**
  * How a number got onto the suppression list: `call` (the contact opted out during a call — an `Opted Out` result or
  * the voice agent's opt-out tool), `api` (POST /api/v1/suppressions), `console` (added in the dashboard), `import`
- * (a CSV imported in the dashboard).
+ * (a CSV imported in the dashboard), `sms` (the contact replied STOP or a variant to one of our numbers).
  */
-export const suppressionSources = ["call", "api", "console", "import"] as const;
+export const suppressionSources = ["call", "api", "console", "import", "sms"] as const;
 export type SuppressionSource = (typeof suppressionSources)[number];
 
 /**

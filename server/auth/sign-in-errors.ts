@@ -7,6 +7,8 @@ export const SIGN_IN_ERRORS = {
   NoEmail: "Your identity provider did not share an email address.",
   EmailNotVerified: "Your identity provider has not verified your email address.",
   CredentialsSignin: "Wrong email or password.",
+  RateLimited: "Too many requests from this address. Wait a moment and try again.",
+  RequestRefused: "The sign-in request was refused (too large). Try again.",
 } as const;
 
 const TOO_MANY_ATTEMPTS = "TooManyAttempts";

@@ -44,6 +44,7 @@ export const SETTING_GROUPS = [
   "Call engine",
   "Real voice engine (VOICE_ENGINE=twilio-realtime)",
   "Agent tests",
+  "Sequences: email and SMS",
   "Calendar provider",
   "Recordings",
   "Webhooks",
@@ -197,12 +198,39 @@ const fields = {
   }),
   API_UNAUTHENTICATED_RATE_LIMIT: setting(wholeNumber(1, 1_000_000).default(20), {
     group: "Server",
-    description: "Requests per rolling second one client address may make without a valid API key (per instance).",
+    description: "Requests per rolling second one client address may make without credentials (per instance): to `/api/v1` without a valid API key, to `/api/trpc` without a session, to the sign-in routes `/api/auth/*`.",
     default: "`20`",
+  }),
+  TRPC_BODY_LIMIT_BYTES: setting(wholeNumber(1, 1024 * 1024 * 1024).default(2 * 1024 * 1024), {
+    group: "Server",
+    description:
+      "Largest request body of the console's endpoint `/api/trpc` (the CSV import sends up to 1,000 contacts per request, like bulk enrollment); larger → 413 before a byte is read (`npm start`, `npm run dev`).",
+    default: "`2097152` (2 MB)",
+    sameOnEveryInstance: true,
+  }),
+  INNGEST_BODY_LIMIT_BYTES: setting(wholeNumber(1, 1024 * 1024 * 1024).default(32 * 1024 * 1024), {
+    group: "Server",
+    description: "Largest request body of `/api/inngest` (Inngest's largest function run state is 32 MB); larger → 413 before a byte is read.",
+    default: "`33554432` (32 MB)",
+    sameOnEveryInstance: true,
+  }),
+  OTHER_BODY_LIMIT_BYTES: setting(wholeNumber(1, 1024 * 1024 * 1024).default(64 * 1024), {
+    group: "Server",
+    description:
+      "Largest request body of every other route the server hands to Next.js: sign-in (`/api/auth/*`), voice provider callbacks (`/api/voice/*`), pages; larger → 413 before a byte is read.",
+    default: "`65536` (64 kB)",
+    sameOnEveryInstance: true,
+  }),
+  CONSOLE_SESSION_RATE_LIMIT: setting(wholeNumber(1, 1_000_000).default(10), {
+    group: "Server",
+    description:
+      "Requests per rolling second one signed-in person may make to `/api/trpc` (all their sessions together; shared by every instance with `RATE_LIMIT_STORE=postgres`). Requests without a session count against the client address (`API_UNAUTHENTICATED_RATE_LIMIT`).",
+    default: "`10`",
+    sameOnEveryInstance: true,
   }),
   RATE_LIMIT_STORE: setting(oneOf(["memory", "postgres"] as const).default("memory"), {
     group: "Server",
-    description: "`postgres`: the per-key API limit, sign-in lockout and invitation counters are shared by every instance (required with more than one instance).",
+    description: "`postgres`: the per-key API limit, the per-person console limit, sign-in lockout and invitation counters are shared by every instance (required with more than one instance).",
     default: "`memory` (one instance)",
     sameOnEveryInstance: true,
   }),
@@ -466,6 +494,27 @@ const fields = {
   }),
   ANALYSIS_LLM_MODEL: setting(text().optional(), { group: "Call engine", description: "The analysis model.", sameOnEveryInstance: true }),
   ANALYSIS_LLM_API_KEY: setting(text().optional(), { group: "Call engine", description: "Bearer key of the analysis endpoint.", secret: true, sameOnEveryInstance: true }),
+
+  // Sequences: email and SMS (docs/sequences.md)
+  SEQUENCE_EMAIL_CREDITS: setting(wholeNumber(0, 1000).default(1), {
+    group: "Sequences: email and SMS",
+    description: "Credits charged per email an EMAIL step sends (to the ledger, with the agent).",
+    default: "`1`",
+    sameOnEveryInstance: true,
+  }),
+  SEQUENCE_SMS_SEGMENT_CREDITS: setting(wholeNumber(0, 1000).default(1), {
+    group: "Sequences: email and SMS",
+    description: "Credits charged per SMS segment an SMS step sends (a 2-segment message costs twice this).",
+    default: "`1`",
+    sameOnEveryInstance: true,
+  }),
+  SMS_TRANSPORT: setting(oneOf(["auto", "twilio", "simulator"] as const).default("auto"), {
+    group: "Sequences: email and SMS",
+    description:
+      "How SMS steps are sent: `twilio` (the account of `TWILIO_ACCOUNT_SID`/`TWILIO_AUTH_TOKEN`, callbacks verified against `PUBLIC_BASE_URL`), `simulator` (the project's Twilio simulator, started in this process on loopback; nothing leaves the machine), `auto`: `twilio` when `TWILIO_ACCOUNT_SID` is set, else `simulator`.",
+    default: "`auto`",
+    sameOnEveryInstance: true,
+  }),
 
   // Real voice engine
   TWILIO_ACCOUNT_SID: setting(text().optional(), {

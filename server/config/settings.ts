@@ -45,6 +45,26 @@ export function apiUnauthenticatedRateLimit(): number {
   return getConfig().API_UNAUTHENTICATED_RATE_LIMIT;
 }
 
+/** Largest body of the console's `/api/trpc` requests (default 2 MB). */
+export function trpcBodyLimitBytes(): number {
+  return getConfig().TRPC_BODY_LIMIT_BYTES;
+}
+
+/** Largest body of `/api/inngest` requests (default 32 MB, Inngest's largest run state). */
+export function inngestBodyLimitBytes(): number {
+  return getConfig().INNGEST_BODY_LIMIT_BYTES;
+}
+
+/** Largest body of every other route Next.js serves: sign-in, voice callbacks, pages (default 64 kB). */
+export function otherBodyLimitBytes(): number {
+  return getConfig().OTHER_BODY_LIMIT_BYTES;
+}
+
+/** Requests per rolling second one signed-in person may make to `/api/trpc` (default 10). */
+export function consoleSessionRateLimit(): number {
+  return getConfig().CONSOLE_SESSION_RATE_LIMIT;
+}
+
 /** Where the per-key API rate limit is kept: this process, or a table shared by every instance. */
 export function rateLimitStore(): "memory" | "postgres" {
   return getConfig().RATE_LIMIT_STORE;

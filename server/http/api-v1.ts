@@ -10,7 +10,7 @@ import { getOpenApiDocument } from "../trpc/openapi";
 import { createCaller } from "../trpc/root";
 import {
   API_KEY_POLICY,
-  apiKeyRateLimitStore,
+  identityRateLimitStore,
   clientAddressPolicy,
   clientAddressRateLimitStore,
   consumeRateLimit,
@@ -127,7 +127,7 @@ export async function respondApiV1(req: ApiRequest, options: ApiV1Options): Prom
     // Keyed on the verified key's id, never the raw header: a made-up key counts against its sender's address.
     const decision =
       "keyId" in caller
-        ? await consumeRateLimit(limits.keyStore ?? apiKeyRateLimitStore(), `key:${caller.keyId}`, API_KEY_POLICY, nowMs)
+        ? await consumeRateLimit(limits.keyStore ?? identityRateLimitStore(), `key:${caller.keyId}`, API_KEY_POLICY, nowMs)
         : await consumeRateLimit(limits.addressStore ?? clientAddressRateLimitStore(), `address:${caller.address}`, clientAddressPolicy(), nowMs);
     limitHeaders = lowerCaseKeys(rateLimitHeaders(decision));
     if (!decision.allowed) {

@@ -16,6 +16,7 @@ import { getTestCallServer } from "@/server/voice/test-call/test-call-server";
 import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
+import { checkNextRequest, nextRefusalResponse, nextSurfaceOf } from "./next-edge";
 import { handleOpsRequest, opsPathOf, type OpsHandlers } from "./ops-routes";
 import { BodyTooLargeError } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
@@ -224,9 +225,26 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
       return;
     }
     context.route = routeTemplateOf(url.split("?")[0]!);
-    if (expectsContinue(req)) res.writeContinue();
-    // Next.js handlers (sign-in throttling) only see headers: give them the resolved client address.
+    // Next.js handlers (sign-in throttling, the console's rate limits) only see headers: give them the resolved client address.
     pinForwardedFor(req);
+    const nextRefused = checkNextRequest({ method: req.method ?? "GET", target: url, header: (name) => headerOf(req, name) });
+    if (nextRefused?.notFoundPage) {
+      // The console's 404 page, rendered by Next.js for a path that cannot be a page.
+      req.url = NOT_FOUND_PAGE;
+      closeIfBodyUnread(req, res);
+      options.handleNext(req, res);
+      return;
+    }
+    if (nextRefused) {
+      const answer = nextRefusalResponse(nextSurfaceOf(url.split("?")[0]!), nextRefused);
+      res.statusCode = answer.status;
+      for (const [key, value] of Object.entries(answer.headers)) res.setHeader(key, value);
+      res.setHeader("content-length", Buffer.byteLength(answer.body));
+      closeIfBodyUnread(req, res);
+      res.end(req.method === "HEAD" ? undefined : answer.body);
+      return;
+    }
+    if (expectsContinue(req)) res.writeContinue();
     options.handleNext(req, res);
   };
   const server = http.createServer(onRequest);
@@ -324,6 +342,14 @@ function closeIfBodyUnread(req: IncomingMessage, res: ServerResponse) {
     req.resume();
     socket.end();
   });
+}
+
+/** The route Next.js builds from app/not-found.tsx: it answers 404 with the console's not-found page. */
+const NOT_FOUND_PAGE = "/_not-found";
+
+function headerOf(req: IncomingMessage, name: string): string | undefined {
+  const value = req.headers[name];
+  return Array.isArray(value) ? value.join(", ") : value;
 }
 
 function expectsContinue(req: IncomingMessage): boolean {

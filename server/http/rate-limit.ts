@@ -1,7 +1,7 @@
 import { lt, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db";
 import { apiRateLimitLogs } from "@/db/schema";
-import { apiUnauthenticatedRateLimit, rateLimitStore } from "@/server/config/settings";
+import { apiUnauthenticatedRateLimit, consoleSessionRateLimit, rateLimitStore } from "@/server/config/settings";
 
 /**
  * `/api/v1` rate limits as sliding logs: a request is allowed when fewer than `limit` requests of the same subject
@@ -17,9 +17,17 @@ export type RateLimitPolicy = { limit: number; windowMs: number };
 /** Spec "Limits": 10 requests per rolling second per API key. */
 export const API_KEY_POLICY: RateLimitPolicy = { limit: 10, windowMs: 1000 };
 
-/** Requests without a valid key (none, unknown, revoked), per client address; `API_UNAUTHENTICATED_RATE_LIMIT`. */
+/**
+ * Requests without credentials, per client address (`API_UNAUTHENTICATED_RATE_LIMIT`): to `/api/v1` without a valid
+ * key, to `/api/trpc` without a session, to the sign-in routes. One budget per address for all of them.
+ */
 export function clientAddressPolicy(): RateLimitPolicy {
   return { limit: apiUnauthenticatedRateLimit(), windowMs: 1000 };
+}
+
+/** Console requests (`/api/trpc`) of one signed-in person, all sessions together; `CONSOLE_SESSION_RATE_LIMIT`. */
+export function consoleSessionPolicy(): RateLimitPolicy {
+  return { limit: consoleSessionRateLimit(), windowMs: 1000 };
 }
 
 /** `hits`: times (epoch ms) of the allowed requests still inside the window, this one included when allowed. */
@@ -98,12 +106,15 @@ export async function consumeRateLimit(store: RateLimitStore, subject: string, p
   };
 }
 
-const holder = globalThis as unknown as { __apiKeyRateLimitStore?: RateLimitStore; __clientAddressRateLimitStore?: RateLimitStore };
+const holder = globalThis as unknown as { __identityRateLimitStore?: RateLimitStore; __clientAddressRateLimitStore?: RateLimitStore };
 
-/** Per API key: in this process by default, `RATE_LIMIT_STORE=postgres` shares it between instances. */
-export function apiKeyRateLimitStore(): RateLimitStore {
-  holder.__apiKeyRateLimitStore ??= rateLimitStore() === "postgres" ? createPostgresRateLimitStore(getDb()) : createMemoryRateLimitStore();
-  return holder.__apiKeyRateLimitStore;
+/**
+ * Per verified identity — an API key (`key:…`), a signed-in person on the console (`person:…`): in this process by
+ * default, `RATE_LIMIT_STORE=postgres` shares it between instances.
+ */
+export function identityRateLimitStore(): RateLimitStore {
+  holder.__identityRateLimitStore ??= rateLimitStore() === "postgres" ? createPostgresRateLimitStore(getDb()) : createMemoryRateLimitStore();
+  return holder.__identityRateLimitStore;
 }
 
 /**

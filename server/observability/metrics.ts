@@ -91,7 +91,7 @@ function createMetrics() {
     }),
     rateLimitRejections: new client.Counter({
       name: "rate_limit_rejections_total",
-      help: "API requests refused with 429, by limit (key: per API key; address: requests without a valid key).",
+      help: "Requests refused with 429, by limit (key: per API key; session: per signed-in person on /api/trpc; address: requests without credentials).",
       labelNames: ["limit"] as const,
       registers: [registry],
     }),
@@ -143,7 +143,7 @@ export function recordRunnerSteps(functionId: string, outcome: "completed" | "er
   }
 }
 
-export function recordRateLimitRejection(limit: "key" | "address"): void {
+export function recordRateLimitRejection(limit: "key" | "session" | "address"): void {
   getMetrics().rateLimitRejections.inc({ limit });
 }
 

@@ -82,6 +82,7 @@ export const ZAgentConfigSchema = z.object({
     )
     .max(MAX_AGENT_DEFINITIONS),
   ...ZAgentVoiceSettingsFields,
+  replyEndsSequence: z.boolean().optional().describe("Any SMS reply from the contact ends the sequence as `done` (an opt-out always does); left out = unchanged."),
 });
 
 /** An agent as the console's editor shows it: the document plus its history and the definitions' flags. */
@@ -117,6 +118,7 @@ export const ZConsoleAgentSchema = z.object({
   ringTimeoutSeconds: z.number().int(),
   maxCallSeconds: z.number().int(),
   voice: z.enum(REALTIME_VOICES),
+  replyEndsSequence: z.boolean(),
 });
 
 /** One row of the console's agent list. */

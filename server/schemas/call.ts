@@ -53,7 +53,7 @@ export const ZCallEventPayloadSchema = z.object({
   fromPhoneNumber: z.string(),
   scheduledAt: z.string().describe("ISO 8601."),
   timezone: z.string().describe("IANA."),
-  direction: z.string().describe("`outbound`."),
+  direction: z.string().describe("`outbound` (a CALL step), or `inbound` (the contact called our number back)."),
   customInputVariables: z.record(z.string(), z.string()),
   duration: z.number().int().describe("Seconds."),
   callUrl: z.string(),

@@ -61,6 +61,11 @@ export const MAX_ATTENDEES_PER_REQUEST = 30;
 export const MAX_IDS_PER_LOOKUP = 1_000;
 /** Agents a webhook endpoint may be filtered to. */
 export const MAX_WEBHOOK_AGENT_FILTER = 200;
+/**
+ * Procedure calls in one batched console request (`/api/trpc/a,b,c?batch=1`); the console's client splits its batches
+ * at this size (httpBatchLink `maxItems`), so only hand-made requests meet the 400.
+ */
+export const MAX_TRPC_BATCH_SIZE = 50;
 /** Numbers per POST /suppressions (and per CSV import request of the console's suppression page). */
 export const MAX_SUPPRESSIONS_PER_REQUEST = 10_000;
 
@@ -118,3 +123,7 @@ export const MAX_DAILY_CREDIT_CAP = 10_000_000;
 /** Auto-pause looks at the agent's last N calls: N from MIN_AUTO_PAUSE_WINDOW_CALLS to MAX_AUTO_PAUSE_WINDOW_CALLS. */
 export const MIN_AUTO_PAUSE_WINDOW_CALLS = 5;
 export const MAX_AUTO_PAUSE_WINDOW_CALLS = 1_000;
+
+/** Templates of EMAIL and SMS steps (docs/sequences.md). */
+export const MAX_TEMPLATE_SUBJECT_LENGTH = 300;
+export const MAX_TEMPLATE_BODY_LENGTH = 20_000;

@@ -1,9 +1,9 @@
 import { randomBytes } from "node:crypto";
 import bcrypt from "bcryptjs";
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, inArray, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { Db } from "@/db";
-import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, users, type AgentStep, type MemberRole } from "@/db/schema";
+import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, sequences, users, type AgentStep, type MemberRole } from "@/db/schema";
 import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
 import { seedAgentTestCases } from "./agent-test-cases";
@@ -201,6 +201,12 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
     agents: largeAgents,
     fixtures: { sequenceIds: [], manyCallsSequenceIds: [] },
   });
+
+  // Everything seeded is demo data: its scheduled calls are only ever placed by the voice simulator (dial gate).
+  await db
+    .update(sequences)
+    .set({ demo: true })
+    .where(inArray(sequences.organizationId, [primary.id, secondary.id, large.id]));
 
   const dashboardUrl = options.baseUrl.replace(/\/api\/v1$/, "");
   return {

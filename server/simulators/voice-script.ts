@@ -35,9 +35,13 @@ export function calleeScenarioFor(phoneNumber: string): CalleeScenario {
 /** One step of the agent's scripted response: say a clip, or call a tool. */
 export type AgentAction = { say: VoiceClipId } | { call: "book_meeting" | "opt_out" | "end_call"; arguments?: Record<string, unknown> };
 
-/** What the agent answers to each callee utterance it recognizes (nothing for a voicemail greeting or a beep). */
+/**
+ * What the agent answers to each callee utterance it recognizes (nothing to a beep). Like a real model, it answers a
+ * voicemail greeting as it would a person: only the engine's answering-machine handling keeps it from talking over one.
+ */
 export const AGENT_REPLIES: Partial<Record<VoiceClipId, AgentAction[]>> = {
   "callee.hello": [{ say: "agent.intro" }],
+  "callee.voicemail-greeting": [{ say: "agent.intro" }],
   "callee.hello-short": [{ say: "agent.intro" }],
   "callee.yes-book": [{ call: "book_meeting", arguments: { preferredStartTime: "Thursday afternoon" } }],
   "callee.not-now": [{ say: "agent.no-problem" }, { call: "end_call", arguments: { reason: "not interested now" } }],

@@ -11,6 +11,9 @@ test("compliance: contacts enrolled with consent appear in the consent CSV; requ
   const enrolled = await api(`/agents/${agentId}/schedule/sequence`, org.apiKey, json({ name: "Consent Person", phoneNumber, company_name: "Acme", consent }));
   expect(enrolled.status).toBe(201);
   expect(enrolled.body.sequence.consent).toEqual({ ...consent, capturedAt: "2026-10-02T09:30:00.000Z" });
+  // A name a spreadsheet would run as a formula.
+  const formulaPhone = `+1628555${String((Date.now() + 1) % 9000 + 1000)}`;
+  expect((await api(`/agents/${agentId}/schedule/sequence`, org.apiKey, json({ name: "=1+1", phoneNumber: formulaPhone, company_name: "Acme", consent }))).status).toBe(201);
 
   await signIn(page, "admin");
   await openOrgPage(page, "/compliance");
@@ -23,6 +26,8 @@ test("compliance: contacts enrolled with consent appear in the consent CSV; requ
   expect(csv.split(/\r?\n/)[0]).toBe("sequenceId,agentId,name,phoneNumber,enrolledAt,consentType,capturedAt,source,evidenceUrl");
   expect(csv).toContain(`${agentId},Consent Person,${phoneNumber},`);
   expect(csv).toContain("express_written,2026-10-02T09:30:00.000Z,e2e signup form,https://evidence.example.com/e2e.pdf");
+  // Opens as text in a spreadsheet: the cell starts with '.
+  expect(csv).toContain(`${agentId},"'=1+1",${formulaPhone},`);
   await expect(page.getByTestId("consent-export-count")).toContainText("exported");
 
   // A range without enrollments exports a header only.

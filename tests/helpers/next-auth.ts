@@ -93,8 +93,12 @@ export async function signOut(sessionCookie: string): Promise<void> {
 }
 
 /** A tRPC call through the real `/api/trpc` route handler with a session cookie: its HTTP status and JSON body. */
-export async function trpcWithCookie(path: string, sessionCookie: string | null, options: { orgId?: string; input?: unknown; method?: "GET" | "POST" } = {}) {
-  const headers = new Headers({ "content-type": "application/json" });
+export async function trpcWithCookie(
+  path: string,
+  sessionCookie: string | null,
+  options: { orgId?: string; input?: unknown; method?: "GET" | "POST"; headers?: Record<string, string> } = {},
+) {
+  const headers = new Headers({ "content-type": "application/json", ...options.headers });
   if (sessionCookie) headers.set("cookie", sessionCookie);
   if (options.orgId) headers.set("x-org-id", options.orgId);
   const method = options.method ?? "GET";
@@ -105,5 +109,9 @@ export async function trpcWithCookie(path: string, sessionCookie: string | null,
     body: method === "POST" ? JSON.stringify(options.input ?? null) : undefined,
   });
   const response = await (method === "GET" ? trpcGet(request) : trpcPost(request));
-  return { status: response.status, body: (await response.json()) as { result?: { data: unknown }; error?: { data?: { appCode?: string } } } };
+  return {
+    status: response.status,
+    headers: response.headers,
+    body: (await response.json()) as { result?: { data: unknown }; error?: { message?: string; data?: { appCode?: string; message?: string } } },
+  };
 }

@@ -6,10 +6,11 @@
 import type { AddressInfo } from "node:net";
 import { createHttpServer } from "@/server/http/node-server";
 
+/** The stand-in for Next.js answers 404 with the path it was handed (`/_not-found` for the console's 404 page). */
 const server = createHttpServer({
-  handleNext: (_req, res) => {
+  handleNext: (req, res) => {
     res.statusCode = 404;
-    res.end("next");
+    res.end(`next ${req.url}`);
   },
 });
 

@@ -212,3 +212,87 @@ describe("node-server: huge bodies", () => {
     expect(tooLarge.text).not.toContain("100 Continue");
   });
 });
+
+describe("node-server: the edge of the routes Next.js serves", () => {
+  const MB = 1024 * 1024;
+
+  it("refuses anonymous 50 and 100 MB bodies to /api/trpc and the sign-in route with 413 from the headers, in each surface's shape, without reading them", async () => {
+    const before = await ask<{ rss: number }>("reset");
+    const started = Date.now();
+    const results = await Promise.all([
+      upload("/api/trpc/invitations.acceptWithNewAccount", { totalBytes: 50 * MB, chunked: false }),
+      upload("/api/trpc/invitations.acceptWithNewAccount?batch=1", { totalBytes: 100 * MB, chunked: false }),
+      upload("/api/auth/callback/credentials", { totalBytes: 50 * MB, chunked: false }),
+      upload("/api/auth/callback/credentials", { totalBytes: 100 * MB, chunked: false }),
+    ]);
+    const seconds = (Date.now() - started) / 1000;
+    const { peakRss } = await ask<{ peakRss: number }>("peak");
+    expect(results.map((r) => r.status)).toEqual([413, 413, 413, 413]);
+    expect(seconds).toBeLessThan(2);
+    expect((peakRss - before.rss) / MB).toBeLessThan(20);
+    for (const result of results) expect(result.sentBytes).toBeLessThan(50 * MB);
+
+    const trpc = await raw(`POST /api/trpc/invitations.acceptWithNewAccount HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\nContent-Length: ${5 * MB}\r\nConnection: close\r\n\r\n`);
+    expect(trpc.status).toBe(413);
+    expect(JSON.parse(trpc.body)).toEqual({
+      error: {
+        message: expect.stringContaining("2 MB"),
+        code: -32013,
+        data: { appCode: "PAYLOAD_TOO_LARGE", message: expect.stringContaining("2097152 bytes"), httpStatus: 413 },
+      },
+    });
+    const auth = await raw(`POST /api/auth/callback/credentials HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${MB}\r\nConnection: close\r\n\r\n`);
+    expect(auth.status).toBe(413);
+    expect(JSON.parse(auth.body)).toEqual({
+      error: "PAYLOAD_TOO_LARGE",
+      message: expect.stringContaining("64 kB"),
+      url: "http://localhost:3000/sign-in?error=RequestRefused",
+    });
+    // Voice callbacks and pages: the same 64 kB, `{error, message}`.
+    for (const target of ["/api/voice/events", "/api/voice/twilio/status", "/sign-in", "/org_x/agents"]) {
+      const res = await raw(`POST ${target} HTTP/1.1\r\nHost: localhost\r\nContent-Length: ${MB}\r\nConnection: close\r\n\r\n`);
+      expect(res.status, target).toBe(413);
+      expect(JSON.parse(res.body), target).toEqual({ error: "PAYLOAD_TOO_LARGE", message: expect.any(String) });
+    }
+    // Within the limit, Next.js gets the request.
+    const small = await raw(`POST /api/auth/callback/credentials HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
+    expect(small.body).toBe("next /api/auth/callback/credentials");
+  });
+
+  it("refuses a chunked body (no Content-Length to check before reading) with 411", async () => {
+    const results = await Promise.all([
+      upload("/api/trpc/invitations.acceptWithNewAccount", { totalBytes: 50 * MB, chunked: true }),
+      upload("/api/auth/callback/credentials", { totalBytes: 50 * MB, chunked: true }),
+    ]);
+    expect(results.map((r) => r.status)).toEqual([411, 411]);
+    const res = await raw(`POST /api/trpc/a HTTP/1.1\r\nHost: localhost\r\nTransfer-Encoding: chunked\r\nConnection: close\r\n\r\n2\r\n{}\r\n0\r\n\r\n`);
+    expect(res.status).toBe(411);
+    expect(JSON.parse(res.body).error.data).toMatchObject({ appCode: "LENGTH_REQUIRED", httpStatus: 411 });
+  });
+
+  it("answers a console batch of more than 50 calls with 400 naming the limit, from the URL alone", async () => {
+    const paths = (n: number) => Array.from({ length: n }, () => "recordings.list").join(",");
+    const res = await raw(line(`/api/trpc/${paths(501)}?batch=1&input={}`));
+    expect(res.status).toBe(400);
+    expect(JSON.parse(res.body).error).toMatchObject({
+      code: -32600,
+      data: { appCode: "INVALID_REQUEST", message: "A batched request may hold at most 50 procedure calls; this one holds 501. Split it into several requests." },
+    });
+    expect((await raw(line(`/api/trpc/${paths(51).replaceAll(",", "%2C")}?batch=1`))).status).toBe(400);
+    expect((await raw(line(`/api/trpc/${paths(50)}?batch=1`))).body).toBe(`next /api/trpc/${paths(50)}?batch=1`);
+  });
+
+  it("hands malformed page paths to the console's 404 page and answers them 400 under /api", async () => {
+    for (const target of ["/invite/%E0%A4%A", "/invite/%C0%AF", "/%E0%A4%A", "/calls/%00", "/%00", "/org_x/agents/%0a"]) {
+      const res = await raw(line(target));
+      expect(res.body, target).toBe("next /_not-found");
+    }
+    for (const target of ["/api/trpc/%E0%A4%A", "/api/auth/%00"]) {
+      const res = await raw(line(target));
+      expect(res.status, target).toBe(400);
+    }
+    expect(JSON.parse((await raw(line("/api/trpc/%E0%A4%A"))).body).error.data.appCode).toBe("INVALID_REQUEST");
+    expect((await raw(line("/invite/abc%20def"))).body).toBe("next /invite/abc%20def");
+  });
+});
+

@@ -11,6 +11,10 @@ import { Input } from "../../_components/ui/input";
 
 type Props = { credentials: boolean; oidc: { id: string; name: string } | null; callbackUrl: string };
 
+/**
+ * The form is `method="post"`: submitted before the page's scripts have loaded (slow device, a password manager's
+ * auto-submit), the password goes in a request body, never into the URL (browser history, server and proxy logs).
+ */
 export function SignInForm({ credentials, oidc, callbackUrl }: Props) {
   const [pending, setPending] = useState<"credentials" | "oidc" | null>(null);
   const [error, setError] = useState<string | null>(null);
@@ -38,7 +42,7 @@ export function SignInForm({ credentials, oidc, callbackUrl }: Props) {
   return (
     <>
       {credentials && (
-        <form onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined} className="flex flex-col gap-3">
+        <form method="post" onSubmit={onSubmit} noValidate aria-describedby={error ? "sign-in-error" : undefined} className="flex flex-col gap-3">
           {error && (
             <Alert tone="error" id="sign-in-error">
               {error}

@@ -10,13 +10,14 @@ import { DashboardShell } from "../../_components/dashboard-shell";
 import { OrgProvider, type ConsoleOrg } from "../../_components/org-context";
 import { SignOutButton } from "../../_components/sign-out-button";
 import { AuthCard } from "../../_components/ui/auth-card";
+import { pageParam } from "../../_components/page-param";
 
 export const dynamic = "force-dynamic";
 
 type Props = { children: ReactNode; params: Promise<{ orgId: string }> };
 
 export default async function DashboardLayout({ children, params }: Props) {
-  const orgId = decodeURIComponent((await params).orgId);
+  const orgId = await pageParam(params, "orgId");
   const { actor, membership } = await getConsoleMembership(orgId);
   if (!actor) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/${orgId}`)}`);
   const { organizations } = await getServerCaller(orgId).organizations.listMine();

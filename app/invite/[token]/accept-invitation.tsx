@@ -27,7 +27,10 @@ export function AcceptAsSignedIn({ token }: { token: string }) {
   );
 }
 
-/** No account for the invited address yet: the invitee chooses their own password, then is signed in with it. */
+/**
+ * No account for the invited address yet: the invitee chooses their own password, then is signed in with it. The form
+ * is `method="post"` so a submit before hydration never puts the password into the URL.
+ */
 export function CreateAccountAndAccept({ token, email, oidcName, signInUrl }: { token: string; email: string; oidcName: string | null; signInUrl: string }) {
   const trpc = useTRPC();
   const [mismatch, setMismatch] = useState(false);
@@ -50,7 +53,7 @@ export function CreateAccountAndAccept({ token, email, oidcName, signInUrl }: { 
 
   return (
     <>
-      <form onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-3">
+      <form method="post" onSubmit={(event) => void onSubmit(event)} className="flex flex-col gap-3">
         <p className="text-sm text-muted-foreground">Create your account: choose a password (8 to 200 characters). Nobody else knows it.</p>
         <Field label="Your name" id="name">
           <Input name="name" autoComplete="name" maxLength={200} />

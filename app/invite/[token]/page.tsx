@@ -34,7 +34,8 @@ function Card({ title, children }: { title: string; children: React.ReactNode })
 /**
  * `/invite/<token>`: opening the link changes nothing (mail scanners prefetch links). The invitee then either signs in
  * as the invited address and accepts, or — when no account exists for it and password sign-in is on — chooses a
- * password, which creates the account and accepts in one step.
+ * password, which creates the account and accepts in one step. A link shown to the inviting admin (no mail server) does
+ * not say whether the account exists: both ways are offered.
  */
 export default async function InvitationPage({ params }: Props) {
   const token = (await params).token;
@@ -67,6 +68,7 @@ export default async function InvitationPage({ params }: Props) {
     </p>
   );
   const callbackUrl = `/invite/${encodeURIComponent(token)}`;
+  const signInUrl = `/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`;
 
   if (actor && actor.email.toLowerCase() !== invitation.email) {
     return (
@@ -85,15 +87,23 @@ export default async function InvitationPage({ params }: Props) {
       <TRPCReactProvider orgId={null}>
         {actor ? (
           <AcceptAsSignedIn token={token} />
-        ) : invitation.account.exists || !methods.credentials ? (
+        ) : invitation.account?.exists || !methods.credentials ? (
           <>
-            <p>{invitation.account.exists ? "You already have an account: sign in to accept." : "Sign in with single sign-on to accept."}</p>
+            <p>{invitation.account?.exists ? "You already have an account: sign in to accept." : "Sign in with single sign-on to accept."}</p>
             <Button asChild variant="primary">
-              <Link href={`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`}>Sign in to accept</Link>
+              <Link href={signInUrl}>Sign in to accept</Link>
             </Button>
           </>
         ) : (
-          <CreateAccountAndAccept token={token} email={invitation.email} oidcName={methods.oidc?.name ?? null} signInUrl={`/sign-in?callbackUrl=${encodeURIComponent(callbackUrl)}`} />
+          <>
+            {/* A link shown to the inviting admin does not tell whether the address has an account: offer both. */}
+            {invitation.account === null && (
+              <p className="text-sm text-muted-foreground">
+                Already have an account for {invitation.email}? <Link href={signInUrl}>Sign in to accept</Link>.
+              </p>
+            )}
+            <CreateAccountAndAccept token={token} email={invitation.email} oidcName={methods.oidc?.name ?? null} signInUrl={signInUrl} />
+          </>
         )}
       </TRPCReactProvider>
     </Card>

@@ -1,12 +1,13 @@
 import { z } from "zod";
 import { ZConsentRecordSchema } from "@/server/schemas/consent";
-import { MAX_DATETIME_LENGTH, MAX_ID_LENGTH } from "@/server/schemas/limits";
+import { boundedInstant } from "@/server/schemas/instant";
+import { MAX_ID_LENGTH } from "@/server/schemas/limits";
 import { boundedText } from "@/server/schemas/text";
 
 /** The longest range one export covers. */
 export const MAX_CONSENT_EXPORT_DAYS = 366;
 
-const ZInstantSchema = boundedText(MAX_DATETIME_LENGTH).pipe(z.iso.datetime({ offset: true }));
+const ZInstantSchema = boundedInstant();
 
 export const ZExportConsentRecordsRequestSchema = z
   .object({

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZCallMetadataSchema } from "@/server/schemas/call";
+import { ZSequenceMessageSchema } from "@/server/schemas/message";
 import { ZSequenceIdInputSchema } from "@/server/schemas/sequence";
 import type { Meta } from "@/server/trpc/init";
 import { queryFlag } from "./query-params";
@@ -31,4 +32,7 @@ export const ZGetConversationMetadataRequestSchema = z.object({
 export const ZGetConversationMetadataResponseSchema = z.object({
   sequenceId: z.string(),
   metadata: z.array(ZCallMetadataSchema).describe("One object per call step, in step order."),
+  messages: z
+    .array(ZSequenceMessageSchema)
+    .describe("Additive: the sequence's EMAIL and SMS steps (one entry per step, with its status) and the contact's SMS replies, in the order they were created."),
 });

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { queryInteger } from "@/server/routers/conversations/query-params";
+import { feedEventTypes } from "@/db/schema";
 import { ZCallEventPayloadSchema } from "@/server/schemas/call";
 import { MAX_EVENTS_LIMIT } from "@/server/schemas/limits";
 import { idText } from "@/server/schemas/text";
@@ -40,12 +41,14 @@ const callEventPayloadJsonSchema = (() => {
 
 export const ZEventSchema = z
   .object({
-    id: z.string().describe("The `webhook-id` of the call's webhook deliveries (`msg_<call ULID>`)."),
-    type: z.literal("call.result"),
+    id: z.string().describe("`call.result`: the `webhook-id` of the call's webhook deliveries (`msg_<call ULID>`); message events: `evt_…`, unique per event."),
+    type: z
+      .enum(feedEventTypes)
+      .describe("`call.result` (a call's result: `data` is the webhook body) or a message event (`email.sent`, `email.failed`, `email.unsubscribed`, `sms.sent`, `sms.delivered`, `sms.failed`, `sms.received`: `data` is a message object, docs/sequences.md). New types may be added: skip types you do not know."),
     createdAt: z.string().describe("When the result was recorded (ISO 8601)."),
     data: z
       .record(z.string(), z.unknown())
-      .meta({ override: { ...callEventPayloadJsonSchema, description: "The call-result webhook body, exactly as delivered." } }),
+      .meta({ override: { ...callEventPayloadJsonSchema, description: "`call.result`: the call-result webhook body, exactly as delivered. Message events: `{messageId, channel, direction, status, sequenceId, stepNumber, agentId, to, from, error, …}`." } }),
   })
   .describe("An event of the feed.");
 

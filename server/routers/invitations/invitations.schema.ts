@@ -77,6 +77,11 @@ export const ZLookupInvitationResponseSchema = z
     email: z.string(),
     role: ZMemberRoleSchema,
     expiresAt: z.string(),
-    account: z.object({ exists: z.boolean(), hasPassword: z.boolean() }).describe("Whether an account exists for the invited address, and whether it has a password."),
+    account: z
+      .object({ exists: z.boolean(), hasPassword: z.boolean() })
+      .nullable()
+      .describe(
+        "Whether an account exists for the invited address, and whether it has a password; null when the link was shown to the inviting admin (no mail server), so an admin cannot learn through a link whether an address has an account here.",
+      ),
   })
   .nullable();

@@ -1,6 +1,6 @@
 import { z } from "zod";
-import { MAX_DATETIME_LENGTH, MAX_EMAIL_LENGTH, MAX_ID_LENGTH } from "@/server/schemas/limits";
-import { boundedText } from "@/server/schemas/text";
+import { boundedInstant } from "@/server/schemas/instant";
+import { MAX_EMAIL_LENGTH, MAX_ID_LENGTH } from "@/server/schemas/limits";
 
 export const MAX_MEETINGS_PER_PAGE = 100;
 export const MAX_MEETINGS_OFFSET = 100_000;
@@ -10,8 +10,8 @@ export const ZListMeetingsRequestSchema = z
     agentId: z.string().min(1).max(MAX_ID_LENGTH).optional().describe("Only meetings booked by this agent's calls."),
     status: z.enum(["booked", "cancelled"]).optional().describe("Our stored status."),
     when: z.enum(["upcoming", "past"]).optional(),
-    from: boundedText(MAX_DATETIME_LENGTH).pipe(z.iso.datetime({ offset: true })).optional().describe("Meetings starting at or after this moment."),
-    to: boundedText(MAX_DATETIME_LENGTH).pipe(z.iso.datetime({ offset: true })).optional().describe("Meetings starting before this moment."),
+    from: boundedInstant().optional().describe("Meetings starting at or after this moment."),
+    to: boundedInstant().optional().describe("Meetings starting before this moment."),
     host: z.string().trim().min(1).max(MAX_EMAIL_LENGTH).optional().describe("Part of the host's email address."),
     limit: z.number().int().min(1).max(MAX_MEETINGS_PER_PAGE).default(25),
     offset: z.number().int().min(0).max(MAX_MEETINGS_OFFSET).default(0),

@@ -8,7 +8,7 @@ export const ZOrganizationCallingSettingsSchema = z.object({
     .number()
     .int()
     .nullable()
-    .describe("Calls of the whole organization in the air at once; null = no organization limit (enforced in phase B)."),
+    .describe("Calls of the whole organization in the air at once, enforced at dial time (more wait for a free line); null = no organization limit."),
 });
 export type TOrganizationCallingSettings = z.infer<typeof ZOrganizationCallingSettingsSchema>;
 

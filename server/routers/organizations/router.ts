@@ -1,4 +1,5 @@
 import { router } from "@/server/trpc/init";
+import { getCallingHoursProcedure } from "./get-calling-hours.procedure";
 import { getCallingSettingsProcedure } from "./get-calling-settings.procedure";
 import { getCurrentOrganizationProcedure } from "./get-current-organization.procedure";
 import { listMyOrganizationsProcedure } from "./list-my-organizations.procedure";
@@ -8,5 +9,6 @@ export const organizationsRouter = router({
   listMine: listMyOrganizationsProcedure,
   current: getCurrentOrganizationProcedure,
   callingSettings: getCallingSettingsProcedure,
+  callingHours: getCallingHoursProcedure,
   updateCallingSettings: updateCallingSettingsProcedure,
 });

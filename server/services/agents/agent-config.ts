@@ -5,6 +5,14 @@ import type { TAgentConfig } from "@/server/schemas/agent-config";
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
+import {
+  countSmsSegments,
+  findUnknownTemplateVariable,
+  knownTemplateVariables,
+  MAX_SMS_SEGMENTS,
+  renderTemplate,
+  sampleTemplateValues,
+} from "@/server/services/sequences/message-template";
 
 /**
  * The agents row's own fields from the document: create and update write the same ones. An agent that is not PAUSED
@@ -19,6 +27,7 @@ export function agentFieldsOf(config: TAgentConfig) {
     phoneNumbers: config.phoneNumbers,
     steps: config.steps,
     bookingConfig: config.bookingConfig,
+    ...(config.replyEndsSequence === undefined ? {} : { replyEndsSequence: config.replyEndsSequence }),
   };
 }
 
@@ -110,6 +119,8 @@ export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
     return { ...base, dropdownOptions: null, datetimeFormat: null, formatDatetimeInUtc: null };
   });
 
+  const steps = normalizeStepTemplates(config.steps, { agentName: name, inputVariables });
+
   const outcomeNames = new Set<string>();
   const outcomes = config.outcomes.map((o, i) => {
     const outcomeName = o.name.trim();
@@ -136,7 +147,36 @@ export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
   // An empty message means none; undefined (left out) keeps what is stored.
   const voicemailMessage = config.voicemailMessage === undefined ? undefined : config.voicemailMessage?.trim() || null;
 
-  return { ...config, name, timezones, phoneNumbers, inputVariables, extractedVariables, outcomes, bookingConfig, prompt, voicemailMessage };
+  return { ...config, name, timezones, phoneNumbers, steps, inputVariables, extractedVariables, outcomes, bookingConfig, prompt, voicemailMessage };
+}
+
+/**
+ * EMAIL and SMS steps carry their templates (CALL steps none): an EMAIL needs a subject and a body, an SMS a body;
+ * every `{{variable}}` must be a built-in or one of the agent's input variables (the error names it); an SMS rendered
+ * for the sample contact must fit MAX_SMS_SEGMENTS segments.
+ */
+function normalizeStepTemplates(steps: TAgentConfig["steps"], agent: { agentName: string; inputVariables: Array<{ slug: string; displayName: string }> }): TAgentConfig["steps"] {
+  const known = knownTemplateVariables(agent.inputVariables.map((variable) => variable.slug));
+  const sample = sampleTemplateValues({ agentName: agent.agentName, inputVariables: agent.inputVariables });
+  return steps.map((step, i) => {
+    if (step.stepType === "CALL") {
+      const { subject: _subject, body: _body, ...call } = step;
+      return call;
+    }
+    const body = step.body?.trim() ?? "";
+    if (!body) invalid(`steps.${i}.body: an ${step.stepType} step needs a message`);
+    const subject = step.stepType === "EMAIL" ? (step.subject?.trim() ?? "") : null;
+    if (step.stepType === "EMAIL" && !subject) invalid(`steps.${i}.subject: an EMAIL step needs a subject`);
+    for (const [field, template] of [["subject", subject], ["body", body]] as const) {
+      const unknown = template === null ? null : findUnknownTemplateVariable(template, known);
+      if (unknown !== null) invalid(`steps.${i}.${field}: unknown template variable {{${unknown}}} (use ${[...known].map((name) => `{{${name}}}`).join(", ")})`);
+    }
+    if (step.stepType === "SMS") {
+      const count = countSmsSegments(renderTemplate(body, sample));
+      if (count.segments > MAX_SMS_SEGMENTS) invalid(`steps.${i}.body: the message takes ${count.segments} SMS segments for the sample contact (at most ${MAX_SMS_SEGMENTS})`);
+    }
+    return { ...step, subject, body };
+  });
 }
 
 function canonicalJson(value: unknown): string {

@@ -41,6 +41,8 @@ export type CreateAgentParams = {
   createdAt?: Date;
   /** Real voice engine settings; the column defaults when left out. */
   voiceSettings?: Partial<AgentVoiceSettings>;
+  /** Any SMS reply ends the sequence (default false). */
+  replyEndsSequence?: boolean;
 };
 
 export const DEFAULT_STEPS: AgentStep[] = [
@@ -79,6 +81,7 @@ export async function createAgent(db: DbOrTx, params: CreateAgentParams) {
         bookingConfig: params.bookingConfig ?? null,
         currentPromptVersionId: promptVersionId,
         ...params.voiceSettings,
+        replyEndsSequence: params.replyEndsSequence ?? false,
         createdAt,
         updatedAt: createdAt,
       })

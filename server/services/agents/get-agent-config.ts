@@ -62,5 +62,6 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     ringTimeoutSeconds: agent.ringTimeoutSeconds,
     maxCallSeconds: agent.maxCallSeconds,
     voice: agent.voice as AgentVoiceSettings["voice"],
+    replyEndsSequence: agent.replyEndsSequence,
   };
 }

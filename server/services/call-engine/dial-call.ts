@@ -154,7 +154,7 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
     if (call.resultType !== "Scheduled" && call.resultType !== "Rescheduled") {
       return { kind: "done", outcome: { status: "in-flight", callId, resultType: call.resultType } };
     }
-    const { verdicts, slots } = await runDialGate({ tx, now, paced: false }, [candidate]);
+    const { verdicts, slots } = await runDialGate({ tx, now, paced: false, engine: params.voiceEngine.kind }, [candidate]);
     const applied = await applyGate(tx, [candidate], verdicts, slots, now);
     const [cancelled] = applied.cancelled;
     if (cancelled) return { kind: "done", outcome: { status: "skipped", callId, reason: cancelled.reason, sequenceId: cancelled.sequenceId, chained: cancelled.chained } };
@@ -507,7 +507,7 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
     for (;;) {
       await refreshHolds();
       const now = clock();
-      const claim = await claimOnce(db, { now, limit, horizonMs, scope, organizationIds: params.organizationIds, checks: params.checks, held: [...held.keys()] });
+      const claim = await claimOnce(db, { now, limit, horizonMs, scope, organizationIds: params.organizationIds, checks: params.checks, held: [...held.keys()], engine: params.voiceEngine.kind });
       result.claims += 1;
       for (const callId of claim.failed) {
         const outcome = await failCall(db, { callId, now, reason: refusedReason(`no answer from the voice engine after ${MAX_DIAL_ATTEMPTS} attempts`) });
@@ -565,7 +565,7 @@ type ClaimResult = {
 /** One claim of the dispatcher's step (see `dispatchDueCalls`): recovery, then the due calls through the gate. */
 async function claimOnce(
   db: DbOrTx,
-  params: { now: Date; limit: number; horizonMs: number; scope: SQL | undefined; organizationIds?: string[]; checks?: DialCheck[]; held: string[] },
+  params: { now: Date; limit: number; horizonMs: number; scope: SQL | undefined; organizationIds?: string[]; checks?: DialCheck[]; held: string[]; engine: string },
 ): Promise<ClaimResult> {
   const { now, scope } = params;
   let nextAt = Infinity;
@@ -613,7 +613,7 @@ async function claimOnce(
             limit: claimable.ids.length,
             skipLocked: true,
           });
-    const { verdicts, slots } = await runDialGate({ tx, now, paced: true }, candidates, params.checks ?? dialChecks);
+    const { verdicts, slots } = await runDialGate({ tx, now, paced: true, engine: params.engine }, candidates, params.checks ?? dialChecks);
     const gate = await applyGate(tx, candidates, verdicts, slots, now);
     return { gate, claimable, candidates };
   });

@@ -37,6 +37,8 @@ export type GateContext = {
   now: Date;
   /** Whether the dial-rate limits apply (the dispatcher); the demo seeder dials past calls without pacing. */
   paced: boolean;
+  /** The voice engine that would place the calls (`simulator`, `twilio-realtime`, …). */
+  engine: string;
   /** Slots the rate check planned, by call ID. */
   slots: Map<string, Date>;
 };
@@ -69,6 +71,20 @@ export const sequenceInProgressCheck: DialCheck = {
   name: "sequence-in-progress",
   run: (_context, candidates) =>
     each(candidates, ({ sequence }) => (sequence.lifecycleStatus === "in progress" ? null : { action: "cancel", reason: "sequence-not-in-progress" })),
+};
+
+/**
+ * The demo seed's sequences are for the simulator: through a real engine their made-up numbers would ring real
+ * phones. Never dialed there — the call is cancelled with the reason, and the sequence with it.
+ */
+export const demoDataCheck: DialCheck = {
+  name: "demo-data",
+  run: ({ engine }, candidates) =>
+    each(candidates, ({ sequence }) =>
+      sequence.demo && engine !== "simulator"
+        ? { action: "cancel", reason: "demo-data", summary: `Not dialed: demo data is only ever called by the voice simulator, never through ${engine}.`, endSequence: true }
+        : null,
+    ),
 };
 
 /** Not due yet (the single-call path can be asked early). */
@@ -161,6 +177,7 @@ export const dialRateCheck: DialCheck = {
  */
 export const dialChecks: DialCheck[] = [
   sequenceInProgressCheck,
+  demoDataCheck,
   dueCheck,
   optOutCheck,
   agentActiveCheck,

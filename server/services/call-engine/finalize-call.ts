@@ -1,14 +1,15 @@
 import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, calls, optOuts, sequences, type CallAction, type LifecycleStatus, type ResultType } from "@/db/schema";
+import { calls, optOuts, sequences, type CallAction, type LifecycleStatus, type ResultType } from "@/db/schema";
 import type { AnalysisResult } from "@/server/analysis/types";
-import { newId } from "@/server/ids";
 import { getLogger } from "@/server/observability/logger";
 import { recordCallFinished } from "@/server/observability/metrics";
 import { failedCallAnalysis } from "./analyze-call";
-import { agentTimezoneOf, findExtractionDefinitions } from "./call-context";
+import { endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
+import { scheduleNextStep } from "@/server/services/sequences/message-steps";
+import { findExtractionDefinitions } from "./call-context";
 import { chargeCall } from "./charging";
-import { planNextCall, sequenceMoveFor } from "./lifecycle";
+import { sequenceMoveFor } from "./lifecycle";
 
 export type FinalizeCallParams = {
   callId: string;
@@ -31,6 +32,8 @@ export type FinalizeCallOutcome =
       credits: number;
       /** The sequence's next call, created Scheduled in the same transaction. */
       nextCall: { callId: string; stepNumber: number; scheduledAt: string } | null;
+      /** The sequence's next step when it is an EMAIL or SMS, created `scheduled` in the same transaction. */
+      nextMessage: { messageId: string; stepNumber: number; scheduledAt: string } | null;
       /** The sequence belongs to a chain and this call did not reach Goal Completed: hand over to the next contact. */
       chainHandOver: boolean;
     };
@@ -108,46 +111,35 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
 
     let lifecycleStatus = sequence.lifecycleStatus;
     let nextCall: { callId: string; stepNumber: number; scheduledAt: string } | null = null;
-    // A cancelled (or otherwise finished) sequence keeps its status: an in-flight call still gets its result.
-    if (sequence.lifecycleStatus === "in progress") {
+    let nextMessage: { messageId: string; stepNumber: number; scheduledAt: string } | null = null;
+    // A cancelled (or otherwise finished) sequence keeps its status: an in-flight call still gets its result. An
+    // inbound call (a callback) is no step of the sequence: it never moves it on.
+    if (sequence.lifecycleStatus === "in progress" && call.direction === "outbound") {
       const move = sequenceMoveFor(resultType);
-      let plan: { stepNumber: number; dueAt: Date } | null = null;
-      let promptVersionId: string | null = null;
-      if (move.kind === "next-step") {
-        const [agent] = await tx.select().from(agents).where(eq(agents.id, call.agentId)).limit(1);
-        plan = planNextCall({
-          steps: sequence.steps,
+      // Goal Completed ends the calling, not the EMAIL/SMS steps after it (docs/sequences.md "One lifecycle").
+      const messagesLeft = resultType === "Goal Completed" && sequence.steps.slice(call.stepNumber).some((step) => step.stepType !== "CALL");
+      if (move.kind === "end" && !messagesLeft) {
+        lifecycleStatus = move.lifecycleStatus;
+        await tx.update(sequences).set({ lifecycleStatus, endedAt: now, updatedAt: now }).where(eq(sequences.id, sequence.id));
+      } else {
+        // The next step of any type (CALL, EMAIL, SMS), or `done` when none is left (server/services/sequences/message-steps.ts).
+        const next = await scheduleNextStep(tx, {
+          sequence,
           afterStepNumber: call.stepNumber,
-          previousEndedAt: endedAt,
-          contactTimezone: sequence.timezone,
-          agentTimezone: agent ? agentTimezoneOf(agent, sequence.timezone) : sequence.timezone,
-          bypassCallWindows: sequence.bypassCallWindows,
+          endedAt,
           now,
           random: params.random,
+          fallbackPromptVersionId: call.promptVersionId,
         });
-        promptVersionId = agent?.currentPromptVersionId ?? call.promptVersionId;
+        if (next.kind === "call") nextCall = { callId: next.callId, stepNumber: next.stepNumber, scheduledAt: next.scheduledAt.toISOString() };
+        else if (next.kind === "message") nextMessage = { messageId: next.messageId, stepNumber: next.stepNumber, scheduledAt: next.scheduledAt.toISOString() };
+        else lifecycleStatus = "done";
       }
-      if (plan) {
-        const id = newId("call");
-        await tx.insert(calls).values({
-          id,
-          organizationId: call.organizationId,
-          agentId: call.agentId,
-          sequenceId: sequence.id,
-          stepNumber: plan.stepNumber,
-          attempt: 1,
-          scheduledAt: plan.dueAt,
-          resultType: "Scheduled",
-          promptVersionId,
-          createdAt: now,
-          updatedAt: now,
-        });
-        nextCall = { callId: id, stepNumber: plan.stepNumber, scheduledAt: plan.dueAt.toISOString() };
-        await tx.update(sequences).set({ updatedAt: now }).where(eq(sequences.id, sequence.id));
-      } else {
-        lifecycleStatus = move.kind === "end" ? move.lifecycleStatus : "done";
-        await tx.update(sequences).set({ lifecycleStatus, endedAt: now, updatedAt: now }).where(eq(sequences.id, sequence.id));
-      }
+    }
+    if (resultType === "Opted Out" && call.direction === "inbound") {
+      // An opt-out during a callback ends the contact's sequences like an opt-out on any channel.
+      const ended = await endSequencesOfContact(tx, { organizationId: call.organizationId, phoneNumber: sequence.phoneNumber, now, reason: "the contact opted out during a call" });
+      if (ended.includes(sequence.id)) lifecycleStatus = "done";
     }
 
     return {
@@ -159,6 +151,7 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
       lifecycleStatus,
       credits,
       nextCall,
+      nextMessage,
       chainHandOver: sequence.groupKey !== null && resultType !== "Goal Completed",
     };
   });

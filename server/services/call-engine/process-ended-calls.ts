@@ -43,7 +43,9 @@ export async function analyzeAndFinalizeCalls(db: Db, params: ProcessEndedCallsP
           const analysis = await analyzeEndedCall(db, { callId, analyzer: params.analyzer, fallbackToRules: params.fallbackToRules });
           if (!analysis) continue;
           const outcome = await finalizeCall(db, { callId, analysis, now });
-          if (outcome.finalized && outcome.nextCall) nextCalls.push({ sequenceId: outcome.sequenceId, scheduledAt: outcome.nextCall.scheduledAt });
+          // A next EMAIL/SMS step wakes the sequence the same way (`sequence/started` reaches the message scheduler too).
+          const next = outcome.finalized ? (outcome.nextCall ?? outcome.nextMessage) : null;
+          if (outcome.finalized && next) nextCalls.push({ sequenceId: outcome.sequenceId, scheduledAt: next.scheduledAt });
         } catch (error) {
           errors.push(error);
         }

@@ -24,7 +24,7 @@ export function toCallEventPayload(row: CallMetadataRow): TCallEventPayload {
     fromPhoneNumber: call.fromPhoneNumber,
     scheduledAt: call.scheduledAt.toISOString(),
     timezone: row.timezone,
-    direction: "outbound",
+    direction: call.direction,
     customInputVariables: row.customInputVariables,
     duration: call.duration,
     callUrl: callUrlOf(call.id),

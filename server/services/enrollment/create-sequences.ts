@@ -2,7 +2,9 @@ import { and, eq, inArray, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx, Tx } from "@/db";
 import { bulkBatches, sequences, type ChainStatus, type ResultType } from "@/db/schema";
 import { newId } from "@/server/ids";
-import { planFirstCall } from "@/server/services/scheduling/compute-step-due-at";
+import { newMessageId } from "@/server/services/sequences/message-steps";
+import { planNextStep, type StepPlan } from "@/server/services/scheduling/compute-step-due-at";
+import { messageChannelOf } from "@/server/services/sequences/message-steps";
 import type { EnrollmentContact } from "./contact";
 import type { AgentSnapshot } from "./schedulable-agent";
 
@@ -12,8 +14,10 @@ export type CreatedSequence = {
   index: number;
   chainStatus: ChainStatus | null;
   chainPosition: number | null;
-  /** The first call record (resultType `Scheduled`); null for a chained contact that waits. */
+  /** The first call record (resultType `Scheduled`); null for a chained contact that waits, or a first EMAIL/SMS step. */
   firstCall: { callId: string; stepNumber: number; scheduledAt: Date } | null;
+  /** The first step's message record (status `scheduled`) when the sequence starts with an EMAIL or SMS step. */
+  firstMessage: { messageId: string; stepNumber: number; scheduledAt: Date } | null;
   createdAt: Date;
 };
 
@@ -52,8 +56,9 @@ type PlannedRow<C extends PlannedContact> = {
   chainStatus: ChainStatus | null;
   chainPosition: number | null;
   scheduledAt: Date | null;
-  plan: ReturnType<typeof planFirstCall>;
+  plan: StepPlan | null;
   callId: string | null;
+  messageId: string | null;
 };
 
 /** The columns of the rows `writeSequences` inserts (its `r` relation), in this order, with their types. */
@@ -62,7 +67,7 @@ const ROW_COLUMNS: ReadonlyArray<readonly [string, string]> = [
   ["to_email_address", "text"], ["timezone", "text"], ["custom_input_variables", "jsonb"], ["scheduled_at", "timestamptz"],
   ["bypass_call_windows", "boolean"], ["group_key", "text"], ["group_by_field", "text"], ["chain_position", "integer"],
   ["chain_status", "text"], ["consent", "jsonb"], ["call_id", "text"], ["call_step_number", "integer"],
-  ["call_scheduled_at", "timestamptz"],
+  ["call_scheduled_at", "timestamptz"], ["message_id", "text"], ["message_channel", "text"],
 ];
 const ROW_NAMES = sql.raw(ROW_COLUMNS.map(([name]) => name).join(", "));
 const ROW_TYPES = sql.raw(ROW_COLUMNS.map(([name, type]) => `${name} ${type}`).join(", "));
@@ -101,6 +106,8 @@ export async function createSequences(tx: Tx, params: CreateSequencesParams): Pr
       call_id: row.callId,
       call_step_number: row.plan?.stepNumber ?? null,
       call_scheduled_at: row.plan?.dueAt.toISOString() ?? null,
+      message_id: row.messageId,
+      message_channel: row.plan ? messageChannelOf(row.plan.stepType) : null,
     }));
     return sql`select * from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as r(${ROW_TYPES})`;
   };
@@ -133,6 +140,8 @@ export async function createBatchSequences(
       call_id: row.callId,
       call_step_number: row.plan?.stepNumber ?? null,
       call_scheduled_at: row.plan?.dueAt.toISOString() ?? null,
+      message_id: row.messageId,
+      message_channel: row.plan ? messageChannelOf(row.plan.stepType) : null,
     }));
     // The fields as validation stored them (EnrollmentContact), converted as createSequences converts them.
     return sql`
@@ -141,10 +150,10 @@ export async function createBatchSequences(
         (c.value->>'scheduledAt')::timestamptz, coalesce((c.value->>'bypassCallWindows')::boolean, false),
         c.value->>'groupKey', case when c.value->>'groupKey' is not null then c.value->>'groupByField' end,
         p.chain_position, p.chain_status, nullif(c.value->'consent', 'null'::jsonb),
-        p.call_id, p.call_step_number, p.call_scheduled_at
+        p.call_id, p.call_step_number, p.call_scheduled_at, p.message_id, p.message_channel
       from jsonb_to_recordset(${JSON.stringify(rows)}::jsonb) as p(
         position integer, id text, chain_position integer, chain_status text, call_id text, call_step_number integer,
-        call_scheduled_at timestamptz
+        call_scheduled_at timestamptz, message_id text, message_channel text
       )
       join (
         select e.value, e.n::int - 1 as position
@@ -201,18 +210,18 @@ async function writeSequences<C extends PlannedContact>(
     for (const row of rows) chains.set(row.groupKey!, { lastPosition: row.lastPosition ?? 0, busy: row.busy });
   }
 
-  // The first call depends on the steps up to the first CALL step only. Without jitter among them, contacts that
-  // share a zone, bypass flag and explicit time share their first due time (planned once, not once per contact).
-  const firstCall = agent.steps.findIndex((step) => step.stepType === "CALL");
-  const jitterFree = agent.steps
-    .slice(0, firstCall < 0 ? agent.steps.length : firstCall + 1)
-    .every((step) => step.delaySecondsMax === null || step.delaySecondsMax <= step.delaySeconds);
-  const plans = new Map<string, ReturnType<typeof planFirstCall>>();
+  // The first step (of any type: CALL, EMAIL or SMS) depends on that step only. Without jitter, contacts that share a
+  // zone, bypass flag and explicit time share their first due time (planned once, not once per contact).
+  const firstStep = agent.steps[0];
+  const jitterFree = !firstStep || firstStep.delaySecondsMax === null || firstStep.delaySecondsMax <= firstStep.delaySeconds;
+  const plans = new Map<string, StepPlan | null>();
   const planFor = (contact: C, scheduledAt: Date | null) => {
     const key = `${contact.timezone}|${contact.bypassCallWindows}|${contact.scheduledAt ?? ""}`;
     if (jitterFree && plans.has(key)) return plans.get(key)!;
-    const plan = planFirstCall({
+    const plan = planNextStep({
       steps: agent.steps,
+      afterStepNumber: 0,
+      previousEndedAt: null,
       contactTimezone: contact.timezone,
       agentTimezone: agent.agentTimezone,
       bypassCallWindows: contact.bypassCallWindows,
@@ -242,7 +251,8 @@ async function writeSequences<C extends PlannedContact>(
       chainPosition,
       scheduledAt,
       plan,
-      callId: plan ? newId("call") : null,
+      callId: plan?.stepType === "CALL" ? newId("call") : null,
+      messageId: plan && plan.stepType !== "CALL" ? newMessageId() : null,
     };
   });
 
@@ -288,6 +298,17 @@ async function writeSequences<C extends PlannedContact>(
         ${"Scheduled" satisfies ResultType}::text, ${agent.promptVersionId}::text, ${nowIso}::timestamptz, ${nowIso}::timestamptz
       from r join inserted on inserted.id = r.id
       where r.call_id is not null
+    ), first_messages as (
+      insert into sequence_messages (
+        id, organization_id, agent_id, sequence_id, step_number, channel, direction, status, scheduled_at,
+        next_attempt_at, to_address, created_at, updated_at
+      )
+      select r.message_id, ${agent.organizationId}::text, ${agent.agentId}::text, r.id, r.call_step_number, r.message_channel,
+        'outbound', 'scheduled', r.call_scheduled_at, r.call_scheduled_at,
+        coalesce(case when r.message_channel = 'email' then r.to_email_address else r.phone_number end, ''),
+        ${nowIso}::timestamptz, ${nowIso}::timestamptz
+      from r join inserted on inserted.id = r.id
+      where r.message_id is not null
     )${progress}
     select array(select id from inserted) as ids, ${progressOf ? sql`(select status from progress)` : sql`null::text`} as status`);
   const insertedIds = new Set(result?.ids ?? []);
@@ -301,6 +322,7 @@ async function writeSequences<C extends PlannedContact>(
       chainStatus: row.chainStatus,
       chainPosition: row.chainPosition,
       firstCall: row.plan && row.callId ? { callId: row.callId, stepNumber: row.plan.stepNumber, scheduledAt: row.plan.dueAt } : null,
+      firstMessage: row.plan && row.messageId ? { messageId: row.messageId, stepNumber: row.plan.stepNumber, scheduledAt: row.plan.dueAt } : null,
       createdAt: now,
     }));
   return { created, progress: status ? { status } : null };

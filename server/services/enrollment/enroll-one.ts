@@ -74,5 +74,6 @@ export async function createEnrollment(db: Db, params: EnrollOneParams): Promise
     // The answer is the stored row, read back in the same transaction.
     return { created, sequence: await getSequenceOrThrow(tx, { organizationId: params.organizationId, sequenceId: created.sequenceId }) };
   });
-  return { sequence: toApiSequence(sequence, created.firstCall?.scheduledAt ?? null), started: created.firstCall !== null };
+  const first = created.firstCall ?? created.firstMessage;
+  return { sequence: toApiSequence(sequence, first?.scheduledAt ?? null), started: first !== null };
 }

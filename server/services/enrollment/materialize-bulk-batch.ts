@@ -132,7 +132,7 @@ export async function materializeBulkBatchChunk(
   // Usually every contact of the chunk was created just now; only a repeated chunk needs to look up the rest.
   const scheduled =
     created.length === contacts.length
-      ? created.filter((row) => row.firstCall !== null).map((row) => ({ id: row.sequenceId }))
+      ? created.filter((row) => row.firstCall !== null || row.firstMessage !== null).map((row) => ({ id: row.sequenceId }))
       : await db
         .select({ id: sequences.id })
         .from(sequences)

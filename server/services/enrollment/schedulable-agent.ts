@@ -42,7 +42,8 @@ export function bookingConfigProblem(config: BookingConfig | null): string | nul
 
 /**
  * The agent of an enrollment, scoped to the organization (404 AGENT_NOT_FOUND otherwise).
- * 422 AGENT_MISCONFIGURED when it cannot be scheduled: archived, no CALL step, or an incomplete booking mode.
+ * 422 AGENT_MISCONFIGURED when it cannot be scheduled: archived, no steps, an EMAIL or SMS step without its message
+ * (agents saved before templates existed), or an incomplete booking mode.
  * Paused agents are schedulable: their sequences are created and wait until the agent is resumed.
  */
 export async function getSchedulableAgent(
@@ -51,9 +52,9 @@ export async function getSchedulableAgent(
 ): Promise<SchedulableAgent> {
   const agent = await getAgentOrThrow(db, params);
   if (agent.status === "ARCHIVED") throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} is archived and cannot be scheduled.`);
-  if (!agent.steps.some((step) => step.stepType === "CALL")) {
-    throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} has no CALL step in its sequence.`);
-  }
+  if (agent.steps.length === 0) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} has no steps in its sequence.`);
+  const silent = agent.steps.findIndex((step) => step.stepType !== "CALL" && (!step.body?.trim() || (step.stepType === "EMAIL" && !step.subject?.trim())));
+  if (silent >= 0) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} cannot be scheduled: its ${agent.steps[silent]!.stepType} step ${silent + 1} has no message.`);
   const bookingProblem = bookingConfigProblem(agent.bookingConfig);
   if (bookingProblem) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} cannot be scheduled: ${bookingProblem}.`);
   const variables = await findInputVariableDefinitions(db, { agentId: agent.id });

@@ -20,7 +20,7 @@ export type ListEventsParams = {
  * event's cursor (or the one given, when nothing is newer): polling with it never skips or repeats an event.
  */
 export async function listEvents(db: DbOrTx, params: ListEventsParams): Promise<TListEventsResponse> {
-  const afterPosition = params.after === undefined ? null : decodeEventCursor(params.after);
+  const afterPosition = params.after === undefined ? null : decodeEventCursor(params.organizationId, params.after);
   if (params.agentId !== undefined) await assertAgentInOrganization(db, { organizationId: params.organizationId, agentId: params.agentId });
   const rows = await db
     .select({ position: callEvents.position, type: callEvents.type, messageId: callEvents.messageId, body: callEvents.body, createdAt: callEvents.createdAt })
@@ -43,7 +43,7 @@ export async function listEvents(db: DbOrTx, params: ListEventsParams): Promise<
       createdAt: row.createdAt.toISOString(),
       data: JSON.parse(row.body) as Record<string, unknown>,
     })),
-    nextCursor: last ? encodeEventCursor(last.position) : (params.after ?? null),
+    nextCursor: last ? encodeEventCursor(params.organizationId, last.position) : (params.after ?? null),
     hasMore: rows.length > params.limit,
   };
 }

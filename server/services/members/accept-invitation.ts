@@ -17,8 +17,12 @@ export type InvitationLookup = {
   email: string;
   role: MemberRole;
   expiresAt: string;
-  /** Whether an account exists for the invited address, and whether it has a password (else: single sign-on only). */
-  account: { exists: boolean; hasPassword: boolean };
+  /**
+   * Whether an account exists for the invited address, and whether it has a password (else: single sign-on only).
+   * Null when the link was shown to the inviting admin (no mail server): its holder need not be the invitee, and an
+   * admin could otherwise invite any address to learn whether it has an account on this server.
+   */
+  account: { exists: boolean; hasPassword: boolean } | null;
 };
 
 function statusOf(row: typeof invitations.$inferSelect, now: Date): InvitationStatus {
@@ -35,7 +39,10 @@ export async function lookupInvitation(db: DbOrTx, params: { token: string; now:
     .where(eq(invitations.tokenHash, hashInvitationToken(params.token)))
     .limit(1);
   if (!row) return null;
-  const [account] = await db
+  const shownToAdmin = row.invitation.channel === "link";
+  const [account] = shownToAdmin
+    ? []
+    : await db
     .select({ passwordHash: users.passwordHash })
     .from(users)
     .where(eq(sql`lower(${users.email})`, row.invitation.email))
@@ -47,7 +54,7 @@ export async function lookupInvitation(db: DbOrTx, params: { token: string; now:
     email: row.invitation.email,
     role: row.invitation.role,
     expiresAt: row.invitation.expiresAt.toISOString(),
-    account: { exists: !!account, hasPassword: !!account?.passwordHash },
+    account: shownToAdmin ? null : { exists: !!account, hasPassword: !!account?.passwordHash },
   };
 }
 

@@ -164,6 +164,30 @@ export function planCallStep(params: PlanCallStepParams): CallPlan | null {
   return null;
 }
 
+export type StepPlan = { stepNumber: number; stepType: AgentStep["stepType"]; dueAt: Date };
+
+/**
+ * The step after `afterStepNumber` (1-based; 0 = the sequence's first), of any type, and when it is due: what the
+ * sequence runner executes next (CALL steps through the call engine, EMAIL and SMS through the message sender).
+ * Null when no step is left.
+ */
+export function planNextStep(params: PlanCallStepParams): StepPlan | null {
+  const index = params.afterStepNumber;
+  const step = params.steps[index];
+  if (!step) return null;
+  const dueAt = computeStepDueAt({
+    step,
+    previousEndedAt: params.previousEndedAt,
+    contactTimezone: params.contactTimezone,
+    agentTimezone: params.agentTimezone,
+    bypassCallWindows: params.bypassCallWindows,
+    now: params.now,
+    random: params.random,
+    scheduledAt: index === 0 ? (params.scheduledAt ?? null) : null,
+  });
+  return { stepNumber: index + 1, stepType: step.stepType, dueAt };
+}
+
 /** The sequence's first CALL step and when it is due (see planCallStep). */
 export function planFirstCall(params: Omit<PlanCallStepParams, "afterStepNumber" | "previousEndedAt">): FirstCallPlan | null {
   return planCallStep({ ...params, afterStepNumber: 0, previousEndedAt: null });

@@ -62,6 +62,8 @@ export class RealtimeSimSession {
   private inputMs = 0;
   private pendingFrame = Buffer.alloc(0);
   private activeResponse: { id: string; cancelled: boolean } | null = null;
+  /** The scripted answer to the last user turn, while turn detection does not create responses. */
+  private unanswered: AgentAction[] | null = null;
   private lastToolCall: { name: string; callId: string } | null = null;
   /** Media time (input ms) at which the callee's silence makes the agent speak; null when not waiting. */
   private silenceDeadlineMs: number | null = null;
@@ -105,7 +107,8 @@ export class RealtimeSimSession {
       case "session.update": {
         const session = event.session ?? {};
         if (session.type !== "realtime") return this.error("Missing required parameter: 'session.type'.", event.event_id);
-        this.record.config = { ...this.record.config, ...session };
+        // Only the fields present are updated (Realtime API reference, `session.update`): a deep merge.
+        this.record.config = mergeConfig(this.record.config, session);
         if (typeof session.instructions === "string") this.record.instructions = session.instructions;
         const voice = session.audio?.output?.voice;
         if (typeof voice === "string") this.record.voice = voice;
@@ -160,7 +163,10 @@ export class RealtimeSimSession {
     this.queue = this.queue.then(work).catch(() => {});
   }
 
-  /** A `response.create` from the client: after a tool result, the script's follow-up; otherwise nothing new. */
+  /**
+   * A `response.create` from the client: after a tool result, the script's follow-up; after a user turn that turn
+   * detection did not answer (`create_response: false`), the answer to it; otherwise nothing new.
+   */
   private async respondToRequest() {
     const tool = this.lastToolCall;
     this.lastToolCall = null;
@@ -171,7 +177,9 @@ export class RealtimeSimSession {
       this.record.heard.push("text");
       return this.respond(testCallReply(typed, this.callerTurns));
     }
-    if (!tool) return this.respond([]);
+    const unanswered = this.unanswered;
+    this.unanswered = null;
+    if (!tool) return this.respond(unanswered ?? []);
     const output = this.record.toolCalls.findLast((call) => call.name === tool.name)?.output ?? "";
     const ok = /"ok"\s*:\s*true/.test(output);
     await this.respond(agentReplyAfterTool(tool.name, ok));
@@ -234,7 +242,18 @@ export class RealtimeSimSession {
     item.content = [{ type: "input_audio", transcript }];
     this.send({ type: "conversation.item.input_audio_transcription.completed", item_id: itemId, content_index: 0, transcript, usage: { type: "duration", seconds: Math.ceil(seconds) } });
     const reply = clip ? AGENT_REPLIES[clip] : this.script === "test-call" ? testCallReply(null, this.callerTurns) : undefined;
-    if (reply && reply.length > 0) await this.respond(reply);
+    if (!reply || reply.length === 0) return;
+    // `turn_detection.create_response: false`: the turn is committed, the client decides when to respond.
+    if (!this.createsResponses()) {
+      this.unanswered = reply;
+      return;
+    }
+    await this.respond(reply);
+  }
+
+  private createsResponses(): boolean {
+    const turnDetection = (this.record.config as { audio?: { input?: { turn_detection?: { create_response?: boolean } | null } } }).audio?.input?.turn_detection;
+    return turnDetection?.create_response !== false;
   }
 
   private async respond(actions: AgentAction[]) {
@@ -338,6 +357,17 @@ export function testCallReply(typed: string | null, turn: number): AgentAction[]
   if (turn <= 1) return [{ say: "agent.intro" }];
   if (turn === 2) return [{ call: "book_meeting", arguments: { preferredStartTime: null } }];
   return [{ say: "agent.no-problem" }, { call: "end_call", arguments: { reason: "conversation over" } }];
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** `session.update` semantics: objects merge field by field, anything else (arrays, values, null) replaces. */
+function mergeConfig(current: Record<string, unknown>, update: Record<string, unknown>): Record<string, unknown> {
+  const merged: Record<string, unknown> = { ...current };
+  for (const [key, value] of Object.entries(update)) merged[key] = isPlainObject(value) && isPlainObject(merged[key]) ? mergeConfig(merged[key], value) : value;
+  return merged;
 }
 
 const CALLEE_CLIPS = VOICE_CLIPS.filter((clip) => clip.speaker === "callee" || clip.speaker === "tone").map((clip) => clip.id as VoiceClipId);

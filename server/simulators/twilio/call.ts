@@ -19,6 +19,8 @@ export type SimCallEnvironment = {
   resolvePublicUrl: (url: string) => string;
   callbacks: SentCallback[];
   log: (message: string) => void;
+  /** Callees who hang up the moment the media stream has started (tests: a callee gone before the agent says a word). */
+  hangsUpAtStreamStart?: (to: string) => boolean;
 };
 
 export type CreateCallParams = Record<string, string | string[]>;
@@ -334,6 +336,11 @@ export class SimCall {
       streamSid: this.streamSid,
     });
     this.callee?.streamStarted();
+    if (this.env.hangsUpAtStreamStart?.(this.to)) {
+      this.events.push("callee-hung-up-at-stream-start");
+      this.finish("completed");
+      return;
+    }
     const actionArrived = new Promise<void>((resolve) => this.actionWaiters.push(resolve));
     const limit = (async () => {
       while (!this.timeLimitReached() && this.ws === ws) await this.sleepMedia(250);
@@ -570,11 +577,15 @@ class CalleeVoice {
     this.agentSpokeSinceLine = true;
   }
 
-  /** Frames of silence after the beep before the detector reports the message end (Twilio listens for silence too). */
+  /**
+   * Frames of silence before the detector reports: after a person's first words, `MachineDetectionSpeechEndThreshold`
+   * (default 1,200 ms, twilio.com/docs/voice/answering-machine-detection); after a machine's beep, a second.
+   */
   private amdCountdown = -1;
+  private amdVerdict: "first-line-done" | "greeting-done" = "greeting-done";
 
   nextFrame(streaming: boolean, outboundIdleFrames: number): Buffer | null {
-    if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone("greeting-done");
+    if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone(this.amdVerdict);
     if (!streaming && !this.speaking) return null;
     if (!this.speaking) {
       if (this.index >= this.lines.length) return null;
@@ -597,8 +608,8 @@ class CalleeVoice {
       this.speaking = null;
       this.index += 1;
       this.gapFrames = this.scenario.kind === "machine" ? 15 : 0;
-      if (this.scenario.kind === "human" && this.index === 1) this.milestone("first-line-done");
-      if (this.scenario.kind === "machine" && this.index === this.lines.length) this.amdCountdown = 50;
+      if (this.scenario.kind === "human" && this.index === 1) [this.amdVerdict, this.amdCountdown] = ["first-line-done", 60];
+      if (this.scenario.kind === "machine" && this.index === this.lines.length) [this.amdVerdict, this.amdCountdown] = ["greeting-done", 50];
     }
     return frame;
   }

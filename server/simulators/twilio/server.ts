@@ -2,6 +2,7 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { newSid, SimCall, type SentCallback } from "./call";
 import { calleeScenarioFor } from "../voice-script";
+import { SimMessaging } from "./messages";
 import { getLogger } from "@/server/observability/logger";
 
 export type StartTwilioSimulatorOptions = {
@@ -32,8 +33,12 @@ export type TwilioSimulator = {
   /** REST requests served: method, path, status (never credentials). */
   requests: Array<{ method: string; path: string; status: number }>;
   callTo(number: string): SimCall | undefined;
+  /** The callee of `number` hangs up as soon as the media stream has started (an early hang-up). */
+  hangUpAtStreamStart(number: string): void;
   /** The next `count` REST requests (matching `path` if given) fail with this HTTP status (default 503). */
   failNext(options?: { status?: number; count?: number; path?: string }): void;
+  /** Programmable Messaging (server/simulators/twilio/messages.ts): messages, their callbacks, `receive` (a person texts us). */
+  messaging: SimMessaging;
   /** Resolves when every call has ended and sent its callbacks. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -71,8 +76,18 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
   const requests: TwilioSimulator["requests"] = [];
   const failures: Array<{ status: number; remaining: number; path?: string }> = [];
   const log = options.log ?? ((message: string) => getLogger("twilio-simulator").warn(message));
-  const env = { accountSid, authToken, speed: options.speed ?? 1, resolvePublicUrl: options.resolvePublicUrl ?? ((url: string) => url), callbacks, log };
+  const earlyHangups = new Set<string>();
+  const env = {
+    accountSid,
+    authToken,
+    speed: options.speed ?? 1,
+    resolvePublicUrl: options.resolvePublicUrl ?? ((url: string) => url),
+    callbacks,
+    log,
+    hangsUpAtStreamStart: (to: string) => earlyHangups.has(to),
+  };
   const base = `/2010-04-01/Accounts/${accountSid}`;
+  const messaging = new SimMessaging({ accountSid, authToken, resolvePublicUrl: env.resolvePublicUrl, log });
 
   const authorized = (req: IncomingMessage): boolean => {
     const header = req.headers.authorization ?? "";
@@ -100,6 +115,8 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
       return 404;
     }
     const rest = path.slice(base.length);
+    const messagesStatus = await messaging.handle(req, res, rest, () => readForm(req), url);
+    if (messagesStatus !== null) return messagesStatus;
     if (rest === "/Calls.json" && req.method === "POST") {
       const form = await readForm(req);
       const params: Record<string, string | string[]> = {};
@@ -197,9 +214,12 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     calls,
     callbacks,
     requests,
+    messaging,
     callTo: (number) => [...calls.values()].reverse().find((call) => call.to === number),
+    hangUpAtStreamStart: (number) => void earlyHangups.add(number),
     failNext: ({ status = 503, count = 1, path } = {}) => void failures.push({ status, remaining: count, path }),
     idle: async () => {
+      await messaging.idle();
       await Promise.all([...calls.values()].map((call) => call.done()));
       const deadline = Date.now() + 10_000;
       while ([...calls.values()].some((call) => call.isFinal && !call.events.includes("callbacks-done")) && Date.now() < deadline) {

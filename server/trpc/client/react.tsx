@@ -4,6 +4,7 @@ import { QueryClient, QueryClientProvider } from "@tanstack/react-query";
 import { createTRPCClient, httpBatchLink, TRPCClientError } from "@trpc/client";
 import { createTRPCContext } from "@trpc/tanstack-react-query";
 import { useState, type ReactNode } from "react";
+import { MAX_TRPC_BATCH_SIZE } from "@/server/schemas/limits";
 import type { AppRouter } from "../root";
 
 export const { TRPCProvider, useTRPC, useTRPCClient } = createTRPCContext<AppRouter>();
@@ -37,6 +38,9 @@ export function TRPCReactProvider({ orgId, children }: { orgId: string | null; c
         httpBatchLink({
           url: "/api/trpc",
           headers: () => (orgId ? { "x-org-id": orgId } : {}),
+          // The server refuses larger batches (400) and limits requests per second (429).
+          maxItems: MAX_TRPC_BATCH_SIZE,
+          fetch: fetchRetryingRateLimited,
         }),
       ],
     }),
@@ -48,6 +52,20 @@ export function TRPCReactProvider({ orgId, children }: { orgId: string | null; c
       </TRPCProvider>
     </QueryClientProvider>
   );
+}
+
+/**
+ * `fetch`, waiting out a 429 (Retry-After, at most 3 s, with jitter) and sending the request again, up to 3 times: a
+ * refused request never ran, so sending it again is safe, and a busy page (an import, many tabs) slows down instead
+ * of failing.
+ */
+async function fetchRetryingRateLimited(input: RequestInfo | URL, init?: RequestInit): Promise<Response> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await fetch(input, init);
+    if (response.status !== 429 || attempt >= 3 || init?.signal?.aborted) return response;
+    const seconds = Math.min(3, Math.max(1, Number(response.headers.get("retry-after")) || 1));
+    await new Promise((resolve) => setTimeout(resolve, seconds * 1000 * (0.5 + Math.random() / 2)));
+  }
 }
 
 /** The message to show for a failed call: our AppError message (same text as the REST API), or a generic one. */

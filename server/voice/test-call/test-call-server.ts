@@ -102,6 +102,8 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
 
     const hooks: ConversationHooks = {
       load: async () => ({ request, callSid: null }),
+      // A browser is a person: the agent may speak at once (a phone call waits for answering-machine detection).
+      answeredBy: async () => "human",
       streamStarted: async () => {},
       streamEnded: async () => {
         await finishTestCall(db, { testCallId, wav: recorder.wav(), durationSeconds: recorder.seconds(), tools, now: deps.now() }).catch((error: unknown) =>

@@ -17,6 +17,11 @@ export type ConversationHooks = {
   bookMeeting(request: PlaceCallRequest, callSid: string, args: { preferredStartTime: string | null }): Promise<ToolCallResult>;
   optOut(request: PlaceCallRequest): Promise<ToolCallResult>;
   hangUp(callId: string, params: { reason: string; say?: string | null; failure?: string }): Promise<void>;
+  /**
+   * Twilio's answering-machine verdict for the call (`human`, `machine_end_beep`, …, `fax`, `unknown`), wherever its
+   * callback landed; `unknown` when none came in time. Rejects when `signal` aborts (the stream ended first).
+   */
+  answeredBy(callId: string, signal: AbortSignal): Promise<string>;
   /** The session is created (not yet connected): a browser test call follows its tool calls and audio from here. */
   sessionCreated?(session: RealtimeSession, request: PlaceCallRequest): void;
 };
@@ -34,6 +39,25 @@ export type LiveConversation = {
 };
 
 const PLAYBACK_DRAIN_TIMEOUT_MS = 15_000;
+
+/**
+ * The model hears the callee from the start but answers nothing until Twilio's answering-machine detection has
+ * decided: on a person it answers what it heard (or greets), on a machine it never speaks — the engine leaves the
+ * agent's voicemail message after the beep, whole, or hangs up (engine.ts, `amd`). Turn detection then creates
+ * responses as usual. A partial `session.update`: the Realtime API keeps every field not named.
+ */
+const RESPONSES_ON = { type: "session.update", session: { type: "realtime", audio: { input: { turn_detection: { type: "server_vad", create_response: true, interrupt_response: true } } } } } as const;
+
+/** What a failed connect or transport error was, as an Error a log line can carry (the SDK rejects with events too). */
+export function describeFailure(error: unknown): Error {
+  if (error instanceof Error) return error;
+  const inner = (error as { error?: unknown } | null)?.error;
+  if (inner instanceof Error) return inner;
+  const message = (error as { message?: unknown } | null)?.message ?? (inner as { message?: unknown } | null)?.message;
+  if (typeof message === "string" && message) return new Error(message);
+  const type = (error as { type?: unknown } | null)?.type;
+  return new Error(typeof type === "string" ? `${type} event` : String(error));
+}
 
 /**
  * One call's conversation: the Twilio media WebSocket bridged to an OpenAI Realtime session through the SDK's
@@ -104,10 +128,13 @@ export function startConversation(params: {
 
   let resolveEnded: () => void = () => {};
   const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
+  /** Aborted when the media stream is gone: nothing started for this call may outlive it. */
+  const streamGone = new AbortController();
 
   let crashed = false;
   ws.on("close", () => {
     closingByUs = true;
+    streamGone.abort();
     if (crashed) {
       session?.close();
       resolveEnded();
@@ -155,6 +182,8 @@ export function startConversation(params: {
         },
       }),
     ];
+    // The callee may have hung up while the call was loaded: then no model session is opened at all.
+    if (streamGone.signal.aborted) return;
     const agent = new RealtimeAgent({ name: current.agent.name, instructions: buildCallInstructions(current, params.now()), tools });
     session = new RealtimeSession(agent, {
       transport,
@@ -162,7 +191,7 @@ export function startConversation(params: {
       tracingDisabled: true,
       config: {
         audio: {
-          input: { transcription: { model: "gpt-4o-mini-transcribe" }, turnDetection: { type: "server_vad", createResponse: true, interruptResponse: true } },
+          input: { transcription: { model: "gpt-4o-mini-transcribe" }, turnDetection: { type: "server_vad", createResponse: false, interruptResponse: true } },
           output: { voice: current.agent.voice.voice },
         },
       },
@@ -172,18 +201,34 @@ export function startConversation(params: {
     session.on("audio", () => {
       audioChunksSent += 1;
     });
+    try {
+      await session.connect({ apiKey: params.settings.openai.apiKey, url: params.settings.openai.realtimeUrl });
+    } catch (error) {
+      log(`call ${callId}: realtime connect failed`, describeFailure(error));
+      session.close();
+      await fail("realtime-unavailable", "The realtime model could not be reached when the call was answered.");
+      return;
+    }
+    // Connected after the callee hung up (the close handler found no session to close): close it now.
+    if (streamGone.signal.aborted) {
+      session.close();
+      return;
+    }
     transport.on("disconnected", () => {
       if (!closingByUs && ws.readyState === ws.OPEN) void fail("realtime-lost", "The connection to the realtime model was lost during the call.");
     });
+    params.releaseMedia();
+    let verdict: string;
     try {
-      await session.connect({ apiKey: params.settings.openai.apiKey, url: params.settings.openai.realtimeUrl });
-      params.releaseMedia();
-    } catch (error) {
-      log(`call ${callId}: realtime connect failed`, error);
-      await fail("realtime-unavailable", "The realtime model could not be reached when the call was answered.");
+      verdict = await hooks.answeredBy(callId, streamGone.signal);
+    } catch {
+      return;
     }
+    if (closingByUs || failed || /^(machine|fax)/.test(verdict)) return;
+    transport.sendEvent(RESPONSES_ON);
+    transport.sendEvent({ type: "response.create" });
   })().catch((error: unknown) => {
-    log(`conversation of ${callId} failed`, error);
+    log(`conversation of ${callId} failed`, describeFailure(error));
     void fail("realtime-unavailable", "The conversation could not be started.");
   });
 

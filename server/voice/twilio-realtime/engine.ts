@@ -140,6 +140,9 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       case "amd": {
         const answeredBy = form.AnsweredBy ?? "unknown";
         const first = await applyAmdCallback(db, { callId, answeredBy, now: now() });
+        // The conversation (if its stream is on this instance) has kept the model silent until now: a person lets it
+        // speak, a machine keeps it silent for good (other instances' conversations see the row).
+        if (first) media.answered(callId, answeredBy);
         if (first && /^(machine|fax)/.test(answeredBy)) {
           // A machine: no conversation. Leave the agent's voicemail message after the beep, if it has one.
           const request = await media.placeCallRequest(callId);
@@ -200,6 +203,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
           statusCallbackMethod: "POST",
           statusCallbackEvent: ["initiated", "ringing", "answered", "completed"],
           machineDetection: "DetectMessageEnd",
+          machineDetectionTimeout: 30,
           asyncAmd: "true",
           asyncAmdStatusCallback: callbackUrl(settings, "amd", request.callId),
           asyncAmdStatusCallbackMethod: "POST",

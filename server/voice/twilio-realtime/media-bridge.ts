@@ -35,11 +35,20 @@ export type MediaStreamServer = {
   /** Conversations live in this process, by call ID. */
   live: Map<string, LiveConversation>;
   placeCallRequest(callId: string): Promise<PlaceCallRequest | null>;
+  /** Twilio's answering-machine verdict arrived (on this instance): a conversation waiting for it here goes on now. */
+  answered(callId: string, answeredBy: string): void;
   close(): Promise<void>;
 };
 
 /** A stream that has not sent a valid `start` within this time is closed. */
 const START_TIMEOUT_MS = 10_000;
+/**
+ * How long a conversation waits for the answering-machine verdict before it treats the callee as a person. Twilio
+ * decides within `MachineDetectionTimeout` (engine.ts asks for 30 s) and its callback may land on another instance:
+ * each waiting conversation also looks at the call's row every AMD_POLL_MS.
+ */
+const AMD_WAIT_MS = 32_000;
+const AMD_POLL_MS = 250;
 
 function refuse(socket: Duplex, status: number, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
@@ -110,8 +119,42 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       return { ok: true, message: "The number is removed from the calling list; nobody from this organization will call it again." };
     },
     hangUp: (callId, params) => deps.hangUp(callId, params),
+    answeredBy: (callId, signal) => waitForAnsweredBy(callId, signal),
   };
   const hooks: ConversationHooks = { ...defaultHooks, ...deps.hooks };
+
+  /** Conversations of this instance waiting for their call's answering-machine verdict. */
+  const amdWaiters = new Map<string, Set<(answeredBy: string) => void>>();
+  function waitForAnsweredBy(callId: string, signal: AbortSignal): Promise<string> {
+    return new Promise((resolve, reject) => {
+      let settled = false;
+      const waiters = amdWaiters.get(callId) ?? new Set();
+      amdWaiters.set(callId, waiters);
+      const settle = (answeredBy: string | null, error?: Error) => {
+        if (settled) return;
+        settled = true;
+        clearInterval(poll);
+        clearTimeout(timeout);
+        signal.removeEventListener("abort", onAbort);
+        waiters.delete(deliver);
+        if (waiters.size === 0) amdWaiters.delete(callId);
+        if (answeredBy === null) reject(error);
+        else resolve(answeredBy);
+      };
+      const deliver = (answeredBy: string) => settle(answeredBy);
+      const onAbort = () => settle(null, new Error("the media stream ended"));
+      waiters.add(deliver);
+      signal.addEventListener("abort", onAbort);
+      const timeout = setTimeout(() => settle("unknown"), AMD_WAIT_MS);
+      const poll = setInterval(() => {
+        void findTwilioCall(deps.getDb(), callId)
+          .then((row) => row?.answeredBy && settle(row.answeredBy))
+          .catch(() => {});
+      }, AMD_POLL_MS);
+      if (signal.aborted) onAbort();
+    });
+  }
+
 
   function onConnection(ws: WebSocket) {
     // Created before `start` arrives: the transport must see `start` itself (it carries the streamSid it answers on).
@@ -157,6 +200,9 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
   return {
     live,
     placeCallRequest,
+    answered(callId, answeredBy) {
+      for (const deliver of [...(amdWaiters.get(callId) ?? [])]) deliver(answeredBy);
+    },
     handleUpgrade(request, socket, head) {
       const path = (request.url ?? "").split("?")[0];
       if (path !== TWILIO_MEDIA_PATH) return false;

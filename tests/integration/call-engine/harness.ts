@@ -97,6 +97,8 @@ export type HarnessOptions = {
   sweepPeriodMinutes?: number;
   /** How the harness's simulator sends recordings (default inline; `url`: hosted, downloaded by the entry point, as in the app). */
   recordings?: "inline" | "url";
+  /** More functions for the same runner, made with the engine's clock and scope (e.g. the EMAIL/SMS senders). */
+  extraFunctions?: (context: { clock: TestClock; organizationIds: () => string[] }) => InngestFunction.Any[];
 };
 
 const UNPACED_DIAL_RATE = "1000";
@@ -146,6 +148,7 @@ export async function startCallEngine(db: Db, options: HarnessOptions = {}): Pro
   const functions: InngestFunction.Any[] = [createDispatchCallsFunction(inngest, deps), createDispatchDueCallsFunction(inngest, deps), capture];
   if (!options.withoutAnalysis) functions.push(createAnalyzeCallFunction(inngest, deps));
   if (options.watchdog) functions.push(createCallWatchdogFunction(inngest, deps));
+  if (options.extraFunctions) functions.push(...options.extraFunctions({ clock, organizationIds: () => [...engineOrganizations, ...watchdogScope] }));
   const runner = await startTestInngest({ db, functions, clock, partition: options.partition });
 
   const settle = async () => {

@@ -58,7 +58,7 @@ describe("auto-pause window in dial order", () => {
       await db.transaction(async (tx) => {
         const [agent] = await tx.select().from(agents).where(eq(agents.id, agentId));
         const candidate = { agent: agent!, call: nextCall } as unknown as DialCandidate;
-        await autoPauseCheck.run({ tx, now: new Date(T0 + 60_000), paced: true, slots: new Map() }, [candidate]);
+        await autoPauseCheck.run({ tx, now: new Date(T0 + 60_000), paced: true, engine: "simulator", slots: new Map() }, [candidate]);
       });
       return (await db.select().from(agents).where(eq(agents.id, agentId)))[0]!.status;
     };

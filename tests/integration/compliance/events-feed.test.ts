@@ -118,15 +118,22 @@ describe("GET /events", () => {
 
     const stranger = await createTestOrganization(db);
     expect(await feed(stranger.apiKey)).toEqual({ events: [], nextCursor: null, hasMore: false });
-    // Another organization's cursor reads only the caller's own events (none here).
-    expect((await feed(stranger.apiKey, { after: page.nextCursor! })).events).toEqual([]);
+    // Cursors are opaque per organization: another organization's cursor is refused, and tells nothing of the position.
+    const foreign = await api("/events", { key: stranger.apiKey, query: { after: page.nextCursor! } });
+    expect(foreign.status).toBe(400);
+    expect(foreign.body).toMatchObject({ error: "INVALID_REQUEST", message: expect.stringContaining("for this organization") });
+    expect(page.nextCursor).toMatch(/^e2[A-Za-z0-9_-]{48}$/);
+    // The same position twice gives two different cursors, both valid.
+    const again = await feed(first.apiKey!, { limit: 2 });
+    expect(again.nextCursor).not.toBe(page.nextCursor);
+    expect((await feed(first.apiKey!, { after: again.nextCursor!, limit: 500 })).events.map((event) => event.data.callId)).toEqual(callIds.slice(2));
     // Another organization's agent is an unknown agent.
     expect((await api("/events", { key: stranger.apiKey, query: { agentId: otherAgent.id } })).body.error).toBe("AGENT_NOT_FOUND");
   });
 
   it("refuses bad cursors and limits with 400 in the documented shape", async () => {
-    const { apiKey } = await createTestOrganization(db);
-    for (const after of ["nope", "ZTE6", Buffer.from("e1:-5").toString("base64url"), Buffer.from("x1:5").toString("base64url"), "%%", "a".repeat(129)]) {
+    const { apiKey, organization } = await createTestOrganization(db);
+    for (const after of ["nope", "ZTE6", Buffer.from("e1:-5").toString("base64url"), Buffer.from("x1:5").toString("base64url"), `e2${"A".repeat(48)}`, "%%", "a".repeat(129)]) {
       const res = await api("/events", { key: apiKey, query: { after } });
       expect(res.status, after).toBe(400);
       expect(res.body).toMatchObject({ error: "INVALID_REQUEST", message: expect.any(String) });
@@ -134,7 +141,7 @@ describe("GET /events", () => {
     for (const limit of ["0", "501", "1e2", "-1", "x"]) {
       expect((await api("/events", { key: apiKey, query: { limit } })).status, limit).toBe(400);
     }
-    expect((await api("/events", { key: apiKey, query: { after: encodeEventCursor(123), limit: "500" } })).status).toBe(200);
+    expect((await api("/events", { key: apiKey, query: { after: encodeEventCursor(organization.id, 123), limit: "500" } })).status).toBe(200);
     expect((await api("/events")).status).toBe(401);
   });
 

@@ -41,7 +41,7 @@ describe("GET /conversations/metadata/{sequenceId}", () => {
     });
     const empty = await createTestSequence(db, owner);
     const none = await api(`/conversations/metadata/${empty.id}`, { key: apiKey });
-    expect(none.body).toEqual({ sequenceId: empty.id, metadata: [] });
+    expect(none.body).toEqual({ sequenceId: empty.id, metadata: [], messages: [] });
   });
 
   it("adds a signed recordingUrl only for includeRecording=true in any letter case, and only where audio exists", async () => {

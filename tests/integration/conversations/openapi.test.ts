@@ -55,7 +55,7 @@ describe("OpenAPI: conversations and recordings", () => {
     expect(param(metadata, "includeRecording").schema).toMatchObject({ type: "boolean" });
     expect(param(metadata, "includeRecording").schema.description).toMatch(/any letter case/);
     const metadataBody = metadata.responses["200"].content["application/json"].schema;
-    expect(metadataBody.required).toEqual(["sequenceId", "metadata"]);
+    expect(metadataBody.required).toEqual(["sequenceId", "metadata", "messages"]);
     const callMetadata = metadataBody.properties.metadata.items;
     expect(Object.keys(callMetadata.properties)).toEqual(
       expect.arrayContaining(["agentId", "callId", "scheduledAt", "callResult", "sequence", "callStatus", "recordingUrl"]),

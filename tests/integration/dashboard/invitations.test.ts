@@ -64,13 +64,14 @@ describe("invitations", () => {
     expect(JSON.stringify(row)).not.toContain(token);
     expect(row!.expiresAt.getTime() - row!.createdAt.getTime()).toBe(7 * 24 * 3600 * 1000);
 
-    // The invitation page reads it through the server caller, with no session (invitations.lookup).
+    // The invitation page reads it through the server caller, with no session (invitations.lookup). The link was shown
+    // to the admin (no mail server): whether the address has an account is not told.
     expect(await anonymous().invitations.lookup({ token })).toMatchObject({
       status: "pending",
       email,
       role: "support",
       organizationName: org.organization.name,
-      account: { exists: false, hasPassword: false },
+      account: null,
     });
     const joined = await anonymous().invitations.acceptWithNewAccount({ token, name: "Nia Person", password: "my own secret 123" });
     expect(joined).toEqual({ orgId: org.organization.orgId, role: "support", email });
@@ -102,6 +103,8 @@ describe("invitations", () => {
 
     // B's admin, signed in as themselves, cannot use A's link; an account cannot be created over the existing one.
     const tokenA = tokenOf(fromA.inviteUrl);
+    // A link an admin has seen does not tell whether the address has an account on this server.
+    expect((await anonymous().invitations.lookup({ token: tokenA }))?.account).toBeNull();
     expect(await codeOf(sessionCaller(db, orgB.people.admin, null).invitations.accept({ token: tokenA }))).toBe("FORBIDDEN");
     expect(await codeOf(anonymous().invitations.acceptWithNewAccount({ token: tokenA, password: "takeover attempt" }))).toBe("CONFLICT");
     expect(await membership(orgA.organization.id, email)).toBeNull();
@@ -243,6 +246,8 @@ describe("invitations", () => {
       expect(body).toContain(org.organization.name);
       const token = /\/invite\/([A-Za-z0-9_-]{43})/.exec(body)?.[1];
       expect(token).toBeDefined();
+      // An emailed link reached the invitee's mailbox only: the page may tell them whether they have an account.
+      expect((await anonymous().invitations.lookup({ token: token! }))?.account).toEqual({ exists: false, hasPassword: false });
       expect((await anonymous().invitations.acceptWithNewAccount({ token: token!, password: "from my inbox" })).orgId).toBe(org.organization.orgId);
 
       // A mail server that refuses: the invitation stays pending for a resend, the link is not revealed.

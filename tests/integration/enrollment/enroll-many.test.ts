@@ -73,7 +73,7 @@ describe("POST /agents/{agentId}/schedule/sequences", () => {
 
   it("reports every rejection reason per contact and schedules the valid ones", async () => {
     const { apiKey, agent, organization } = await setupEnrollment(db, {
-      agent: { steps: [callStep(), callStep({ stepType: "EMAIL", delaySeconds: 60 })] },
+      agent: { steps: [callStep(), callStep({ stepType: "EMAIL", subject: "Hello", body: "Hi {{name}}", delaySeconds: 60 })] },
     });
     await addOptOut(db, organization.id, "+14155559999");
     const email = { toEmailAddress: "x@example.com" };

@@ -81,7 +81,7 @@ describe("POST /agents/{agentId}/schedule/sequence", () => {
 
   it("requires an email when the agent has email steps", async () => {
     const { apiKey, agent } = await setupEnrollment(db, {
-      agent: { steps: [callStep(), callStep({ stepType: "EMAIL", delaySeconds: 60 })] },
+      agent: { steps: [callStep(), callStep({ stepType: "EMAIL", subject: "Hello", body: "Hi {{name}}", delaySeconds: 60 })] },
     });
     const missing = await enroll(apiKey, agent.id, contact);
     expect(missing.status).toBe(400);

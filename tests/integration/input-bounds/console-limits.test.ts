@@ -91,6 +91,34 @@ describe("console procedures: bounds and NUL characters are 400 INVALID_REQUEST 
   });
 });
 
+describe("console date inputs: the REST rule (1900–9999, in UTC) everywhere", () => {
+  it("refuses years outside 1900–9999 in consent.export and meetings.list as 400 naming the field (PostgreSQL's 'out of range' 500 before)", async () => {
+    const { admin } = await setup();
+    const outOfRange = [
+      { from: "0000-01-01T00:00:00Z", to: "0000-06-01T00:00:00Z", after: null },
+      // Year 0001 locally is year 0000 in UTC.
+      { from: "0001-01-01T00:00:00+14:00", to: "0001-06-01T00:00:00Z", after: null },
+      { from: "1899-12-31T00:00:00Z", to: "1900-02-01T00:00:00Z", after: null },
+      { from: "2026-01-01T00:00:00Z", to: "2026-02-01T00:00:00Z", after: { enrolledAt: "0000-01-01T00:00:00Z", sequenceId: "call-sequence.x" } },
+    ];
+    for (const input of outOfRange) {
+      expect(await failure(admin.consent.export(input)), JSON.stringify(input)).toEqual({
+        code: "INVALID_REQUEST",
+        message: expect.stringMatching(/(from|to|after\.enrolledAt): must be a date-time from 1900-01-01 to 9999-12-31/),
+      });
+    }
+    for (const input of [{ from: "0000-01-01T00:00:00Z" }, { to: "9999-12-31T23:00:00-14:00" }]) {
+      expect(await failure(admin.meetings.list(input)), JSON.stringify(input)).toEqual({
+        code: "INVALID_REQUEST",
+        message: expect.stringMatching(/(from|to): must be a date-time from 1900-01-01/),
+      });
+    }
+    // The edges themselves are fine.
+    await expect(admin.consent.export({ from: "1900-01-01T00:00:00Z", to: "1900-06-01T00:00:00Z", after: null })).resolves.toMatchObject({ records: [] });
+    await expect(admin.meetings.list({ from: "1900-01-01T00:00:00Z", to: "9999-12-31T23:59:59Z" })).resolves.toMatchObject({ meetings: [] });
+  });
+});
+
 describe("CSV import: a bad row is reported alone, not the request", () => {
   it("validates rows with NUL characters, unpaired surrogates and oversized values as rejected rows", async () => {
     const { agent, admin } = await setup();

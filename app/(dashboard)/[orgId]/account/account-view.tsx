@@ -47,7 +47,7 @@ export function AccountView() {
         {!me.hasPassword ? (
           <p>You sign in with single sign-on: change your password at your identity provider.</p>
         ) : (
-          <form onSubmit={(event) => void onSubmit(event)} className="flex max-w-md flex-col gap-3">
+          <form method="post" onSubmit={(event) => void onSubmit(event)} className="flex max-w-md flex-col gap-3">
             <Field label="Current password" id="current-password">
               <Input name="current-password" type="password" autoComplete="current-password" required maxLength={200} />
             </Field>

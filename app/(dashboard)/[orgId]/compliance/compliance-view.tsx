@@ -15,6 +15,7 @@ import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../../_components/ui/states";
 import { toast } from "../../../_components/ui/toast";
+import { CallingHoursSection } from "./calling-hours-section";
 
 const EXPORT_COLUMNS = ["sequenceId", "agentId", "name", "phoneNumber", "enrolledAt", "consentType", "capturedAt", "source", "evidenceUrl"];
 
@@ -77,7 +78,7 @@ function SettingsSection() {
             label="Maximum concurrent calls (whole organization)"
             id="org-max-concurrent"
             className="w-full sm:max-w-md"
-            hint="Leave it empty for no organization-wide limit. Calls beyond it wait for a free line (applied to dialing in the next release)."
+            hint="Leave it empty for no organization-wide limit. Enforced when calls are dialed: calls beyond it wait for a free line."
           >
             <Input type="number" min={1} max={10000} value={concurrentValue} disabled={!can.admin} onChange={(e) => setMaxConcurrent(e.target.value)} placeholder="No limit" />
           </Field>
@@ -181,6 +182,7 @@ export function ComplianceView() {
         description="Whether contacts need a consent record to be enrolled, how many calls may run at once, and a download of the consent records."
       />
       <SettingsSection />
+      <CallingHoursSection />
       <ConsentExportSection />
     </div>
   );

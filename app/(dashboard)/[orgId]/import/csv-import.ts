@@ -4,6 +4,8 @@
  * bulk service's own rules) and submitted through the bulk service.
  */
 
+import { toCsv } from "../../../_components/csv";
+
 export type ContactField = "name" | "phoneNumber" | "phoneNumberExt" | "toEmailAddress" | "timezone" | "scheduledAt";
 
 export const CONTACT_FIELDS: Array<{ field: ContactField; label: string; hint: string; synonyms: string[] }> = [
@@ -159,9 +161,8 @@ export const batchIdempotencyKey = (base: string, batch: ImportBatch) => `csv-im
 
 export type RejectedRow = { row: number; reason: string; error: string };
 
-/** The rejected rows as CSV: row number, reason code and message first, then the row as uploaded. */
+/** The rejected rows as CSV: row number, reason code and message first, then the row as uploaded (formulas escaped). */
 export async function rejectedRowsCsv(rejected: RejectedRow[], headers: string[], rows: Array<Record<string, string | undefined>>): Promise<string> {
-  const { unparse } = await import("papaparse");
   const own = ["row", "reason", "error"];
   const uploaded = headers.map((header) => ({ header, title: own.includes(header) ? `${header} (uploaded)` : header }));
   const data = [...rejected]
@@ -170,5 +171,5 @@ export async function rejectedRowsCsv(rejected: RejectedRow[], headers: string[]
       const source = rows[r.row] ?? {};
       return [String(r.row + 1), r.reason, r.error, ...uploaded.map(({ header }) => source[header] ?? "")];
     });
-  return unparse({ fields: [...own, ...uploaded.map((u) => u.title)], data });
+  return toCsv({ fields: [...own, ...uploaded.map((u) => u.title)], data });
 }

@@ -1,4 +1,5 @@
 import type { ParseError, Parser } from "papaparse";
+import { unescapeCsvCell } from "../../../_components/csv";
 
 export type ParsedCsv = {
   headers: string[];
@@ -11,6 +12,16 @@ export type ParsedCsv = {
 export const MAX_IMPORT_ROWS = 100_000;
 /** Files above this size are parsed in a Web Worker so the page stays responsive. */
 const WORKER_THRESHOLD_BYTES = 512 * 1024;
+
+/** A row of a CSV the console wrote itself (the rejected rows) reads as it was uploaded: `'=1+1` → `=1+1`. */
+function unescapeRow(row: Record<string, string | undefined>): Record<string, string | undefined> {
+  const out: Record<string, string | undefined> = {};
+  for (const key in row) {
+    const value = row[key];
+    out[key] = typeof value === "string" ? unescapeCsvCell(value) : value;
+  }
+  return out;
+}
 
 /**
  * Streams a CSV file through papaparse (loaded on demand), chunk by chunk, in a worker for large files. The first line
@@ -34,12 +45,13 @@ export async function parseCsvFile(file: File, onProgress: (rowsRead: number) =>
           if (problems.length < 20) problems.push({ row: typeof error.row === "number" ? rows.length + error.row + 1 : null, message: error.message });
         }
         const room = MAX_IMPORT_ROWS - rows.length;
-        if (results.data.length > room) {
-          rows.push(...results.data.slice(0, room));
+        const data = results.data.map(unescapeRow);
+        if (data.length > room) {
+          rows.push(...data.slice(0, room));
           truncated = true;
           parser.abort();
         } else {
-          rows.push(...results.data);
+          rows.push(...data);
         }
         onProgress(rows.length);
       },

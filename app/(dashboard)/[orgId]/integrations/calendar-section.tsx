@@ -173,7 +173,7 @@ function ConnectForm({ replacing, onConnected }: { replacing: boolean; onConnect
   }
 
   return (
-    <form onSubmit={onSubmit} className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,28rem)_auto]" aria-label={replacing ? "Replace the API key" : "Connect Chili Piper"}>
+    <form method="post" onSubmit={onSubmit} className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,28rem)_auto]" aria-label={replacing ? "Replace the API key" : "Connect Chili Piper"}>
       <Field
         label={replacing ? "Replace the API key" : "Chili Piper API key"}
         hint="Create a token in Chili Piper's Admin Center. It is checked with Chili Piper, stored encrypted and never shown again."

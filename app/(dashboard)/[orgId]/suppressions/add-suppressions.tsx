@@ -8,24 +8,12 @@ import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { Field, FieldRow } from "../../../_components/ui/field";
 import { Input, Textarea } from "../../../_components/ui/input";
+import { numbersOfCsv } from "./suppression-csv";
 
 /** The API's limit per request: a larger CSV is imported in several requests. */
 const IMPORT_CHUNK = 10_000;
-const PHONE_COLUMNS = ["phonenumber", "phone_number", "phone", "number", "e164"];
-
-type AddOutcome = { added: number; alreadySuppressed: number; rejected: Array<{ index: number; phoneNumber: string }> };
-
-/** The numbers of a CSV file: the column named like a phone number, else the first column; a header row is skipped. */
-async function readNumbers(file: File): Promise<string[]> {
-  const Papa = (await import("papaparse")).default;
-  const rows = Papa.parse<string[]>(await file.text(), { skipEmptyLines: true }).data;
-  if (rows.length === 0) return [];
-  const header = rows[0]!.map((cell) => cell.trim().toLowerCase());
-  const named = header.findIndex((cell) => PHONE_COLUMNS.includes(cell));
-  const column = named === -1 ? 0 : named;
-  const hasHeader = named !== -1 || !/\d{3}/.test(rows[0]![0] ?? "");
-  return (hasHeader ? rows.slice(1) : rows).map((row) => (row[column] ?? "").trim()).filter((value) => value !== "");
-}
+/** `line`: where a refused number is in the imported file (typed-in numbers: their position in the list). */
+type AddOutcome = { added: number; alreadySuppressed: number; rejected: Array<{ line: number; phoneNumber: string }> };
 
 function Outcome({ outcome }: { outcome: AddOutcome }) {
   return (
@@ -36,7 +24,7 @@ function Outcome({ outcome }: { outcome: AddOutcome }) {
           , not phone numbers {outcome.rejected.length.toLocaleString()}:{" "}
           {outcome.rejected
             .slice(0, 10)
-            .map((item) => `line ${item.index + 1} “${item.phoneNumber}”`)
+            .map((item) => `line ${item.line} “${item.phoneNumber}”`)
             .join(", ")}
           {outcome.rejected.length > 10 && "…"}
         </>
@@ -55,7 +43,7 @@ export function AddSuppressions({ onAdded }: { onAdded: () => void }) {
   const add = useMutation(
     trpc.suppressions.add.mutationOptions({
       onSuccess: (data) => {
-        setOutcome(data);
+        setOutcome({ ...data, rejected: data.rejected.map((item) => ({ line: item.index + 1, phoneNumber: item.phoneNumber })) });
         setNumbers("");
         onAdded();
       },
@@ -82,13 +70,15 @@ export function AddSuppressions({ onAdded }: { onAdded: () => void }) {
     setImportError(null);
     setOutcome(null);
     try {
-      const items = await readNumbers(file);
+      const items = await numbersOfCsv(await file.text());
       const total: AddOutcome = { added: 0, alreadySuppressed: 0, rejected: [] };
       for (let start = 0; start < items.length; start += IMPORT_CHUNK) {
-        const result = await importChunk.mutateAsync({ phoneNumbers: items.slice(start, start + IMPORT_CHUNK), reason: reason.trim() || undefined });
+        const chunk = items.slice(start, start + IMPORT_CHUNK);
+        const result = await importChunk.mutateAsync({ phoneNumbers: chunk.map((item) => item.phoneNumber), reason: reason.trim() || undefined });
         total.added += result.added;
         total.alreadySuppressed += result.alreadySuppressed;
-        total.rejected.push(...result.rejected.map((item) => ({ ...item, index: item.index + start })));
+        // `index` is the number's place in this request: its line in the file is what the user can find.
+        total.rejected.push(...result.rejected.map((item) => ({ line: chunk[item.index]!.line, phoneNumber: item.phoneNumber })));
       }
       setOutcome(total);
       onAdded();

@@ -29,6 +29,7 @@ const SOURCES: Record<Suppression["source"], { label: string; tone: BadgeTone }>
   api: { label: "Added through the API", tone: "neutral" },
   console: { label: "Added in the console", tone: "neutral" },
   import: { label: "CSV import", tone: "neutral" },
+  sms: { label: "Replied STOP by SMS", tone: "warning" },
 };
 
 export function SuppressionsView() {

@@ -5,6 +5,7 @@ import { getSessionActor } from "@/server/auth/next-auth";
 import { AuthCard } from "../../../_components/ui/auth-card";
 import { ZFindCallOrganizationRequestSchema } from "@/server/routers/conversations/find-call-organization.schema";
 import { getServerCaller } from "@/server/trpc/server-caller";
+import { pageParam } from "../../../_components/page-param";
 
 export const dynamic = "force-dynamic";
 export const metadata: Metadata = { title: "Call" };
@@ -16,7 +17,7 @@ type Props = { params: Promise<{ callId: string }> };
  * so it opens the call in the organization it belongs to, for members of that organization only.
  */
 export default async function CallLinkPage({ params }: Props) {
-  const callId = decodeURIComponent((await params).callId);
+  const callId = await pageParam(params, "callId");
   const actor = await getSessionActor();
   if (!actor) redirect(`/sign-in?callbackUrl=${encodeURIComponent(`/calls/${encodeURIComponent(callId)}`)}`);
   const input = ZFindCallOrganizationRequestSchema.safeParse({ callId });

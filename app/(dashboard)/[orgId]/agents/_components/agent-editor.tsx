@@ -104,7 +104,12 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
             <PromptFields prompt={draft.prompt} onChange={(prompt) => set("prompt", prompt)} versions={view?.promptVersions ?? []} />
           </Section>
           <Section {...sectionProps("steps")} description="Each step waits its delay after the previous one ended, then runs inside its calling window.">
-            <StepsEditor steps={draft.steps} agentZone={draft.timezones[0]} onChange={(steps) => set("steps", steps)} />
+            <StepsEditor
+              steps={draft.steps}
+              agentZone={draft.timezones[0]}
+              templateContext={{ agentName: draft.name, inputVariables: draft.inputVariables }}
+              onChange={(steps) => set("steps", steps)}
+            />
           </Section>
           <Section
             {...sectionProps("input-variables")}

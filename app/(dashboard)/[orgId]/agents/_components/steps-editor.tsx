@@ -7,6 +7,7 @@ import { formatTimeWindow } from "../../../../_components/ui/format";
 import { Input, NativeSelect } from "../../../../_components/ui/input";
 import { useIsClient, viewerTimezone } from "../../../../_components/ui/time";
 import type { AgentDraft } from "./agent-draft";
+import { MessageStepFields, type TemplateContext } from "./message-step-fields";
 import { clockToMinutes, formatInZone, instantInZone, isValidZone, minutesToClock } from "./time-window";
 
 type Step = AgentDraft["steps"][number];
@@ -95,7 +96,17 @@ function WindowPreview({ step, agentZone }: { step: Step; agentZone: string | un
   );
 }
 
-export function StepsEditor({ steps, agentZone, onChange }: { steps: Step[]; agentZone: string | undefined; onChange: (steps: Step[]) => void }) {
+export function StepsEditor({
+  steps,
+  agentZone,
+  templateContext,
+  onChange,
+}: {
+  steps: Step[];
+  agentZone: string | undefined;
+  templateContext: TemplateContext;
+  onChange: (steps: Step[]) => void;
+}) {
   const update = (i: number, patch: (step: Step) => Step) => onChange(steps.map((s, j) => (j === i ? patch(s) : s)));
   return (
     <div className="flex flex-col gap-3">
@@ -110,6 +121,7 @@ export function StepsEditor({ steps, agentZone, onChange }: { steps: Step[]; age
                 <NativeSelect value={step.stepType} onChange={(e) => update(i, (s) => ({ ...s, stepType: e.target.value as Step["stepType"] }))}>
                   <option value="CALL">Call</option>
                   <option value="EMAIL">Email (needs the contact&apos;s email)</option>
+                  <option value="SMS">Text message (SMS)</option>
                 </NativeSelect>
               </Field>
               <DurationInput
@@ -164,6 +176,7 @@ export function StepsEditor({ steps, agentZone, onChange }: { steps: Step[]; age
                 <Input type="number" min={0} value={window.dayOffset} onChange={(e) => setWindow({ dayOffset: Math.max(0, Math.round(Number(e.target.value))) })} />
               </Field>
             </div>
+            <MessageStepFields index={i} step={step} context={templateContext} onChange={(patch) => update(i, (s) => ({ ...s, ...patch }))} />
             <WindowPreview step={step} agentZone={agentZone} />
             <div className="flex flex-wrap gap-2">
               <Button size="sm" disabled={i === 0} onClick={() => onChange(swap(steps, i, i - 1))}>

@@ -1,0 +1,1 @@
+ALTER TABLE "sequences" ADD COLUMN "demo" boolean DEFAULT false NOT NULL;
