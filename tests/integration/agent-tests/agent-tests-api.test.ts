@@ -1,6 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { runAgentTests } from "@/inngest/functions/run-agent-tests";
 import type { RateLimitStore } from "@/server/http/rate-limit";
+import { demoAgentConfig } from "@/server/seed/demo-seed";
+import { createAgent } from "@/server/services/agents/create-agent";
 import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
 import { stopEmbeddedOpenAiSimulator } from "@/server/simulators/openai-realtime/embedded";
 import { createTestOrganization } from "../../factories";
@@ -159,6 +161,35 @@ describe("agent tests through /api/v1", () => {
     const history = await api(`/agents/${agentId}/tests/runs`, { key, query: { limit: 2 } });
     expect(history.body.runs.map((run: { runId: string }) => run.runId)).toEqual([named.runId, third.runId]);
     expect(history.body.hasMore).toBe(true);
+  });
+});
+
+describe("agents as code", () => {
+  it("GET /agents/{agentId}/config can be sent back with PUT as it is: same version, same definitions (system defaults left be)", async () => {
+    const { organization, apiKey: key } = await createConnectedOrganization(db, sim.current);
+    const agent = await createAgent(db, { organizationId: organization.id, ...demoAgentConfig("Demo agent") });
+    const document = (await api(`/agents/${agent.id}/config`, { key })).body;
+    expect(document.extractedVariables.some((variable: { systemDefault: boolean }) => variable.systemDefault)).toBe(true);
+    const { agentId: _id, createdAt: _c, updatedAt: _u, promptVersionId: _p, promptVersions: _v, ...editable } = document;
+    const put = await api(`/agents/${agent.id}`, { method: "PUT", key, body: editable });
+    expect(put.status, put.text).toBe(200);
+    expect(put.body).toEqual({ agentId: agent.id, promptVersionId: document.promptVersionId, promptChanged: false });
+    const after = (await api(`/agents/${agent.id}/config`, { key })).body;
+    expect(after.extractedVariables).toEqual(document.extractedVariables);
+    expect(after.inputVariables).toEqual(document.inputVariables);
+    expect(after.outcomes).toEqual(document.outcomes);
+    // Without IDs (a file kept in a repository): matched by slug and name, nothing duplicated.
+    const withoutIds = {
+      ...editable,
+      inputVariables: editable.inputVariables.map(({ id: _x, ...rest }: { id: string }) => rest),
+      extractedVariables: editable.extractedVariables.map(({ id: _x, systemDefault: _s, ...rest }: { id: string; systemDefault: boolean }) => rest),
+      outcomes: editable.outcomes.map(({ id: _x, customerDefined: _d, ...rest }: { id: string; customerDefined: boolean }) => rest),
+    };
+    expect((await api(`/agents/${agent.id}`, { method: "PUT", key, body: withoutIds })).status).toBe(200);
+    const again = (await api(`/agents/${agent.id}/config`, { key })).body;
+    expect(again.extractedVariables).toEqual(document.extractedVariables);
+    expect(again.inputVariables).toEqual(document.inputVariables);
+    expect(again.outcomes.filter((outcome: { customerDefined: boolean }) => outcome.customerDefined)).toEqual(document.outcomes.filter((outcome: { customerDefined: boolean }) => outcome.customerDefined));
   });
 });
 
