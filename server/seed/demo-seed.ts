@@ -8,6 +8,7 @@ import { validateBookingConfig } from "@/server/services/calendar/booking-config
 import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
 import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
+import { seedAgentTestCases } from "./agent-test-cases";
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
 import { createOrganization } from "@/server/services/organizations/create-organization";
 import { seedCallHistory } from "@/server/services/call-engine/seed-call-history";
@@ -77,7 +78,7 @@ export const DEMO_FOLLOW_UP_STEPS: AgentStep[] = [
   { ...DEMO_STEPS[1]! },
 ];
 
-function demoAgentConfig(name: string, overrides: Partial<CreateAgentParams> = {}): Omit<CreateAgentParams, "organizationId"> {
+export function demoAgentConfig(name: string, overrides: Partial<CreateAgentParams> = {}): Omit<CreateAgentParams, "organizationId"> {
   return {
     name,
     timezones: ["America/New_York", "America/Los_Angeles"],
@@ -161,6 +162,11 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   // Calendar booking before the history, so that the history's digit-0 calls on booking agents book too.
   const agentsByRole = new Map(primaryAgents.map((agent) => [agent.role, agent.agentId]));
   await configureDemoBooking(db, { organizationId: primary.id, agentsByRole });
+  await seedAgentTestCases(db, {
+    organizationId: primary.id,
+    agents: primaryAgents.map((agent) => ({ agentId: agent.agentId, timezone: "America/New_York", hasCalendar: ["link", "crm", "concierge"].includes(agent.role) })),
+    now,
+  });
   // 30 days of calls produced by the call engine itself (simulator, analyser, lifecycle, charging).
   const callHistory = await seedCallHistory(db, { organizationId: primary.id, agentIds: primaryAgents.map((a) => a.agentId), now });
   const meetings = await seedMeetingFixtures(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, now });
@@ -171,6 +177,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   await softDeleteLegacyField(db, followUp.id);
   const followUpBooking = await validateBookingConfig(db, { organizationId: primary.id, bookingConfig: simulatorBookingConfig("link") });
   await db.update(agents).set({ bookingConfig: followUpBooking }).where(eq(agents.id, followUp.id));
+  await seedAgentTestCases(db, { organizationId: primary.id, agents: [{ agentId: followUp.id, timezone: "America/New_York", hasCalendar: true }], now });
   primaryAgents.push({ agentId: followUp.id, name: followUp.name, status: followUp.status, role: "follow-up", requiredInputVariables: ["company_name"] });
   const primaryWebhook = options.webhookUrl
     ? await createWebhookEndpoint(db, { organizationId: primary.id, url: options.webhookUrl, description: "Demo seed (--webhook-url)", now })
@@ -191,6 +198,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   const secondaryAgent = await createAgent(db, { organizationId: secondary.id, ...demoAgentConfig("Globex Agent") });
   await softDeleteLegacyField(db, secondaryAgent.id);
   await db.insert(memberships).values({ organizationId: secondary.id, userId: demoUsers[0]!.id, role: "admin" });
+  await seedAgentTestCases(db, { organizationId: secondary.id, agents: [{ agentId: secondaryAgent.id, timezone: "America/New_York", hasCalendar: false }], now });
   organizations.push({
     key: "secondary",
     orgId: secondary.orgId,
@@ -216,6 +224,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
     });
     largeAgents.push({ agentId: agent.id, name: agent.name, status: agent.status, role: "bulk", requiredInputVariables: [] });
   }
+  await seedAgentTestCases(db, { organizationId: large.id, agents: largeAgents.map((agent) => ({ agentId: agent.agentId, timezone: "America/New_York", hasCalendar: false })), now });
   organizations.push({
     key: "large",
     orgId: large.orgId,
