@@ -16,7 +16,7 @@ export const phoneNumberSettings = pgTable(
     organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
     /** Our number, E.164. */
     phoneNumber: text("phone_number").notNull(),
-    /** `message`: the caller hears `fallbackMessage` (or the default) and may leave a message; `forward`: the call goes to `forwardTo`. */
+    /** `message`: the caller hears `fallbackMessage` (or the default); a known caller leaves a message; `forward`: the call goes to `forwardTo`. */
     fallbackMode: text("fallback_mode").$type<CallbackFallbackMode>().notNull().default("message"),
     /** The person calls are forwarded to (E.164), for `forward`. */
     forwardTo: text("forward_to"),

@@ -4,7 +4,7 @@ import { callbackFallbackModes } from "@/db/schema";
 export const ZPhoneNumberSettingsSchema = z.object({
   phoneNumber: z.string().describe("One of the organization's numbers (in an agent's pool), E.164."),
   agentNames: z.array(z.string()).describe("The agents whose pool holds it."),
-  fallbackMode: z.enum(callbackFallbackModes).describe("When no agent takes a call to it: `message` (the caller hears the message) or `forward` (to `forwardTo`)."),
+  fallbackMode: z.enum(callbackFallbackModes).describe("When no agent takes a call to it: `message` (the caller hears the message; a known caller leaves theirs, kept on their sequence) or `forward` (to `forwardTo`)."),
   forwardTo: z.string().nullable().describe("The person calls are forwarded to (E.164), for `forward`."),
   fallbackMessage: z.string().nullable().describe("What the caller hears first; null: the default naming the organization."),
 });

@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull, max, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, calls, organizations, phoneNumberSettings, sequences, twilioCalls, type CallbackFallbackMode } from "@/db/schema";
 import { newId } from "@/server/ids";
+import { CALLER_MESSAGE } from "@/server/voice/twilio-realtime/call-state";
 import { getLogger } from "@/server/observability/logger";
 import { maskPhoneNumber } from "@/server/observability/redact";
 
@@ -10,6 +11,11 @@ export type CallbackFallback = { mode: CallbackFallbackMode; forwardTo: string |
 export type InboundCallDecision =
   /** The agent that last called the contact from this number takes the call: a `Calling` inbound call on its sequence. */
   | { kind: "agent"; callId: string; organizationId: string; sequenceId: string; agentId: string }
+  /**
+   * The agent is not on duty and the number takes messages: the caller hears the message and leaves theirs, recorded as
+   * an inbound call on the sequence (a voicemail to us: `Voicemail` once analysed, its recording the message).
+   */
+  | { kind: "message"; callId: string; organizationId: string; sequenceId: string; fallback: CallbackFallback }
   /** Nobody takes it: the number's fallback (`reason` says why). */
   | { kind: "fallback"; organizationId: string | null; fallback: CallbackFallback; reason: "unknown-caller" | "agent-not-on-duty" | "unknown-number" };
 
@@ -71,10 +77,26 @@ export async function startInboundCall(db: DbOrTx, params: StartInboundCallParam
       organizationId = owner?.organizationId ?? null;
     }
     const reason = last ? "agent-not-on-duty" : organizationId ? "unknown-caller" : "unknown-number";
-    getLogger("call-engine").info({ from: maskPhoneNumber(params.from), to: params.to, reason }, "inbound call to the number's fallback");
-    return { kind: "fallback", organizationId, fallback: await findCallbackFallback(db, { organizationId, phoneNumber: params.to }), reason };
+    const fallback = await findCallbackFallback(db, { organizationId, phoneNumber: params.to });
+    getLogger("call-engine").info({ from: maskPhoneNumber(params.from), to: params.to, reason, fallback: fallback.mode }, "inbound call to the number's fallback");
+    // A known caller of a number that takes messages: their message is kept on their sequence (Twilio records it).
+    if (last && fallback.mode === "message" && params.engine === "twilio-realtime" && params.providerCallId) {
+      const callId = await createInboundCall(db, { last, to: params.to, providerCallId: params.providerCallId, now, answeredBy: CALLER_MESSAGE });
+      return { kind: "message", callId, organizationId: last.organizationId, sequenceId: last.sequenceId, fallback };
+    }
+    return { kind: "fallback", organizationId, fallback, reason };
   }
 
+  const callId = await createInboundCall(db, { last, to: params.to, providerCallId: params.providerCallId, now, answeredBy: params.engine === "twilio-realtime" ? "human" : null });
+  getLogger("call-engine").info({ callId, sequenceId: last.sequenceId, from: maskPhoneNumber(params.from) }, "inbound call taken by the agent that last called");
+  return { kind: "agent", callId, organizationId: last.organizationId, sequenceId: last.sequenceId, agentId: last.agentId };
+}
+
+type LastOutboundCall = { call: { id: string; promptVersionId: string | null }; sequenceId: string; organizationId: string; agentId: string; promptVersionId: string | null };
+
+/** The inbound call on the sequence of the contact's last call from the number (the sequence locked while the attempt is taken). */
+async function createInboundCall(db: DbOrTx, params: { last: LastOutboundCall; to: string; providerCallId: string | null; now: Date; answeredBy: string | null }): Promise<string> {
+  const { last, now } = params;
   const callId = newId("call");
   await db.transaction(async (tx) => {
     await tx.select({ id: sequences.id }).from(sequences).where(eq(sequences.id, last.sequenceId)).for("update");
@@ -101,23 +123,22 @@ export async function startInboundCall(db: DbOrTx, params: StartInboundCallParam
       createdAt: now,
       updatedAt: now,
     });
-    if (params.engine === "twilio-realtime" && params.providerCallId) {
-      // The caller is a person who called us: answered now, no answering-machine detection, nothing recorded (the
-      // caller was told nothing about a recording; docs/sequences.md "Callbacks").
+    if (params.answeredBy && params.providerCallId) {
+      // The caller is a person who called us: answered now, no answering-machine detection. A conversation is not
+      // recorded (the caller was told nothing about a recording); a message they leave is (docs/sequences.md).
       await tx.insert(twilioCalls).values({
         callId,
         organizationId: last.organizationId,
         callSid: params.providerCallId,
         dialStartedAt: now,
         status: "in-progress",
-        answeredBy: "human",
+        answeredBy: params.answeredBy,
         answeredAt: now,
-        recordingStatus: "absent",
+        recordingStatus: params.answeredBy === CALLER_MESSAGE ? null : "absent",
         createdAt: now,
         updatedAt: now,
       });
     }
   });
-  getLogger("call-engine").info({ callId, sequenceId: last.sequenceId, from: maskPhoneNumber(params.from) }, "inbound call taken by the agent that last called");
-  return { kind: "agent", callId, organizationId: last.organizationId, sequenceId: last.sequenceId, agentId: last.agentId };
+  return callId;
 }

@@ -37,8 +37,10 @@ export async function simulateCallback(db: Db, params: SimulateCallbackParams): 
   const from = sequence.phoneNumber;
   const to = last.fromPhoneNumber;
   const decision = await startInboundCall(db, { from, to, providerCallId: null, now: params.now, engine: "simulator" });
-  if (decision.kind === "fallback") {
-    return { outcome: "fallback", reason: decision.reason, fallbackMode: decision.fallback.mode, message: decision.fallback.message, forwardTo: decision.fallback.forwardTo, from, to };
+  // (A message is only taken through Twilio: with the simulator, the engine given here, startInboundCall never takes one.)
+  if (decision.kind !== "agent") {
+    const reason = decision.kind === "fallback" ? decision.reason : "agent-not-on-duty";
+    return { outcome: "fallback", reason, fallbackMode: decision.fallback.mode, message: decision.fallback.message, forwardTo: decision.fallback.forwardTo, from, to };
   }
   const request = await buildPlaceCallRequest(db, decision.callId);
   // The simulator calls the contact's number; its events come back through /api/voice/events as for any call.

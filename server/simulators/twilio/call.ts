@@ -276,6 +276,11 @@ export class SimCall {
       if (verb.verb === "Connect.Stream") await this.runStream(verb);
       else if (verb.verb === "Say") await this.say(verb.text);
       else if (verb.verb === "Dial") await this.dial(verb.number);
+      else if (verb.verb === "Record") {
+        const next = await this.record(verb);
+        if (next) verbs = next;
+        continue;
+      }
       else await this.waitMedia(verb.seconds * 1000);
       const action = this.takeAction();
       if (action?.kind === "hangup") return;
@@ -339,6 +344,62 @@ export class SimCall {
     this.dialed.push(number);
     this.events.push(`dial:${number}`);
     await this.waitMedia(2000);
+  }
+
+  /** A `<Record>` ran: the call's recording is reported to this callback when the call ends (null: none asked). */
+  private recordedByVerb: { statusCallback: string | null } | null = null;
+  /** A `<Record>` is listening now. */
+  private recording = false;
+
+  /**
+   * `<Record>` (twilio.com/docs/voice/twiml/record): the beep, then the caller's audio until they have been silent for
+   * `timeout` seconds after speaking (or `maxLength`); then the `action` URL's TwiML (signed POST with the recording's
+   * fields) replaces the document. The recording is the call's (both channels), reported at the end.
+   */
+  private async record(verb: Extract<TwimlVerb, { verb: "Record" }>): Promise<TwimlVerb[] | null> {
+    if (verb.playBeep) {
+      this.outboundQueue.push({ kind: "audio", bytes: loadClip("tone.beep") });
+      while (this.outboundQueue.length > 0 && !this.pendingAction) await this.sleepMedia(40);
+    }
+    this.recording = true;
+    const startedAt = this.mediaMs;
+    let lastSpeechAt = this.mediaMs;
+    let spoke = false;
+    while (!this.pendingAction && !this.timeLimitReached() && this.mediaMs - startedAt < verb.maxLength * 1000) {
+      if (this.callee?.isSpeaking) {
+        spoke = true;
+        lastSpeechAt = this.mediaMs;
+      }
+      if ((spoke || this.callee?.finished) && this.mediaMs - lastSpeechAt >= verb.timeout * 1000) break;
+      await this.sleepMedia(100);
+    }
+    this.recording = false;
+    this.recordedByVerb = { statusCallback: verb.recordingStatusCallback };
+    this.recordingSid ??= newSid("RE");
+    if (!verb.action) return null;
+    const params = this.baseParams({ CallStatus: this.status, Direction: this.direction, RecordingSid: this.recordingSid, RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${this.env.accountSid}/Recordings/${this.recordingSid}`, RecordingDuration: String(Math.ceil((this.mediaMs - startedAt) / 1000)), Digits: "hangup" });
+    try {
+      return await this.fetchTwimlFrom(verb.action, params);
+    } catch (error) {
+      this.events.push(`twiml-error: ${error instanceof Error ? error.message : String(error)}`);
+      return [{ verb: "Hangup" }];
+    }
+  }
+
+  private async fetchTwimlFrom(url: string, params: Record<string, string>): Promise<TwimlVerb[]> {
+    const signature = twilioSignature(this.env.authToken, url, params);
+    const entry: SentCallback = { kind: "twiml", url, params, signature, status: null };
+    this.env.callbacks.push(entry);
+    const response = await fetch(this.env.resolvePublicUrl(url), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+      body: new URLSearchParams(params).toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+    entry.status = response.status;
+    const text = await response.text();
+    if (!response.ok) throw new Error(`11200 HTTP retrieval failure: ${response.status}`);
+    return parseTwiml(text);
   }
 
   /** Numbers a `<Dial>` bridged this call to. */
@@ -454,7 +515,8 @@ export class SimCall {
     this.framesDone += 1;
     this.mediaMs = this.framesDone * FRAME_MS;
     const streaming = this.ws !== null;
-    const inbound = this.callee?.nextFrame(streaming, this.outboundIdleFrames) ?? null;
+    // The caller talks to a media stream, or into a <Record>.
+    const inbound = this.callee?.nextFrame(streaming || this.recording, this.outboundIdleFrames) ?? null;
     const frame = inbound ?? Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     this.inbound.write(at, frame);
     if (streaming) {
@@ -558,15 +620,15 @@ export class SimCall {
     this.status = status;
     this.endTime = new Date();
     this.durationSeconds = this.startTime ? Math.ceil(this.mediaMs / 1000) : 0;
-    const recorded = one(this.params, "Record") === "true" && this.startTime !== null;
+    const recorded = (one(this.params, "Record") === "true" || this.recordedByVerb !== null) && this.startTime !== null;
     void (async () => {
       await this.statusCallback("completed", { CallDuration: String(this.durationSeconds), Duration: String(Math.ceil(this.durationSeconds / 60)), ...extra });
       if (!recorded) return;
-      this.recordingSid = newSid("RE");
+      this.recordingSid ??= newSid("RE");
       this.recordingDurationSeconds = this.durationSeconds;
       this.recordingAvailable = this.scenario.kind !== "human" || this.scenario.recording === "available";
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const url = one(this.params, "RecordingStatusCallback");
+      const url = this.recordedByVerb ? this.recordedByVerb.statusCallback : one(this.params, "RecordingStatusCallback");
       if (url) {
         await this.callback(
           "recording",
@@ -579,7 +641,7 @@ export class SimCall {
             RecordingStatus: "completed",
             RecordingDuration: String(this.recordingDurationSeconds),
             RecordingChannels: one(this.params, "RecordingChannels") === "dual" ? "2" : "1",
-            RecordingSource: "OutboundAPI",
+            RecordingSource: this.recordedByVerb ? "RecordVerb" : "OutboundAPI",
             RecordingStartTime: (this.startTime ?? new Date()).toUTCString(),
             ErrorCode: "0",
           },
@@ -615,6 +677,16 @@ class CalleeVoice {
 
   streamStarted() {
     this.streaming = true;
+  }
+
+  /** Saying a line now. */
+  get isSpeaking(): boolean {
+    return this.speaking !== null;
+  }
+
+  /** Said every line. */
+  get finished(): boolean {
+    return this.speaking === null && this.index >= this.lines.length;
   }
 
   streamStopped() {

@@ -4,7 +4,7 @@ import type { Db } from "@/db";
 import { twilioCalls } from "@/db/schema";
 import { findCallbackFallback, startInboundCall, type CallbackFallback } from "@/server/services/call-engine/inbound-call";
 import { applyStatusCallback, isFinalStatus, type TwilioCallRow } from "./call-state";
-import { mediaStreamPublicUrl, type TwilioRealtimeSettings } from "./settings";
+import { callbackUrl, mediaStreamPublicUrl, type TwilioRealtimeSettings } from "./settings";
 import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { createStreamToken } from "./stream-token";
 import { emptyTwiml, SAY_VOICE, streamTwiml } from "./twiml";
@@ -14,7 +14,7 @@ import { emptyTwiml, SAY_VOICE, streamTwiml } from "./twiml";
  * `PUBLIC_BASE_URL/api/twilio/voice/inbound`, `Call status changes` → `PUBLIC_BASE_URL/api/twilio/voice/status`.
  */
 export const TWILIO_VOICE_WEBHOOK_PREFIX = "/api/twilio/voice";
-export const TWILIO_VOICE_HOOKS = ["inbound", "status"] as const;
+export const TWILIO_VOICE_HOOKS = ["inbound", "status", "recorded"] as const;
 
 export type InboundVoiceDeps = {
   settings: TwilioRealtimeSettings;
@@ -29,6 +29,17 @@ const E164 = /^\+[1-9]\d{6,14}$/;
 async function findByCallSid(db: Db, callSid: string): Promise<TwilioCallRow | null> {
   const [row] = await db.select().from(twilioCalls).where(eq(twilioCalls.callSid, callSid)).limit(1);
   return row ?? null;
+}
+
+/**
+ * A known caller of a number that takes messages: the message, the beep, their message recorded (at most two minutes,
+ * five seconds of silence end it) and reported to the call's recording callback; `recorded` then ends the call.
+ */
+export function takeMessageTwiml(params: { fallback: CallbackFallback; recordingStatusCallback: string; action: string }): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.say({ voice: SAY_VOICE as never }, params.fallback.message.replace(/\s*Goodbye\.?\s*$/, "") + " Please leave a message after the tone.");
+  response.record({ maxLength: 120, timeout: 5, playBeep: true, action: params.action, method: "POST", recordingStatusCallback: params.recordingStatusCallback, recordingStatusCallbackMethod: "POST" });
+  return response.toString();
 }
 
 /** The fallback as TwiML: the message, then the forward (`<Dial>`) or the end of the call. */
@@ -77,6 +88,14 @@ export function createInboundVoiceHandler(deps: InboundVoiceDeps) {
       return twimlResponse(emptyTwiml());
     }
 
+    if (hook === "recorded") {
+      // <Record> is over (the recording itself comes to the call's recording callback): thank and hang up.
+      const response = new twilio.twiml.VoiceResponse();
+      response.say({ voice: SAY_VOICE as never }, "Thank you. Goodbye.");
+      response.hangup();
+      return twimlResponse(response.toString());
+    }
+
     const from = form.From ?? "";
     const to = form.To ?? "";
     if (!E164.test(from) || !E164.test(to)) {
@@ -88,6 +107,15 @@ export function createInboundVoiceHandler(deps: InboundVoiceDeps) {
     if (!callId) {
       const decision = await startInboundCall(db, { from, to, providerCallId: callSid, now: deps.now(), engine: "twilio-realtime" });
       if (decision.kind === "fallback") return twimlResponse(fallbackTwiml(decision.fallback));
+      if (decision.kind === "message") {
+        return twimlResponse(
+          takeMessageTwiml({
+            fallback: decision.fallback,
+            recordingStatusCallback: callbackUrl(deps.settings, "recording", decision.callId),
+            action: `${deps.settings.publicBaseUrl}${TWILIO_VOICE_WEBHOOK_PREFIX}/recorded`,
+          }),
+        );
+      }
       callId = decision.callId;
     }
     const token = createStreamToken({ callId, authToken: deps.settings.twilio.authToken, now: deps.now() });

@@ -29,7 +29,7 @@ const handle = createInboundVoiceHandler({ settings, getDb: () => db, now: () =>
 let sidCounter = 0;
 const newCallSid = () => `CA${(++sidCounter).toString(16).padStart(8, "0")}${"ab".repeat(12)}`;
 
-function inbound(form: Record<string, string>, options: { sign?: boolean; tamper?: boolean; hook?: "inbound" | "status" } = {}) {
+function inbound(form: Record<string, string>, options: { sign?: boolean; tamper?: boolean; hook?: "inbound" | "status" | "recorded" } = {}) {
   const url = `${PUBLIC}/api/twilio/voice/${options.hook ?? "inbound"}`;
   const signature = twilioSignature(settings.twilio.authToken, url, form);
   const body = new URLSearchParams(options.tamper ? { ...form, From: "+12025550999" } : form).toString();
@@ -132,6 +132,22 @@ describe("callbacks: the inbound voice webhook", () => {
     expect(await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")))).toEqual([]);
     const anonymous = await inbound({ CallSid: newCallSid(), From: "anonymous", To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
     expect(await anonymous.text()).toContain("Nobody can take your call right now");
+
+    // Back to taking messages: the known caller leaves one, recorded as an inbound call on their sequence (a voicemail to us).
+    await as("admin").organizations.updatePhoneNumberSettings({ phoneNumber: "+12025550100", fallbackMode: "message", fallbackMessage: null });
+    const messageSid = newCallSid();
+    const message = await inbound({ CallSid: messageSid, From: contact, To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    const messageTwiml = await message.text();
+    const [messageCall] = await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")));
+    expect(messageCall).toMatchObject({ agentId: agent.id, stepNumber: 0, resultType: "Calling", providerCallId: messageSid });
+    expect(messageTwiml).toContain("Please leave a message after the tone.");
+    expect(messageTwiml).toMatch(/<Record [^>]*maxLength="120"/);
+    expect(messageTwiml).toContain(`recordingStatusCallback="${PUBLIC}/api/voice/twilio/recording?callId=${encodeURIComponent(messageCall!.id)}"`);
+    expect(messageTwiml).toContain(`action="${PUBLIC}/api/twilio/voice/recorded"`);
+    const [messageRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, messageCall!.id));
+    expect(messageRow).toMatchObject({ answeredBy: "caller-message", recordingStatus: null });
+    const recorded = await inbound({ CallSid: messageSid, From: contact, To: "+12025550100", RecordingSid: `RE${"1".repeat(32)}`, Digits: "hangup" }, { hook: "recorded" });
+    expect(await recorded.text()).toContain("<Hangup/>");
   });
 });
 

@@ -43,7 +43,7 @@ function NumberForm({ number, defaultMessage }: { number: NumberSettings; defaul
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-[12rem_minmax(0,14rem)_minmax(0,1fr)]">
         <Field label="When no agent takes a call" id={`fallback-mode-${id}`}>
           <NativeSelect value={mode} onChange={(e) => setMode(e.target.value as NumberSettings["fallbackMode"])} disabled={!can.admin}>
-            <option value="message">Play a message</option>
+            <option value="message">Take a message</option>
             <option value="forward">Forward to a person</option>
           </NativeSelect>
         </Field>
@@ -78,7 +78,7 @@ export function NumbersSection() {
   return (
     <Section
       title="Numbers and callbacks"
-      description="A contact who calls one of these numbers back reaches the agent that last called them from it, greeted by name. When no agent can take the call (the agent is paused or archived, or the caller is unknown), the number's fallback answers."
+      description="A contact who calls one of these numbers back reaches the agent that last called them from it, greeted by name. When no agent can take the call (the agent is paused or archived, or the caller is unknown), the number's fallback answers: the message, then a known caller leaves theirs (kept on their sequence), or the call is forwarded to a person."
     >
       {settings.data.phoneNumbers.length === 0 ? (
         <p className="text-muted-foreground">No agent has a number yet.</p>
