@@ -44,7 +44,7 @@ export async function findCallWithSequenceAndAgent(db: DbOrTx, params: CallLooku
 /** A call of a sequence as lists show it: no transcript or analysis, only whether there are a transcript and a meeting. */
 export type CallOfSequence = Pick<
   Call,
-  "id" | "sequenceId" | "stepNumber" | "attempt" | "scheduledAt" | "endedAt" | "resultType" | "duration" | "recordingKey" | "recordingDeletedAt"
+  "id" | "sequenceId" | "stepNumber" | "direction" | "attempt" | "scheduledAt" | "dialedAt" | "endedAt" | "resultType" | "duration" | "recordingKey" | "recordingDeletedAt"
 > & { hasTranscript: boolean; hasMeeting: boolean };
 
 /** Every call of the given sequences in the organization, ordered by sequence, step and attempt. */
@@ -55,8 +55,10 @@ export async function findCallsOfSequences(db: DbOrTx, params: { organizationId:
       id: calls.id,
       sequenceId: calls.sequenceId,
       stepNumber: calls.stepNumber,
+      direction: calls.direction,
       attempt: calls.attempt,
       scheduledAt: calls.scheduledAt,
+      dialedAt: calls.dialedAt,
       endedAt: calls.endedAt,
       resultType: calls.resultType,
       duration: calls.duration,

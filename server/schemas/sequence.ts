@@ -1,3 +1,4 @@
+import { ZSequenceMessageSchema } from "./message";
 import { z } from "zod";
 import { ZStepSchema } from "./agent";
 import { ZConsentRecordSchema } from "./consent";
@@ -83,10 +84,15 @@ export const ZSequenceViewSchema = z.object({
       scheduledAt: z.string().nullable().describe("When the latest call of the step was (or is) scheduled."),
     }),
   ),
+  messages: z
+    .array(ZSequenceMessageSchema.extend({ html: z.string().nullable().describe("EMAIL: the rendered HTML part."), transport: z.string().nullable().describe("smtp, outbox or twilio.") }))
+    .describe("EMAIL and SMS steps and SMS replies, in the order they came."),
+  canSimulateCallback: z.boolean().describe("The embedded voice simulator runs and the contact was called: the console can play a callback."),
   calls: z.array(
     z.object({
       callId: z.string(),
       stepNumber: z.number().int(),
+      direction: z.string().describe("`outbound`, or `inbound` (a callback: step 0)."),
       attempt: z.number().int(),
       scheduledAt: z.string(),
       endedAt: z.string().nullable(),

@@ -3,7 +3,9 @@ import bcrypt from "bcryptjs";
 import { and, eq, inArray, sql } from "drizzle-orm";
 import { DateTime } from "luxon";
 import type { Db } from "@/db";
-import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, sequences, users, type AgentStep, type MemberRole } from "@/db/schema";
+import { agents, creditAllocations, creditTransactions, inputVariableDefinitions, memberships, sequences, users, type AgentStep, type MemberRole } from "@/db/schema";
+import { validateBookingConfig } from "@/server/services/calendar/booking-config";
+import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
 import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
 import { seedAgentTestCases } from "./agent-test-cases";
@@ -50,6 +52,30 @@ const EVERY_DAY_WINDOW = { startTime: 0, endTime: 1440 };
 export const DEMO_STEPS: AgentStep[] = [
   { stepType: "CALL", delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: { dayOffset: 0, timeWindow: EVERY_DAY_WINDOW, timezoneSource: "contact" } },
   { stepType: "CALL", delaySeconds: 86_400, delaySecondsMax: null, executionWindowConfig: { dayOffset: 0, timeWindow: EVERY_DAY_WINDOW, timezoneSource: "contact" } },
+];
+
+/**
+ * The follow-up agent's cadence (docs/sequences.md): call, email the meeting link, text, call again a day later. Its
+ * templates use the contact's name, an input variable, the last call's summary and the booked meeting.
+ */
+export const DEMO_FOLLOW_UP_STEPS: AgentStep[] = [
+  DEMO_STEPS[0]!,
+  {
+    stepType: "EMAIL",
+    delaySeconds: 0,
+    delaySecondsMax: null,
+    executionWindowConfig: { dayOffset: 0, timeWindow: EVERY_DAY_WINDOW, timezoneSource: "contact" },
+    subject: "Next steps for {{company_name}}",
+    body: "Hi {{first_name}},\n\nThanks for your time on the phone. {{last_call_summary}}\n\nYour meeting: {{meeting_time}}\nJoin: {{meeting_link}}\n\nBest,\n{{agent_name}}",
+  },
+  {
+    stepType: "SMS",
+    delaySeconds: 3600,
+    delaySecondsMax: null,
+    executionWindowConfig: { dayOffset: 0, timeWindow: EVERY_DAY_WINDOW, timezoneSource: "contact" },
+    body: "Hi {{first_name}}, {{agent_name}} here: I emailed you the details for {{company_name}}. Reply STOP to opt out.",
+  },
+  { ...DEMO_STEPS[1]! },
 ];
 
 export function demoAgentConfig(name: string, overrides: Partial<CreateAgentParams> = {}): Omit<CreateAgentParams, "organizationId"> {
@@ -146,6 +172,13 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   const meetings = await seedMeetingFixtures(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, now });
   // Enrollments in several states: scheduled for tomorrow, a chain with waiting contacts, a bulk batch, cancelled, paused agent, opted out.
   const enrollments = await seedEnrollments(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, pausedAgentId: agentsByRole.get("paused"), now });
+  // An agent that also emails and texts (after the history, which drives calls only): link booking, so its emails carry the meeting.
+  const followUp = await createAgent(db, { organizationId: primary.id, ...demoAgentConfig("Follow-up Agent", { steps: DEMO_FOLLOW_UP_STEPS, replyEndsSequence: true }) });
+  await softDeleteLegacyField(db, followUp.id);
+  const followUpBooking = await validateBookingConfig(db, { organizationId: primary.id, bookingConfig: simulatorBookingConfig("link") });
+  await db.update(agents).set({ bookingConfig: followUpBooking }).where(eq(agents.id, followUp.id));
+  await seedAgentTestCases(db, { organizationId: primary.id, agents: [{ agentId: followUp.id, timezone: "America/New_York", hasCalendar: true }], now });
+  primaryAgents.push({ agentId: followUp.id, name: followUp.name, status: followUp.status, role: "follow-up", requiredInputVariables: ["company_name"] });
   const primaryWebhook = options.webhookUrl
     ? await createWebhookEndpoint(db, { organizationId: primary.id, url: options.webhookUrl, description: "Demo seed (--webhook-url)", now })
     : null;

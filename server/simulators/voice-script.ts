@@ -33,7 +33,7 @@ export function calleeScenarioFor(phoneNumber: string): CalleeScenario {
 }
 
 /** One step of the agent's scripted response: say a clip, or call a tool. */
-export type AgentAction = { say: VoiceClipId } | { call: "book_meeting" | "opt_out" | "end_call"; arguments?: Record<string, unknown> };
+export type AgentAction = { say: VoiceClipId; /** What is said, when not the clip's text (the clip is only its voice). */ text?: string } | { call: "book_meeting" | "opt_out" | "end_call"; arguments?: Record<string, unknown> };
 
 /**
  * What the agent answers to each callee utterance it recognizes (nothing to a beep). Like a real model, it answers a
@@ -59,3 +59,14 @@ export function agentReplyAfterTool(tool: string, ok: boolean): AgentAction[] {
 /** When the callee says nothing for this long (media time) after the agent spoke, the agent checks and hangs up. */
 export const CALLEE_SILENCE_TIMEOUT_MS = 6000;
 export const AGENT_SILENCE_REPLY: AgentAction[] = [{ say: "agent.still-there" }, { call: "end_call", arguments: { reason: "no answer" } }];
+
+/**
+ * A model asked to speak first (`response.create` with nothing to answer) follows its instructions' opening line,
+ * when they give one as `Open with: "…"` on a line of its own (the callback greeting,
+ * server/voice/twilio-realtime/callback-instructions.ts). The simulator cannot synthesize that text: it speaks it in
+ * the voice of `agent.intro` and reports the text as the transcript.
+ */
+export function openingLineOf(instructions: string): AgentAction[] {
+  const line = instructions.match(/^Open with: "(.+)"$/m)?.[1];
+  return line ? [{ say: "agent.intro", text: line }] : [];
+}

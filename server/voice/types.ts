@@ -39,6 +39,11 @@ export type PlaceCallRequest = {
     voice: AgentVoiceSettings;
   };
   contact: { name: string; timezone: string; email: string | null; variables: Record<string, string> };
+  /**
+   * Set when the contact called us back (an inbound call, docs/sequences.md "Callbacks"): the sequence's context for
+   * the greeting. `from` is then our number they called, `to` the caller.
+   */
+  callback?: { lastSummary: string | null; lastCalledAt: string | null };
 };
 
 export type PlaceCallResult = { providerCallId: string; alreadyPlaced: boolean };

@@ -89,6 +89,9 @@ describe("route smoke on the built app (npm start)", () => {
     // The real engine's callbacks do not exist with the simulator: not found, never served unsigned.
     const twilio = await fetch(`${app.origin}/api/voice/twilio/status?callId=call.x`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "CallSid=CA1" });
     expect(twilio.status).toBe(404);
+    // The numbers' inbound voice webhooks too (404 with the simulator; with twilio-realtime unsigned → 403, sequences-channels.test.ts).
+    const inboundCall = await fetch(`${app.origin}/api/twilio/voice/inbound`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "CallSid=CA1" });
+    expect(inboundCall.status).toBe(404);
     // A WebSocket upgrade on a path of ours that nothing serves is refused by us, not by Next.
     const upgrade = await fetch(`${app.origin}/ws/voice/twilio`, { headers: { connection: "upgrade", upgrade: "websocket", "sec-websocket-version": "13", "sec-websocket-key": "dGhlIHNhbXBsZSBub25jZQ==" } }).catch((error: unknown) => error);
     expect(upgrade instanceof Response ? upgrade.status : 404).toBe(404);
@@ -115,6 +118,7 @@ describe("route smoke on the built app (npm start)", () => {
       `/${org}/live-calls`,
       `/${org}/meetings`,
       `/${org}/members`,
+      `/${org}/messaging`,
       `/${org}/sequences/${ids.sequenceId}`,
       `/${org}/suppressions`,
       `/${org}/webhooks`,

@@ -1,4 +1,5 @@
 import { getSequenceView } from "@/server/services/conversations/get-sequence-view";
+import { getVoiceEngine } from "@/server/voice";
 import { requireRole } from "@/server/trpc/init";
 import { ZGetSequenceViewRequestSchema, ZGetSequenceViewResponseSchema } from "./get-sequence-view.schema";
 
@@ -6,4 +7,4 @@ import { ZGetSequenceViewRequestSchema, ZGetSequenceViewResponseSchema } from ".
 export const getSequenceViewProcedure = requireRole("member", { sessionOnly: true })
   .input(ZGetSequenceViewRequestSchema)
   .output(ZGetSequenceViewResponseSchema)
-  .query(({ ctx, input }) => getSequenceView(ctx.db, { organizationId: ctx.auth.organizationId, sequenceId: input.sequenceId }));
+  .query(({ ctx, input }) => getSequenceView(ctx.db, { organizationId: ctx.auth.organizationId, sequenceId: input.sequenceId, voiceEngineKind: getVoiceEngine().kind }));

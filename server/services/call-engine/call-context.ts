@@ -1,7 +1,7 @@
-import { eq } from "drizzle-orm";
+import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { findExtractedVariableDefinitions, findOutcomeDefinitions } from "@/db/queries/agents";
-import { agents, promptVersions } from "@/db/schema";
+import { agents, calls, promptVersions } from "@/db/schema";
 import type { ExtractionDefinition, OutcomeDefinition } from "@/server/analysis/types";
 
 /** The agent's non-deleted extraction definitions, in their configured order (the keys of extractedVariables). */
@@ -51,4 +51,15 @@ export function pickFromPhoneNumber(pool: string[], to: string): string {
   let hash = 0;
   for (const char of to) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
   return candidates[hash % candidates.length]!;
+}
+
+/** A callback's context (docs/sequences.md "Callbacks"): the sequence's latest outbound call, its summary once analysed. */
+export async function findCallbackContext(db: DbOrTx, sequenceId: string): Promise<{ lastSummary: string | null; lastCalledAt: string | null }> {
+  const [last] = await db
+    .select({ summary: calls.summary, dialedAt: calls.dialedAt })
+    .from(calls)
+    .where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "outbound"), isNotNull(calls.dialedAt)))
+    .orderBy(desc(calls.dialedAt))
+    .limit(1);
+  return { lastSummary: last?.summary.trim() || null, lastCalledAt: last?.dialedAt?.toISOString() ?? null };
 }

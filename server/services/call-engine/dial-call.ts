@@ -8,7 +8,7 @@ import { recordDialLag } from "@/server/observability/metrics";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
-import { findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
+import { findCallbackContext, findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
 import { dialChecks, runDialGate, type DialCandidate, type DialCheck, type GateVerdict } from "./dial-gate";
 import { BURST_CREDIT_MS, defaultOrganizationDialRate, dialPlanningHorizonMs } from "./dial-rate";
 import { failCall } from "./finalize-call";
@@ -237,7 +237,9 @@ async function recordPlacements(db: DbOrTx, placements: Array<{ callId: string; 
 export async function buildPlaceCallRequest(db: DbOrTx, callId: string): Promise<PlaceCallRequest> {
   const row = await findCallWithSequenceAndAgent(db, { callId, organizationId: null });
   if (!row) throw new Error(`call ${callId} vanished while being dialed`);
-  return new PlaceRequestCache().request(db, row);
+  const request = await new PlaceRequestCache().request(db, row);
+  if (row.call.direction !== "inbound") return request;
+  return { ...request, callback: await findCallbackContext(db, row.sequence.id) };
 }
 
 function toPlaceCallRequest(

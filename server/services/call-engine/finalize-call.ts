@@ -152,7 +152,8 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
       credits,
       nextCall,
       nextMessage,
-      chainHandOver: sequence.groupKey !== null && resultType !== "Goal Completed",
+      // A callback is no step of the chain's current contact: it hands nothing over.
+      chainHandOver: sequence.groupKey !== null && resultType !== "Goal Completed" && call.direction === "outbound",
     };
   });
 }

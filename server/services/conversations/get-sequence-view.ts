@@ -2,6 +2,7 @@ import { and, asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { findAgent } from "@/db/queries/agents";
 import { findCallsOfSequences } from "@/db/queries/calls";
+import { findSequenceMessages, toSequenceMessage } from "@/db/queries/messages";
 import { getSequenceOrThrow, type Sequence } from "@/db/queries/sequences";
 import { sequences, type LifecycleStatus } from "@/db/schema";
 import type { TSequenceView, TStepState } from "@/server/schemas/sequence";
@@ -9,7 +10,12 @@ import { callStatusOf } from "@/server/services/calls/call-metadata";
 import { signableRecordingKey } from "@/server/services/recordings/recording-entries";
 import { toApiSequence } from "@/server/services/sequences/sequence-shape";
 
-export type GetSequenceViewParams = { organizationId: string; sequenceId: string };
+export type GetSequenceViewParams = {
+  organizationId: string;
+  sequenceId: string;
+  /** The process's voice engine kind: the embedded simulator lets the console play a callback. */
+  voiceEngineKind?: string;
+};
 
 type SequenceViewStep = TSequenceView["steps"][number];
 type SequenceViewCall = TSequenceView["calls"][number];
@@ -27,6 +33,13 @@ function stepState(lastResult: string | null, lifecycleStatus: LifecycleStatus):
   return "done";
 }
 
+function messageStepState(status: string): TStepState {
+  if (status === "scheduled") return "scheduled";
+  if (status === "sending") return "in progress";
+  if (status === "skipped") return "cancelled";
+  return "done";
+}
+
 /**
  * The console's sequence page: the contact, lifecycle status, each of the steps copied onto the sequence with what
  * became of it (done / in progress / scheduled / to come), its calls, and the chain it waits in. Scoped to the
@@ -35,15 +48,17 @@ function stepState(lastResult: string | null, lifecycleStatus: LifecycleStatus):
 export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams): Promise<TSequenceView> {
   const { organizationId } = params;
   const sequence = await getSequenceOrThrow(db, params);
-  const [agent, callRows, chain] = await Promise.all([
+  const [agent, callRows, chain, messageRows] = await Promise.all([
     findAgent(db, { organizationId, agentId: sequence.agentId }),
     findCallsOfSequences(db, { organizationId, sequenceIds: [sequence.id] }),
     findChain(db, { organizationId, sequence }),
+    findSequenceMessages(db, { organizationId, sequenceIds: [sequence.id] }),
   ]);
 
   const viewCalls: SequenceViewCall[] = callRows.map((call) => ({
     callId: call.id,
     stepNumber: call.stepNumber,
+    direction: call.direction,
     attempt: call.attempt,
     scheduledAt: call.scheduledAt.toISOString(),
     endedAt: call.endedAt ? call.endedAt.toISOString() : null,
@@ -58,6 +73,10 @@ export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams)
   const steps: SequenceViewStep[] = sequence.steps.map((step, index) => {
     const stepNumber = index + 1;
     const latest = callRows.filter((call) => call.stepNumber === stepNumber).at(-1) ?? null;
+    const message = messageRows.find((row) => row.direction === "outbound" && row.stepNumber === stepNumber) ?? null;
+    if (message) {
+      return { ...step, stepNumber, state: messageStepState(message.status), callId: null, resultType: message.status, scheduledAt: message.scheduledAt.toISOString() };
+    }
     return {
       ...step,
       stepNumber,
@@ -78,6 +97,8 @@ export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams)
       endedAt: sequence.endedAt ? sequence.endedAt.toISOString() : null,
     },
     steps,
+    messages: messageRows.map((row) => ({ ...toSequenceMessage(row), html: row.html, transport: row.transport })),
+    canSimulateCallback: params.voiceEngineKind === "simulator" && callRows.some((call) => call.direction === "outbound" && call.dialedAt !== null),
     calls: viewCalls,
     chain,
   };

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type WebSocket from "ws";
 import { ulawRms } from "@/server/voice/g711";
-import { AGENT_REPLIES, AGENT_SILENCE_REPLY, agentReplyAfterTool, CALLEE_SILENCE_TIMEOUT_MS, type AgentAction } from "../voice-script";
+import { AGENT_REPLIES, AGENT_SILENCE_REPLY, agentReplyAfterTool, CALLEE_SILENCE_TIMEOUT_MS, openingLineOf, type AgentAction } from "../voice-script";
 import { clipText, loadClip, VOICE_CLIPS, type VoiceClipId } from "../voice-clips/clips";
 
 const id = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`;
@@ -165,7 +165,8 @@ export class RealtimeSimSession {
 
   /**
    * A `response.create` from the client: after a tool result, the script's follow-up; after a user turn that turn
-   * detection did not answer (`create_response: false`), the answer to it; otherwise nothing new.
+   * detection did not answer (`create_response: false`), the answer to it; before anyone spoke, the instructions'
+   * opening line if they give one (`openingLineOf`); otherwise nothing new.
    */
   private async respondToRequest() {
     const tool = this.lastToolCall;
@@ -179,7 +180,8 @@ export class RealtimeSimSession {
     }
     const unanswered = this.unanswered;
     this.unanswered = null;
-    if (!tool) return this.respond(unanswered ?? []);
+    const nobodySpoke = !this.items.some((item) => item.type === "message");
+    if (!tool) return this.respond(unanswered ?? (nobodySpoke ? openingLineOf(this.record.instructions) : []));
     const output = this.record.toolCalls.findLast((call) => call.name === tool.name)?.output ?? "";
     const ok = /"ok"\s*:\s*true/.test(output);
     await this.respond(agentReplyAfterTool(tool.name, ok));
@@ -274,7 +276,7 @@ export class RealtimeSimSession {
         this.send({ type: "conversation.item.added", previous_item_id: previous, item });
         this.send({ type: "response.content_part.added", ...base, part: { type: "audio", transcript: "" } });
         const audio = loadClip(action.say);
-        const text = clipText(action.say);
+        const text = action.text ?? clipText(action.say);
         const words = text.split(" ");
         let sent = 0;
         for (let offset = 0; offset < audio.length && !response.cancelled; offset += DELTA_BYTES) {

@@ -25,6 +25,9 @@ export type SimCallEnvironment = {
 
 export type CreateCallParams = Record<string, string | string[]>;
 
+/** A person calling one of our numbers (`SimCall` with `inbound`): what they say, each line after the agent spoke. */
+export type InboundCaller = { lines: VoiceClipId[] };
+
 const FRAME_BYTES = 160;
 const FRAME_MS = 20;
 
@@ -72,8 +75,10 @@ export class SimCall {
   readonly sid = newSid("CA");
   status: CallStatus = "queued";
   readonly scenario: CalleeScenario;
+  /** Outbound: our number → the callee. Inbound: the caller → our number (Twilio's `From` and `To` of that call). */
   readonly to: string;
   readonly from: string;
+  readonly direction: "outbound-api" | "inbound";
   readonly createdAt = new Date();
   answeredBy: string | null = null;
   startTime: Date | null = null;
@@ -107,11 +112,13 @@ export class SimCall {
   constructor(
     private readonly env: SimCallEnvironment,
     readonly params: CreateCallParams,
+    options: { inbound?: InboundCaller } = {},
   ) {
     this.to = one(params, "To") ?? "";
     this.from = one(params, "From") ?? "";
-    this.scenario = calleeScenarioFor(this.to);
-    this.finished = this.run().catch((error: unknown) => {
+    this.direction = options.inbound ? "inbound" : "outbound-api";
+    this.scenario = options.inbound ? { kind: "human", lines: options.inbound.lines, recording: "available" } : calleeScenarioFor(this.to);
+    this.finished = (options.inbound ? this.runInbound() : this.run()).catch((error: unknown) => {
       this.env.log(`call ${this.sid} crashed: ${error instanceof Error ? error.stack : String(error)}`);
       this.finish("failed");
     });
@@ -157,7 +164,7 @@ export class SimCall {
       to: this.to,
       from: this.from,
       status: this.status,
-      direction: "outbound-api",
+      direction: this.direction,
       answered_by: this.answeredBy,
       start_time: this.startTime?.toUTCString() ?? null,
       end_time: this.endTime?.toUTCString() ?? null,
@@ -234,6 +241,31 @@ export class SimCall {
     this.finish("completed");
   }
 
+  /**
+   * A call to one of our numbers, as Twilio handles it (https://www.twilio.com/docs/usage/webhooks/voice-webhooks):
+   * the call rings, Twilio requests the number's voice URL (`Url`, a signed POST with `CallStatus=ringing`,
+   * `Direction=inbound`, `From` the caller, `To` our number, `Caller`, `Called`), the TwiML's first verb answers it
+   * and the rest runs as for any call; the number's status callback (`StatusCallback`) gets `completed` at the end
+   * (https://www.twilio.com/docs/voice/api/incomingphonenumber-resource: only `completed` unless events are chosen).
+   * The caller says their lines after the agent has spoken (they called: they wait to be greeted).
+   */
+  private async runInbound(): Promise<void> {
+    this.status = "ringing";
+    let verbs: TwimlVerb[];
+    try {
+      verbs = await this.fetchTwiml();
+    } catch (error) {
+      this.events.push(`twiml-error: ${error instanceof Error ? error.message : String(error)}`);
+      verbs = [{ verb: "Say", text: "An application error has occurred. Goodbye.", voice: null }];
+    }
+    this.status = "in-progress";
+    this.startTime = new Date();
+    this.callee = new CalleeVoice(this.scenario, (kind) => this.onCalleeMilestone(kind), { waitsForAgent: true });
+    this.startTicker();
+    await this.execute(verbs);
+    this.finish("completed");
+  }
+
   private async execute(initial: TwimlVerb[]): Promise<void> {
     let verbs = [...initial];
     while (verbs.length > 0) {
@@ -243,6 +275,12 @@ export class SimCall {
       if (verb.verb === "Hangup") return;
       if (verb.verb === "Connect.Stream") await this.runStream(verb);
       else if (verb.verb === "Say") await this.say(verb.text);
+      else if (verb.verb === "Dial") await this.dial(verb.number);
+      else if (verb.verb === "Record") {
+        const next = await this.record(verb);
+        if (next) verbs = next;
+        continue;
+      }
       else await this.waitMedia(verb.seconds * 1000);
       const action = this.takeAction();
       if (action?.kind === "hangup") return;
@@ -265,7 +303,10 @@ export class SimCall {
     const inline = one(this.params, "Twiml");
     if (inline !== undefined) return parseTwiml(inline);
     const url = one(this.params, "Url")!;
-    const params = this.baseParams({ CallStatus: "in-progress", Direction: "outbound-api" });
+    const params =
+      this.direction === "inbound"
+        ? this.baseParams({ CallStatus: "ringing", Direction: "inbound", Caller: this.from, Called: this.to, CallerCountry: "US", CalledCountry: "US" })
+        : this.baseParams({ CallStatus: "in-progress", Direction: "outbound-api" });
     const signature = twilioSignature(this.env.authToken, url, params);
     const entry: SentCallback = { kind: "twiml", url, params, signature, status: null };
     this.env.callbacks.push(entry);
@@ -297,6 +338,72 @@ export class SimCall {
     while (this.outboundQueue.length > 0 && !this.pendingAction && !this.timeLimitReached()) await this.sleepMedia(40);
     this.outboundQueue = [];
   }
+
+  /** `<Dial>number</Dial>`: the call is bridged to that number (the simulator: a short conversation on the other leg). */
+  private async dial(number: string): Promise<void> {
+    this.dialed.push(number);
+    this.events.push(`dial:${number}`);
+    await this.waitMedia(2000);
+  }
+
+  /** A `<Record>` ran: the call's recording is reported to this callback when the call ends (null: none asked). */
+  private recordedByVerb: { statusCallback: string | null } | null = null;
+  /** A `<Record>` is listening now. */
+  private recording = false;
+
+  /**
+   * `<Record>` (twilio.com/docs/voice/twiml/record): the beep, then the caller's audio until they have been silent for
+   * `timeout` seconds after speaking (or `maxLength`); then the `action` URL's TwiML (signed POST with the recording's
+   * fields) replaces the document. The recording is the call's (both channels), reported at the end.
+   */
+  private async record(verb: Extract<TwimlVerb, { verb: "Record" }>): Promise<TwimlVerb[] | null> {
+    if (verb.playBeep) {
+      this.outboundQueue.push({ kind: "audio", bytes: loadClip("tone.beep") });
+      while (this.outboundQueue.length > 0 && !this.pendingAction) await this.sleepMedia(40);
+    }
+    this.recording = true;
+    const startedAt = this.mediaMs;
+    let lastSpeechAt = this.mediaMs;
+    let spoke = false;
+    while (!this.pendingAction && !this.timeLimitReached() && this.mediaMs - startedAt < verb.maxLength * 1000) {
+      if (this.callee?.isSpeaking) {
+        spoke = true;
+        lastSpeechAt = this.mediaMs;
+      }
+      if ((spoke || this.callee?.finished) && this.mediaMs - lastSpeechAt >= verb.timeout * 1000) break;
+      await this.sleepMedia(100);
+    }
+    this.recording = false;
+    this.recordedByVerb = { statusCallback: verb.recordingStatusCallback };
+    this.recordingSid ??= newSid("RE");
+    if (!verb.action) return null;
+    const params = this.baseParams({ CallStatus: this.status, Direction: this.direction, RecordingSid: this.recordingSid, RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${this.env.accountSid}/Recordings/${this.recordingSid}`, RecordingDuration: String(Math.ceil((this.mediaMs - startedAt) / 1000)), Digits: "hangup" });
+    try {
+      return await this.fetchTwimlFrom(verb.action, params);
+    } catch (error) {
+      this.events.push(`twiml-error: ${error instanceof Error ? error.message : String(error)}`);
+      return [{ verb: "Hangup" }];
+    }
+  }
+
+  private async fetchTwimlFrom(url: string, params: Record<string, string>): Promise<TwimlVerb[]> {
+    const signature = twilioSignature(this.env.authToken, url, params);
+    const entry: SentCallback = { kind: "twiml", url, params, signature, status: null };
+    this.env.callbacks.push(entry);
+    const response = await fetch(this.env.resolvePublicUrl(url), {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
+      body: new URLSearchParams(params).toString(),
+      signal: AbortSignal.timeout(15_000),
+    });
+    entry.status = response.status;
+    const text = await response.text();
+    if (!response.ok) throw new Error(`11200 HTTP retrieval failure: ${response.status}`);
+    return parseTwiml(text);
+  }
+
+  /** Numbers a `<Dial>` bridged this call to. */
+  readonly dialed: string[] = [];
 
   private async runStream(verb: Extract<TwimlVerb, { verb: "Connect.Stream" }>): Promise<void> {
     if (!verb.url.startsWith("wss://")) {
@@ -414,7 +521,8 @@ export class SimCall {
     this.framesDone += 1;
     this.mediaMs = this.framesDone * FRAME_MS;
     const streaming = this.ws !== null;
-    const inbound = this.callee?.nextFrame(streaming, this.outboundIdleFrames) ?? null;
+    // The caller talks to a media stream, or into a <Record>.
+    const inbound = this.callee?.nextFrame(streaming || this.recording, this.outboundIdleFrames) ?? null;
     const frame = inbound ?? Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     this.inbound.write(at, frame);
     if (streaming) {
@@ -476,7 +584,7 @@ export class SimCall {
       url,
       this.baseParams({
         CallStatus: this.status,
-        Direction: "outbound-api",
+        Direction: this.direction,
         CallbackSource: "call-progress-events",
         SequenceNumber: String(this.callbackSequence - 1),
         Timestamp: new Date().toUTCString(),
@@ -518,15 +626,15 @@ export class SimCall {
     this.status = status;
     this.endTime = new Date();
     this.durationSeconds = this.startTime ? Math.ceil(this.mediaMs / 1000) : 0;
-    const recorded = one(this.params, "Record") === "true" && this.startTime !== null;
+    const recorded = (one(this.params, "Record") === "true" || this.recordedByVerb !== null) && this.startTime !== null;
     void (async () => {
       await this.statusCallback("completed", { CallDuration: String(this.durationSeconds), Duration: String(Math.ceil(this.durationSeconds / 60)), ...extra });
       if (!recorded) return;
-      this.recordingSid = newSid("RE");
+      this.recordingSid ??= newSid("RE");
       this.recordingDurationSeconds = this.durationSeconds;
       this.recordingAvailable = this.scenario.kind !== "human" || this.scenario.recording === "available";
       await new Promise((resolve) => setTimeout(resolve, 50));
-      const url = one(this.params, "RecordingStatusCallback");
+      const url = this.recordedByVerb ? this.recordedByVerb.statusCallback : one(this.params, "RecordingStatusCallback");
       if (url) {
         await this.callback(
           "recording",
@@ -539,7 +647,7 @@ export class SimCall {
             RecordingStatus: "completed",
             RecordingDuration: String(this.recordingDurationSeconds),
             RecordingChannels: one(this.params, "RecordingChannels") === "dual" ? "2" : "1",
-            RecordingSource: "OutboundAPI",
+            RecordingSource: this.recordedByVerb ? "RecordVerb" : "OutboundAPI",
             RecordingStartTime: (this.startTime ?? new Date()).toUTCString(),
             ErrorCode: "0",
           },
@@ -565,6 +673,8 @@ class CalleeVoice {
   constructor(
     private readonly scenario: CalleeScenario,
     private readonly milestone: (kind: "first-line-done" | "greeting-done") => void,
+    /** A caller (inbound) waits for the agent's greeting before their first line too. */
+    private readonly options: { waitsForAgent?: boolean } = {},
   ) {}
 
   private get lines(): VoiceClipId[] {
@@ -573,6 +683,16 @@ class CalleeVoice {
 
   streamStarted() {
     this.streaming = true;
+  }
+
+  /** Saying a line now. */
+  get isSpeaking(): boolean {
+    return this.speaking !== null;
+  }
+
+  /** Said every line. */
+  get finished(): boolean {
+    return this.speaking === null && this.index >= this.lines.length;
   }
 
   streamStopped() {
@@ -600,7 +720,7 @@ class CalleeVoice {
         return null;
       }
       const machine = this.scenario.kind === "machine";
-      const myTurn = machine || this.index === 0 || (this.agentSpokeSinceLine && outboundIdleFrames >= 40);
+      const myTurn = machine || (this.index === 0 && !this.options.waitsForAgent) || (this.agentSpokeSinceLine && outboundIdleFrames >= 40);
       if (!myTurn) return null;
       this.speaking = loadClip(this.lines[this.index]!);
       this.position = 0;

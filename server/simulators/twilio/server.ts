@@ -1,6 +1,6 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { newSid, SimCall, type SentCallback } from "./call";
+import { newSid, SimCall, type InboundCaller, type SentCallback } from "./call";
 import { calleeScenarioFor } from "../voice-script";
 import { SimMessaging } from "./messages";
 import { getLogger } from "@/server/observability/logger";
@@ -33,6 +33,14 @@ export type TwilioSimulator = {
   /** REST requests served: method, path, status (never credentials). */
   requests: Array<{ method: string; path: string; status: number }>;
   callTo(number: string): SimCall | undefined;
+  /**
+   * A person calls one of our numbers (`to`) from `from`: Twilio requests the number's voice URL (`url`, signed), runs
+   * the TwiML (media streams included) and posts the number's status callback (`statusCallback`) at the end. The
+   * caller says `lines` (default: "Hello?"), each after the agent has spoken. See SimCall.runInbound.
+   */
+  callFrom(params: { from: string; to: string; url: string; statusCallback?: string; lines?: InboundCaller["lines"] }): SimCall;
+  /** The latest call placed to us from this number. */
+  callFromNumber(number: string): SimCall | undefined;
   /** The callee of `number` hangs up as soon as the media stream has started (an early hang-up). */
   hangUpAtStreamStart(number: string): void;
   /** The next `count` REST requests (matching `path` if given) fail with this HTTP status (default 503). */
@@ -215,7 +223,15 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     callbacks,
     requests,
     messaging,
-    callTo: (number) => [...calls.values()].reverse().find((call) => call.to === number),
+    callTo: (number) => [...calls.values()].reverse().find((call) => call.direction === "outbound-api" && call.to === number),
+    callFrom: ({ from, to, url, statusCallback, lines }) => {
+      if (!E164.test(from) || !E164.test(to)) throw new Error(`callFrom needs E.164 numbers (from ${from}, to ${to})`);
+      const params: Record<string, string> = { From: from, To: to, Url: url, Method: "POST", ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
+      const call = new SimCall(env, params, { inbound: { lines: lines ?? ["callee.hello-short"] } });
+      calls.set(call.sid, call);
+      return call;
+    },
+    callFromNumber: (number) => [...calls.values()].reverse().find((call) => call.direction === "inbound" && call.from === number),
     hangUpAtStreamStart: (number) => void earlyHangups.add(number),
     failNext: ({ status = 503, count = 1, path } = {}) => void failures.push({ status, remaining: count, path }),
     idle: async () => {

@@ -3,6 +3,8 @@ export type TwimlVerb =
   | { verb: "Connect.Stream"; url: string; parameters: Record<string, string> }
   | { verb: "Say"; text: string; voice: string | null }
   | { verb: "Pause"; seconds: number }
+  | { verb: "Dial"; number: string }
+  | { verb: "Record"; maxLength: number; timeout: number; playBeep: boolean; action: string | null; recordingStatusCallback: string | null }
   | { verb: "Hangup" };
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
@@ -20,7 +22,7 @@ export function parseTwiml(xml: string): TwimlVerb[] {
   const response = body.match(/^<Response\s*>([\s\S]*)<\/Response>$/) ?? (body.match(/^<Response\s*\/>$/) ? [body, ""] : null);
   if (!response) throw new Error("12100 Document parse failure: no <Response> element");
   const verbs: TwimlVerb[] = [];
-  const pattern = /<(Connect|Say|Pause|Hangup)((?:\s+[^>]*?)?)(\/>|>([\s\S]*?)<\/\1>)/g;
+  const pattern = /<(Connect|Say|Pause|Hangup|Dial|Record)((?:\s+[^>]*?)?)(\/>|>([\s\S]*?)<\/\1>)/g;
   let rest = response[1]!;
   for (const match of rest.matchAll(pattern)) {
     const [, name, rawAttributes, , inner] = match;
@@ -37,6 +39,23 @@ export function parseTwiml(xml: string): TwimlVerb[] {
       verbs.push({ verb: "Connect.Stream", url: streamAttrs.url ?? "", parameters });
     } else if (name === "Say") {
       verbs.push({ verb: "Say", text: decode((inner ?? "").trim()), voice: attrs.voice ?? null });
+    } else if (name === "Dial") {
+      // `<Dial>+1…</Dial>` or `<Dial><Number>+1…</Number></Dial>` (https://www.twilio.com/docs/voice/twiml/dial).
+      const inside = (inner ?? "").trim();
+      const number = decode((inside.match(/<Number[^>]*>([\s\S]*?)<\/Number>/)?.[1] ?? inside).trim());
+      if (!number) throw new Error("12100 <Dial> without a number");
+      verbs.push({ verb: "Dial", number });
+    } else if (name === "Record") {
+      // https://www.twilio.com/docs/voice/twiml/record: maxLength (s, default 3600), timeout (silence, s, default 5),
+      // playBeep (default true), action, recordingStatusCallback.
+      verbs.push({
+        verb: "Record",
+        maxLength: Number(attrs.maxLength ?? 3600),
+        timeout: Number(attrs.timeout ?? 5),
+        playBeep: attrs.playBeep !== "false",
+        action: attrs.action ?? null,
+        recordingStatusCallback: attrs.recordingStatusCallback ?? null,
+      });
     } else if (name === "Pause") {
       verbs.push({ verb: "Pause", seconds: Number(attrs.length ?? 1) });
     } else {

@@ -10,6 +10,9 @@ const STATUS_ORDER = ["queued", "initiated", "ringing", "in-progress"];
 /** Twilio error codes that mean the number itself is invalid (REST 21211 at create, 13224 from the carrier). */
 export const INVALID_NUMBER_ERRORS = [21211, 13224, 21214, 21217];
 
+/** `answeredBy` of a callback that left a message with the number's fallback (a voicemail to us, docs/sequences.md). */
+export const CALLER_MESSAGE = "caller-message";
+
 export function isFinalStatus(status: string): boolean {
   return FINAL_STATUSES.includes(status);
 }
@@ -164,7 +167,7 @@ export function dispositionOf(row: TwilioCallRow): { disposition: CallDispositio
       return { disposition: "failed", errorMessage: row.errorMessage ?? `The carrier failed the call${row.sipResponseCode ? ` (SIP ${row.sipResponseCode})` : ""}.` };
     default:
       if (!row.answeredAt) return { disposition: "no-answer" };
-      if (row.answeredBy && /^(machine|fax)/.test(row.answeredBy)) return { disposition: "voicemail" };
+      if (row.answeredBy && (/^(machine|fax)/.test(row.answeredBy) || row.answeredBy === CALLER_MESSAGE)) return { disposition: "voicemail" };
       return { disposition: "answered" };
   }
 }

@@ -20,6 +20,7 @@ import {
   releaseDial,
   restartDial,
 } from "./call-state";
+import { createInboundVoiceHandler } from "./inbound";
 import { createMediaStreamServer, type MediaStreamServer } from "./media-bridge";
 import { callbackUrl, mediaStreamPublicUrl, TWILIO_CALLBACK_PREFIX, TWILIO_HOOKS, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
 import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
@@ -49,6 +50,8 @@ export type TwilioRealtimeEngine = VoiceEngine & {
   media: MediaStreamServer;
   /** `POST /api/voice/twilio/{twiml,status,amd,recording}?callId=…`: Twilio's signed callbacks. */
   handleCallback(request: Request): Promise<Response>;
+  /** `POST /api/twilio/voice/{inbound,status}`: calls to our numbers (inbound.ts). */
+  handleInboundWebhook(request: Request): Promise<Response>;
   /** The HTTP server's `upgrade` event for the media stream path (node-server.ts). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Reports the call ended when Twilio has said everything (idempotent; any instance may call it). */
@@ -253,6 +256,8 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       if (!callId || callId.length > 200) return new Response("Missing callId", { status: 400 });
       return onCallback(hook, callId, form);
     },
+
+    handleInboundWebhook: createInboundVoiceHandler({ settings, getDb: deps.getDb, now, finishIfReady: (callId) => engine.finishIfReady(callId) }),
 
     handleUpgrade: (request, socket, head) => media.handleUpgrade(request, socket, head),
 

@@ -1,5 +1,6 @@
 import { DateTime } from "luxon";
 import type { PlaceCallRequest } from "@/server/voice/types";
+import { buildCallbackInstructions } from "./callback-instructions";
 
 /**
  * The Realtime agent's instructions for one call: the agent's own prompt, then who is being called (name, email,
@@ -7,6 +8,7 @@ import type { PlaceCallRequest } from "@/server/voice/types";
  * the three tools.
  */
 export function buildCallInstructions(request: PlaceCallRequest, now: Date): string {
+  if (request.callback) return buildCallbackInstructions(request, now);
   const zone = request.contact.timezone || "UTC";
   const local = DateTime.fromJSDate(now, { zone });
   const variables = Object.entries(request.contact.variables).filter(([, value]) => value.trim() !== "");

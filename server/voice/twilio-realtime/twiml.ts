@@ -4,7 +4,7 @@ import twilio from "twilio";
 export const APOLOGY_MESSAGE = "Sorry, we are having technical difficulties and have to end this call. We will call you back later. Goodbye.";
 
 /** Twilio's text-to-speech voice for `<Say>` (voicemail message, apology): Amazon Polly's neural US voice. */
-const SAY_VOICE = "Polly.Joanna-Neural";
+export const SAY_VOICE = "Polly.Joanna-Neural";
 
 /** `<Connect><Stream url="wss://…/media"><Parameter name="token" …/></Stream></Connect>`: the call's audio to our bridge. */
 export function streamTwiml(params: { streamUrl: string; token: string }): string {

@@ -77,7 +77,8 @@ export async function startVoiceStack(db: Db, options: { speed?: number; watchdo
     void (async () => {
       const body = await readBody(req);
       const request = new Request(`${appOrigin}${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === "POST" ? new Uint8Array(body) : undefined });
-      const response = await engine.handleCallback(request);
+      // The numbers' inbound voice webhooks (app/api/twilio/voice/[hook]) beside the per-call callbacks.
+      const response = req.url?.startsWith("/api/twilio/voice/") ? await engine.handleInboundWebhook(request) : await engine.handleCallback(request);
       res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
     })().catch(() => res.writeHead(500).end());
   });

@@ -26,6 +26,7 @@ export const EMPTY_AGENT: AgentDraft = {
   ringTimeoutSeconds: 30,
   maxCallSeconds: 600,
   voice: "marin",
+  replyEndsSequence: false,
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -56,5 +57,6 @@ export function draftFromView(view: AgentView): AgentDraft {
     ringTimeoutSeconds: view.ringTimeoutSeconds,
     maxCallSeconds: view.maxCallSeconds,
     voice: view.voice,
+    replyEndsSequence: view.replyEndsSequence,
   };
 }

@@ -11,6 +11,7 @@ import { Section } from "../../../../_components/ui/card";
 import { StickySaveBar } from "../../../../_components/ui/sticky-save-bar";
 import type { AgentDraft, AgentView } from "./agent-draft";
 import { BookingFields, ExtractedVariablesFields, GeneralFields, InputVariablesFields, OutcomesFields, PromptFields } from "./editor-sections";
+import { CheckboxField } from "../../../../_components/ui/checkbox";
 import { StepsEditor } from "./steps-editor";
 import { VoiceCallSettings } from "./voice-call-settings";
 
@@ -110,6 +111,16 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
               templateContext={{ agentName: draft.name, inputVariables: draft.inputVariables }}
               onChange={(steps) => set("steps", steps)}
             />
+            {draft.steps.some((step) => step.stepType === "SMS") && (
+              <CheckboxField
+                id="reply-ends-sequence"
+                className="mt-3"
+                label="A reply ends the sequence"
+                hint="Any SMS reply from the contact (other than STOP, START or HELP, which are always handled) ends their sequence as done: the steps left are skipped."
+                checked={draft.replyEndsSequence ?? false}
+                onCheckedChange={(checked) => set("replyEndsSequence", checked === true)}
+              />
+            )}
           </Section>
           <Section
             {...sectionProps("input-variables")}

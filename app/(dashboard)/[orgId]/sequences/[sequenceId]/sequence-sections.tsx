@@ -89,7 +89,8 @@ export function StepsSection({ steps, lifecycleStatus, zone }: { steps: Step[]; 
                 <div className="flex flex-wrap items-center gap-2">
                   <strong>{step.stepType === "CALL" ? "Call" : humanize(step.stepType)}</strong>
                   <Badge tone={STEP_STATE[step.state] ?? "neutral"}>{humanize(step.state)}</Badge>
-                  {step.resultType && step.state === "done" && <ResultBadge resultType={step.resultType} />}
+                  {step.resultType && step.state === "done" && step.stepType === "CALL" && <ResultBadge resultType={step.resultType} />}
+                  {step.resultType && step.stepType !== "CALL" && step.state !== "scheduled" && <Badge tone="neutral">{humanize(step.resultType)}</Badge>}
                 </div>
                 <div className="text-sm text-muted-foreground">
                   {delayText(step.delaySeconds, step.delaySecondsMax)}
@@ -126,8 +127,8 @@ export function CallsSection({ calls, zone, waiting }: { calls: Call[]; zone: st
         header: "Call",
         cell: ({ row }) => (
           <Link href={path(`/calls/${encodeURIComponent(row.original.callId)}`)}>
-            Call {row.original.stepNumber}
-            {row.original.attempt > 1 ? ` (attempt ${row.original.attempt})` : ""}
+            {row.original.direction === "inbound" ? `Callback ${row.original.attempt}` : `Call ${row.original.stepNumber}`}
+            {row.original.direction !== "inbound" && row.original.attempt > 1 ? ` (attempt ${row.original.attempt})` : ""}
           </Link>
         ),
       }),

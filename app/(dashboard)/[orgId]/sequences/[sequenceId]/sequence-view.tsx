@@ -9,7 +9,9 @@ import { PageHeader } from "../../../../_components/ui/page-header";
 import { EmptyState, ErrorState, Loading } from "../../../../_components/ui/states";
 import { LifecycleBadge } from "../../../../_components/status-badges";
 import { CancelByReference } from "./cancel-by-reference";
+import { MessagesSection } from "./messages-section";
 import { CallsSection, ChainSection, ContactSection, StepsSection } from "./sequence-sections";
+import { SimulateCallback } from "./simulate-callback";
 
 export function SequenceView({ sequenceId }: { sequenceId: string }) {
   const trpc = useTRPC();
@@ -30,7 +32,7 @@ export function SequenceView({ sequenceId }: { sequenceId: string }) {
       </>
     );
   }
-  const { sequence, steps, calls, chain } = view.data;
+  const { sequence, steps, calls, chain, messages, canSimulateCallback } = view.data;
   const done = steps.filter((step) => step.state === "done").length;
 
   return (
@@ -55,6 +57,12 @@ export function SequenceView({ sequenceId }: { sequenceId: string }) {
         <StepsSection steps={steps} lifecycleStatus={sequence.lifecycleStatus} zone={sequence.timezone} />
       </div>
       <CallsSection calls={calls} zone={sequence.timezone} waiting={chain?.chainStatus === "waiting"} />
+      {(messages.length > 0 || steps.some((step) => step.stepType !== "CALL")) && <MessagesSection messages={messages} zone={sequence.timezone} />}
+      {canSimulateCallback && can.admin && (
+        <Section title="Callback">
+          <SimulateCallback sequenceId={sequence.sequenceId} />
+        </Section>
+      )}
       {chain && <ChainSection chain={chain} sequenceId={sequence.sequenceId} />}
       {sequence.lifecycleStatus === "in progress" && can.admin && (
         <Section title="Cancel">

@@ -1,0 +1,267 @@
+/**
+ * Issue 27, done-when 1, on the production assembly: the built app behind `npm start` with VOICE_ENGINE=twilio-realtime
+ * (the project's Twilio and OpenAI simulators in this process, reached through a "tunnel" from PUBLIC_BASE_URL), a real
+ * SMTP server in this process (SMTP_URL), driven over HTTP only: /api/v1 for enrollment and results, the console's
+ * /api/trpc for the agent, Twilio's signed webhooks for SMS replies and the callback.
+ */
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { SMTPServer } from "smtp-server";
+import type { AddressInfo } from "node:net";
+import { startOpenAiSimulator, type OpenAiSimulator } from "@/server/simulators/openai-realtime";
+import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
+import { draftFromView } from "@/app/(dashboard)/[orgId]/agents/_components/agent-draft";
+import { freePort, listenForWebhooks, signIn, startBuiltApp, waitFor, type BuiltApp, type ConsoleSession, type WebhookListener } from "./harness";
+
+const PUBLIC_BASE_URL = "https://voice.example.test";
+const POOL = ["+13125550100", "+12025550100"];
+const ALWAYS = { dayOffset: 0, timeWindow: { startTime: 0, endTime: 1440 }, timezoneSource: "contact" as const };
+const STEPS = [
+  { stepType: "CALL" as const, delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: ALWAYS },
+  {
+    stepType: "EMAIL" as const,
+    delaySeconds: 0,
+    delaySecondsMax: null,
+    executionWindowConfig: ALWAYS,
+    subject: "Next steps with {{agent_name}} for {{company_name}}",
+    body: "Hi {{first_name}},\n\nThanks for the call about {{company_name}} ({{crm_ref}}).\n\nYour meeting: {{meeting_time}}\nJoin: {{meeting_link}}\n\nBest,\n{{agent_name}}",
+  },
+  { stepType: "SMS" as const, delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: ALWAYS, body: "Hi {{first_name}}, {{agent_name}} here about {{company_name}}. Reply STOP to opt out." },
+  { stepType: "CALL" as const, delaySeconds: 3600, delaySecondsMax: null, executionWindowConfig: ALWAYS },
+];
+
+type Mail = { to: string[]; raw: string };
+
+let app: BuiltApp;
+let twilio: TwilioSimulator;
+let openai: OpenAiSimulator;
+let webhooks: WebhookListener;
+let smtp: SMTPServer;
+let session: ConsoleSession;
+let agentId: string;
+const mails: Mail[] = [];
+
+function header(raw: string, name: string): string | null {
+  const head = raw.split(/\r?\n\r?\n/)[0]!.replace(/\r?\n[ \t]+/g, " ");
+  const line = head.split(/\r?\n/).find((candidate) => candidate.toLowerCase().startsWith(`${name.toLowerCase()}:`));
+  return line ? line.slice(name.length + 1).trim() : null;
+}
+
+function textPart(raw: string): string {
+  const match = /Content-Type: text\/plain[^\n]*\r?\n(?:Content-Transfer-Encoding: ([^\r\n]+)\r?\n)?\r?\n([\s\S]*?)\r?\n--/i.exec(raw);
+  const body = match?.[2] ?? "";
+  if (match?.[1]?.toLowerCase() !== "quoted-printable") return body;
+  return Buffer.from(body.replace(/=\r?\n/g, "").replace(/=([0-9A-F]{2})/g, (_all, hex: string) => String.fromCharCode(parseInt(hex, 16))), "latin1").toString("utf8");
+}
+
+const toApp = (url: string) => url.replace(PUBLIC_BASE_URL, app.origin);
+
+async function enroll(body: Record<string, unknown>): Promise<string> {
+  const res = await app.api(`/agents/${agentId}/schedule/sequence`, { body: { timezone: "America/New_York", crm_ref: "CRM-27", ...body } });
+  expect(res.status, JSON.stringify(res.body)).toBe(201);
+  return res.body.sequence.sequenceId as string;
+}
+
+async function metadata(sequenceId: string) {
+  const res = await app.api(`/conversations/metadata/${sequenceId}`);
+  expect(res.status, JSON.stringify(res.body)).toBe(200);
+  return res.body as { metadata: Array<Record<string, any>>; messages: Array<Record<string, any>> };
+}
+
+function explain() {
+  return {
+    calls: [...twilio.calls.values()].map((call) => ({ direction: call.direction, from: call.from, to: call.to, status: call.status, said: call.said, events: call.events.slice(0, 20) })),
+    messages: [...twilio.messaging.messages.values()].map((m) => [m.from, m.to, m.status, m.body]),
+    mails: mails.map((m) => m.to),
+    webhooks: webhooks.payloads().map((p) => [p.sequence?.sequenceId, p.direction, p.callResult?.resultType]),
+    log: app.logs().filter((line) => line.level === "warn" || line.level === "error" || line.level === 40 || line.level === 50).slice(-20),
+  };
+}
+
+async function waitForSequence(sequenceId: string, label: string, done: (body: Awaited<ReturnType<typeof metadata>>) => boolean) {
+  return waitFor(
+    async () => {
+      const body = await metadata(sequenceId);
+      return done(body) ? body : null;
+    },
+    { timeoutMs: 150_000, label, explain },
+  );
+}
+
+beforeAll(async () => {
+  smtp = new SMTPServer({
+    authOptional: true,
+    disabledCommands: ["STARTTLS"],
+    logger: false,
+    onData(stream, envelope, callback) {
+      const chunks: Buffer[] = [];
+      stream.on("data", (chunk: Buffer) => chunks.push(chunk));
+      stream.on("end", () => {
+        mails.push({ to: envelope.envelope.rcptTo.map((rcpt) => rcpt.address), raw: Buffer.concat(chunks).toString("utf8") });
+        callback();
+      });
+    },
+  });
+  await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
+  const smtpPort = (smtp.server.address() as AddressInfo).port;
+
+  openai = await startOpenAiSimulator();
+  const port = await freePort();
+  const appOrigin = `http://127.0.0.1:${port}`;
+  const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
+  twilio = await startTwilioSimulator({ speed: 4, resolvePublicUrl: tunnel, log: () => {} });
+  app = await startBuiltApp({
+    port,
+    env: {
+      VOICE_ENGINE: "twilio-realtime",
+      TWILIO_ACCOUNT_SID: twilio.accountSid,
+      TWILIO_AUTH_TOKEN: twilio.authToken,
+      TWILIO_API_BASE_URL: twilio.origin,
+      PUBLIC_BASE_URL,
+      APP_BASE_URL: PUBLIC_BASE_URL,
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.baseUrl,
+      ANALYSIS_LLM_URL: openai.baseUrl,
+      ANALYSIS_LLM_MODEL: "gpt-4.1-mini",
+      ANALYSIS_LLM_API_KEY: openai.apiKey,
+      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+      MAIL_FROM: "Acme Follow-ups <follow-ups@acme.example>",
+    },
+  });
+  webhooks = await listenForWebhooks(app);
+  const admin = app.demo.dashboard.users.find((user) => user.role === "admin")!;
+  session = await signIn(app, admin, app.primary.orgId);
+  // The four-step agent, created in the console: the demo link agent's definitions and calendar, new steps and pool.
+  const linkAgentId = app.primary.agents.find((agent) => agent.role === "link")!.agentId;
+  const view = await session.trpc("agents.getConfig", { agentId: linkAgentId }, { method: "GET" });
+  expect(view.status, JSON.stringify(view.body)).toBe(200);
+  const draft = draftFromView(view.body.result.data);
+  const created = await session.trpc("agents.create", {
+    ...draft,
+    name: "Ava",
+    phoneNumbers: POOL,
+    steps: STEPS,
+    inputVariables: draft.inputVariables.map(({ id: _id, ...variable }) => variable),
+    extractedVariables: draft.extractedVariables.map(({ id: _id, ...variable }) => variable),
+    outcomes: draft.outcomes.map(({ id: _id, ...outcome }) => outcome),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  agentId = created.body.result.data.agentId;
+}, 300_000);
+
+afterAll(async () => {
+  await app?.stop();
+  await twilio?.stop();
+  await openai?.stop();
+  await webhooks?.close();
+  await new Promise<void>((resolve) => (smtp ? smtp.close(() => resolve()) : resolve()));
+});
+
+describe("CALL → EMAIL → SMS → CALL on the built app (twilio-realtime, real SMTP), and a callback", () => {
+  it("emails with the meeting link and one-click unsubscribe, texts from the closest number, STOP and unsubscribe suppress, the sequence ends done, the contact's callback reaches the agent", async () => {
+    // Jane (…0: books a meeting) and Lee (…1: not now), both in the 202 area: texted from +1 202 555 0100.
+    const jane = await enroll({ name: "Jane Doe", phoneNumber: "+12025550170", toEmailAddress: "jane@example.org", company_name: "Acme Corp" });
+    const lee = await enroll({ name: "Lee Park", phoneNumber: "+12025550171", toEmailAddress: "lee@example.org", company_name: "Beta LLC" });
+
+    // Jane: the call booked a meeting (Goal Completed), the email and the SMS went out, the last CALL is skipped.
+    const janeDone = await waitForSequence(jane, "Jane's sequence done", (body) => body.metadata[0]?.sequence.lifecycleStatus === "done" && body.messages.some((m) => m.channel === "sms" && m.status === "delivered"));
+    const janeCall = janeDone.metadata.find((call) => call.direction === "outbound" && call.callResult.resultType !== "Cancelled")!;
+    expect(janeCall.callResult.resultType).toBe("Goal Completed");
+    const meeting = janeCall.callResult.followUpMeetingDetails;
+    expect(meeting?.meetingLink, JSON.stringify(janeCall)).toMatch(/^https?:\/\//);
+    expect(janeDone.metadata.map((call) => [call.attempt, call.callResult.resultType])).toEqual([
+      [1, "Goal Completed"],
+      [1, "Cancelled"],
+    ]);
+    expect(janeDone.metadata[1]!.callResult.summary).toBe("Skipped: the goal was completed in an earlier call.");
+
+    // The email at the SMTP server: rendered, with the first call's meeting link and valid RFC 8058 headers.
+    const janeMail = await waitFor(() => mails.find((mail) => mail.to.includes("jane@example.org")), { label: "Jane's email at the SMTP server", explain });
+    expect(header(janeMail.raw, "Subject")).toBe("Next steps with Ava for Acme Corp");
+    expect(header(janeMail.raw, "From")).toContain("follow-ups@acme.example");
+    const text = textPart(janeMail.raw);
+    expect(text).toContain("Hi Jane,");
+    expect(text).toContain("Thanks for the call about Acme Corp (CRM-27).");
+    expect(text).toContain(`Join: ${meeting.meetingLink}`);
+    expect(text).toMatch(/Your meeting: \w+day, \w+ \d+ at \d+:\d\d [AP]M E[SD]T/);
+    const listUnsubscribe = header(janeMail.raw, "List-Unsubscribe")!;
+    expect(listUnsubscribe).toMatch(new RegExp(`^<${PUBLIC_BASE_URL}/api/unsubscribe/[A-Za-z0-9_-]+\\.[A-Za-z0-9_-]{43}>$`));
+    expect(header(janeMail.raw, "List-Unsubscribe-Post")).toBe("List-Unsubscribe=One-Click");
+
+    // The SMS at the Twilio simulator, from the pool's closest number, delivered through signed status callbacks.
+    const janeSms = [...twilio.messaging.messages.values()].find((message) => message.to === "+12025550170")!;
+    expect(janeSms).toMatchObject({ from: "+12025550100", body: "Hi Jane, Ava here about Acme Corp. Reply STOP to opt out.", status: "delivered" });
+    const statusCallbacks = twilio.messaging.callbacks.filter((callback) => callback.kind === "message-status" && callback.params.MessageSid === janeSms.sid);
+    expect(statusCallbacks.map((callback) => [callback.params.MessageStatus, callback.status])).toEqual([
+      ["sent", 200],
+      ["delivered", 200],
+    ]);
+    expect(statusCallbacks[0]!.url.startsWith(`${PUBLIC_BASE_URL}/api/twilio/messages/status?messageId=`)).toBe(true);
+    expect(statusCallbacks[0]!.signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
+    expect(janeDone.messages.filter((m) => m.direction === "outbound").map((m) => [m.stepNumber, m.channel, m.status])).toEqual([
+      [2, "email", "sent"],
+      [3, "sms", "delivered"],
+    ]);
+
+    // Lee: not now → the email and the SMS; the last CALL waits an hour. A STOP reply suppresses the number at once.
+    await waitForSequence(lee, "Lee's SMS delivered", (body) => body.messages.some((m) => m.channel === "sms" && m.status === "delivered"));
+    const stop = await twilio.messaging.receive({ from: "+12025550171", to: "+12025550100", body: "STOP", url: `${PUBLIC_BASE_URL}/api/twilio/messages/inbound` });
+    expect(stop.status).toBe(200);
+    expect(stop.replies.map((reply) => reply.body)).toEqual(["You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe."]);
+    const leeDone = await metadata(lee);
+    expect(leeDone.metadata.map((call) => [call.callResult.resultType, call.callResult.summary.startsWith("Skipped") ? call.callResult.summary : "…"])).toEqual([
+      ["Goal Not Completed", "…"],
+      ["Cancelled", "Skipped: the contact opted out by SMS."],
+    ]);
+    expect(leeDone.metadata[0]!.sequence.lifecycleStatus).toBe("done");
+    expect(leeDone.messages.find((m) => m.direction === "inbound")).toMatchObject({ channel: "sms", status: "received", body: "STOP" });
+    const again = await app.api(`/agents/${agentId}/schedule/sequence`, { body: { name: "Lee Park", phoneNumber: "+12025550171", company_name: "Beta LLC", toEmailAddress: "lee@example.org" } });
+    expect(again.status).toBe(409);
+    expect(again.body.error).toBe("OPTED_OUT");
+
+    // Lee's email: the one-click unsubscribe (the POST mail clients send) suppresses the address; a tampered link 404.
+    const leeMail = await waitFor(() => mails.find((mail) => mail.to.includes("lee@example.org")), { label: "Lee's email", explain });
+    const unsubscribeUrl = header(leeMail.raw, "List-Unsubscribe")!.slice(1, -1);
+    const tampered = await fetch(toApp(unsubscribeUrl.slice(0, -2) + (unsubscribeUrl.endsWith("xx") ? "yy" : "xx")), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    expect(tampered.status).toBe(404);
+    const unsubscribed = await fetch(toApp(unsubscribeUrl), { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: "List-Unsubscribe=One-Click" });
+    expect(unsubscribed.status).toBe(200);
+    const events = await app.api(`/events?agentId=${encodeURIComponent(agentId)}&limit=500`);
+    expect(events.status).toBe(200);
+    const unsubscribedEvent = events.body.events.find((event: { type: string }) => event.type === "email.unsubscribed");
+    expect(unsubscribedEvent?.data, JSON.stringify(events.body.events.map((event: { type: string }) => event.type))).toMatchObject({ to: "lee@example.org", sequenceId: lee });
+    expect(events.body.events.map((event: { type: string }) => event.type)).toEqual(expect.arrayContaining(["email.sent", "sms.sent", "sms.delivered", "sms.received", "email.unsubscribed"]));
+    // The address is suppressed: a new contact with it gets no email (the step is skipped and recorded as such).
+    const sam = await enroll({ name: "Sam Lee", phoneNumber: "+12025550178", toEmailAddress: "LEE@example.org", company_name: "Gamma" });
+    const samDone = await waitForSequence(sam, "Sam's sequence done", (body) => body.metadata[0]?.sequence.lifecycleStatus === "done");
+    expect(samDone.messages.find((m) => m.channel === "email")).toMatchObject({ status: "skipped" });
+    expect(mails.filter((mail) => mail.to.some((to) => to.toLowerCase() === "lee@example.org"))).toHaveLength(1);
+
+    // Jane calls the number back: the agent that called her takes it, greets her by name, the call is recorded on
+    // her sequence and its result webhook says `direction: "inbound"`.
+    const unsigned = await fetch(`${app.origin}/api/twilio/voice/inbound`, { method: "POST", headers: { "content-type": "application/x-www-form-urlencoded" }, body: `CallSid=CA${"1".repeat(32)}&From=%2B12025550170&To=%2B12025550100` });
+    expect(unsigned.status).toBe(403);
+    const sessionsBefore = openai.sessions.length;
+    const callback = twilio.callFrom({ from: "+12025550170", to: "+12025550100", url: `${PUBLIC_BASE_URL}/api/twilio/voice/inbound`, statusCallback: `${PUBLIC_BASE_URL}/api/twilio/voice/status`, lines: ["callee.not-now"] });
+    const inbound = await waitFor(() => webhooks.payloads().find((payload) => payload.sequence?.sequenceId === jane && payload.direction === "inbound"), { timeoutMs: 120_000, label: "the callback's call-result webhook", explain });
+    const twimlFetch = twilio.callbacks.find((entry) => entry.kind === "twiml" && entry.params.CallSid === callback.sid)!;
+    expect(twimlFetch).toMatchObject({ status: 200, params: { Direction: "inbound", From: "+12025550170", To: "+12025550100" } });
+    const firstAgentLine = String(inbound.callResult.transcription).split("\n").find((line) => line.startsWith("Agent:"));
+    expect(firstAgentLine, inbound.callResult.transcription).toContain("Jane");
+    expect(inbound).toMatchObject({ direction: "inbound", fromPhoneNumber: "+12025550100", phoneNumber: "+12025550170", agentId, sequence: { sequenceId: jane, lifecycleStatus: "done" } });
+    expect(inbound.callResult.transcription).toContain("Not right now");
+    // The model's instructions carried the sequence's context: the input variables and the last call's summary.
+    const realtime = openai.sessions.slice(sessionsBefore).find((record) => record.instructions.includes("calling you back"))!;
+    expect(realtime.instructions).toContain("company_name: Acme Corp");
+    expect(realtime.instructions).toContain(janeCall.callResult.summary);
+    // Recorded on her sequence beside the outbound calls (step 0), charged like a call; the sequence did not move.
+    const after = await metadata(jane);
+    expect(after.metadata.map((call) => [call.direction, call.callResult.resultType])).toEqual(
+      expect.arrayContaining([
+        ["outbound", "Goal Completed"],
+        ["inbound", inbound.callResult.resultType],
+      ]),
+    );
+    expect(after.metadata).toHaveLength(3);
+    expect(twilio.callFromNumber("+12025550170")?.status).toBe("completed");
+  });
+});
