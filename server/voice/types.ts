@@ -1,3 +1,4 @@
+import type { TransferConfig } from "@/db/schema/agents";
 import type { AgentVoiceSettings } from "./agent-voice-settings";
 
 /**
@@ -37,6 +38,12 @@ export type PlaceCallRequest = {
     goals: VoiceExtractionGoal[];
     /** Real voice engine settings (the simulator ignores them). */
     voice: AgentVoiceSettings;
+    /** Handing the call to a person (null: never); its hours are in `transfer.timezone` or the agent's first zone. */
+    transfer?: TransferConfig | null;
+    /** Where to head in a phone menu; null = a person. */
+    phoneMenuGoal?: string | null;
+    /** The agent's first timezone. */
+    timezone?: string;
   };
   contact: { name: string; timezone: string; email: string | null; variables: Record<string, string> };
 };

@@ -20,8 +20,10 @@ import {
   releaseDial,
   restartDial,
 } from "./call-state";
+import { createDtmf } from "./dtmf";
 import { createMediaStreamServer, type MediaStreamServer } from "./media-bridge";
-import { callbackUrl, mediaStreamPublicUrl, TWILIO_CALLBACK_PREFIX, TWILIO_HOOKS, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
+import { callbackUrl, mediaStreamPublicUrl, TRANSFER_HOOKS, TWILIO_CALLBACK_PREFIX, TWILIO_HOOKS, type TransferHook, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
+import { createTransfers, type Transfers } from "./transfer";
 import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { createStreamToken } from "./stream-token";
 import { createTwilioClient, twilioErrorCode, type TwilioClient } from "./twilio-client";
@@ -47,7 +49,8 @@ export type TwilioRealtimeEngine = VoiceEngine & {
   settings: TwilioRealtimeSettings;
   client: TwilioClient;
   media: MediaStreamServer;
-  /** `POST /api/voice/twilio/{twiml,status,amd,recording}?callId=…`: Twilio's signed callbacks. */
+  transfers: Transfers;
+  /** `POST /api/voice/twilio/{twiml,status,amd,recording,transfer-*}?callId=…`: Twilio's signed callbacks. */
   handleCallback(request: Request): Promise<Response>;
   /** The HTTP server's `upgrade` event for the media stream path (node-server.ts). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
@@ -114,18 +117,25 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     return null;
   }
 
+  const transfers = createTransfers({ settings, client, getDb: deps.getDb, now, log, finishIfReady: (callId) => engine.finishIfReady(callId) });
   const media = createMediaStreamServer({
     settings,
     getDb: deps.getDb,
     now,
     log,
+    transfers,
+    dtmf: createDtmf({ settings, client, getDb: deps.getDb, now, log }),
     hangUp: (callId, params) => engine.hangUp(callId, params),
     onStreamEnded: (callId) => {
       void engine.finishIfReady(callId).catch((error: unknown) => log(`finishing ${callId} failed`, error));
     },
   });
 
-  async function onCallback(hook: TwilioHook, callId: string, form: Record<string, string>): Promise<Response> {
+  async function onCallback(hook: TwilioHook, callId: string, form: Record<string, string>, url: URL): Promise<Response> {
+    if ((TRANSFER_HOOKS as readonly string[]).includes(hook)) {
+      // The person's leg has a CallSid of its own: transfer.ts checks it against the transfer's.
+      return transfers.handleCallback(hook as TransferHook, { callId, transferId: url.searchParams.get("transferId") ?? "", form });
+    }
     const db = deps.getDb();
     const row = await findTwilioCall(db, callId);
     if (!row) return new Response("Unknown call", { status: 404 });
@@ -140,7 +150,10 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       }
       case "status": {
         const updated = await applyStatusCallback(db, { callId, form, now: now() });
-        if (updated && isFinalStatus(updated.status)) await engine.finishIfReady(callId);
+        if (updated && isFinalStatus(updated.status)) {
+          await transfers.cancelOpenLegs(callId);
+          await engine.finishIfReady(callId);
+        }
         return twimlResponse(emptyTwiml());
       }
       case "amd": {
@@ -163,6 +176,8 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
         await engine.finishIfReady(callId);
         return twimlResponse(emptyTwiml());
       }
+      default:
+        return new Response("Not found", { status: 404 });
     }
   }
 
@@ -171,6 +186,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     settings,
     client,
     media,
+    transfers,
     // Ring timeout + the longest call an agent may have + recording processing, before the watchdog steps in.
     maxCallWallSeconds: 120 + MAX_CALL_SECONDS_CAP + 120,
 
@@ -251,7 +267,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       if (!signed) return new Response("Invalid Twilio signature", { status: 403 });
       const callId = url.searchParams.get("callId") ?? "";
       if (!callId || callId.length > 200) return new Response("Missing callId", { status: 400 });
-      return onCallback(hook, callId, form);
+      return onCallback(hook, callId, form, url);
     },
 
     handleUpgrade: (request, socket, head) => media.handleUpgrade(request, socket, head),
@@ -262,6 +278,8 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       if (!row) return "unknown";
       if (row.endedReportedAt) return "already-reported";
       const pending = pendingFinishReasons(row, now(), { recordingMs: recordingWaitMs, streamMs: streamWaitMs });
+      // A transferred call: the person's leg reports its own end (and duration) shortly after the caller's.
+      if (row.completedAt && now().getTime() - row.completedAt.getTime() < streamWaitMs && (await transfers.openLegs(callId)) > 0) pending.push("transfer leg still open");
       if (pending.length > 0) {
         if (row.completedAt) {
           const waited = now().getTime() - row.completedAt.getTime();
@@ -314,6 +332,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      transfers.close();
       await media.close();
     },
   };

@@ -15,6 +15,9 @@ import { startConversation, type ConversationHooks, type LiveConversation } from
 import { TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
 import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { verifyStreamToken } from "./stream-token";
+import type { Dtmf } from "./dtmf";
+import type { Transfers } from "./transfer";
+import { transcriptLinesOf } from "./call-state";
 
 export type MediaStreamServerDeps = {
   settings: TwilioRealtimeSettings;
@@ -23,6 +26,9 @@ export type MediaStreamServerDeps = {
   log: (message: string, error?: unknown) => void;
   hangUp: ConversationHooks["hangUp"];
   onStreamEnded: (callId: string) => void;
+  /** Transfers and phone menus (transfer.ts, dtmf.ts); without them the tools are not offered (benchmark). */
+  transfers?: Transfers;
+  dtmf?: Dtmf;
   /** Replaces the Postgres-backed hooks (the media-bridge benchmark runs the bridge without a database). */
   hooks?: Partial<ConversationHooks>;
   /** Skip the handshake's X-Twilio-Signature check (benchmark only; the stream token is still required). */
@@ -82,8 +88,8 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       return { request, callSid: row.callSid };
     },
     streamStarted: (callId, streamSid) => markStream(deps.getDb(), { callId, event: "started", streamSid, now: deps.now() }),
-    async streamEnded(callId) {
-      await markStream(deps.getDb(), { callId, event: "ended", now: deps.now() });
+    async streamEnded(callId, streamSid) {
+      await markStream(deps.getDb(), { callId, event: "ended", streamSid, now: deps.now() });
       deps.onStreamEnded(callId);
     },
     saveLine: (request, line) => saveTranscriptLine(deps.getDb(), { organizationId: request.organizationId, callId: request.callId, line }),
@@ -120,6 +126,21 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
     },
     hangUp: (callId, params) => deps.hangUp(callId, params),
     answeredBy: (callId, signal) => waitForAnsweredBy(callId, signal),
+    ...(deps.transfers ? { transfer: (request: PlaceCallRequest, params: { callSid: string; target: string; reason: string }) => deps.transfers!.decide(request, params) } : {}),
+    ...(deps.dtmf
+      ? {
+          checkDigits: (digits: string) => deps.dtmf!.check(digits),
+          pressDigits: (callId: string, params: { digits: string; reason: string | null }) => deps.dtmf!.press({ callId, ...params }),
+        }
+      : {}),
+    async resume(request, resume) {
+      const db = deps.getDb();
+      const [row, lines] = await Promise.all([findTwilioCall(db, request.callId), transcriptLinesOf(db, request.callId)]);
+      const digits = /^digits:([0-9*#wW]{1,32})$/.exec(resume)?.[1];
+      const transferId = /^transfer:([a-z0-9.-]{1,80})$/.exec(resume)?.[1];
+      const note = digits && deps.dtmf ? deps.dtmf.resumeNote(digits) : transferId && deps.transfers ? await deps.transfers.resumeNote(request.callId, transferId, request) : null;
+      return { lines: lines.map((line) => ({ itemId: line.itemId, speaker: line.speaker, text: line.text })), note, respond: !digits, answeredAt: row?.answeredAt ?? null };
+    },
   };
   const hooks: ConversationHooks = { ...defaultHooks, ...deps.hooks };
 
@@ -187,6 +208,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
         hooks,
         now: deps.now,
         log: deps.log,
+        resume: message.start?.customParameters?.resume ?? null,
       });
       live.set(callId, conversation);
       void conversation.ended.finally(() => {
