@@ -1,5 +1,5 @@
 import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
-import { backgroundResult, RealtimeAgent, RealtimeSession, tool, type RealtimeItem } from "@openai/agents-realtime";
+import { backgroundResult, RealtimeAgent, RealtimeSession, tool, type RealtimeAgentConfiguration, type RealtimeItem } from "@openai/agents-realtime";
 import type WebSocket from "ws";
 import { z } from "zod";
 import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
@@ -212,7 +212,7 @@ export function startConversation(params: {
     if (resumed?.answeredAt) startedAtMs = resumed.answeredAt.getTime();
     for (const line of resumed?.lines ?? []) saved.add(line.itemId);
     await hooks.streamStarted(callId, params.streamSid);
-    const tools: Array<ReturnType<typeof tool<any>>> = [
+    const tools: NonNullable<RealtimeAgentConfiguration["tools"]> = [
       tool({
         name: "book_meeting",
         description: "Book the follow-up meeting the contact agreed to, through the agent's calendar. Returns whether it was booked and the details to confirm.",

@@ -26,6 +26,8 @@ export const EMPTY_AGENT: AgentDraft = {
   ringTimeoutSeconds: 30,
   maxCallSeconds: 600,
   voice: "marin",
+  transferConfig: null,
+  phoneMenuGoal: null,
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -56,5 +58,7 @@ export function draftFromView(view: AgentView): AgentDraft {
     ringTimeoutSeconds: view.ringTimeoutSeconds,
     maxCallSeconds: view.maxCallSeconds,
     voice: view.voice,
+    transferConfig: view.transferConfig,
+    phoneMenuGoal: view.phoneMenuGoal,
   };
 }
