@@ -11,7 +11,10 @@ import { recordHttpRequest } from "@/server/observability/metrics";
 import { isShuttingDown } from "@/server/runtime/lifecycle";
 import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
-import { getTwilioRealtimeEngine } from "@/server/voice";
+import { getTwilioRealtimeEngine, getVoiceEngine } from "@/server/voice";
+import { readSessionActor, sessionSourceOf } from "@/server/auth/next-auth";
+import { getListenHub } from "@/server/voice/listen";
+import { createListenSocketHandler } from "@/server/voice/listen/listen-socket";
 import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
@@ -75,9 +78,31 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   };
 }
 
-/** The app's WebSockets: Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */
+let listenSocket: ReturnType<typeof createListenSocketHandler> | null = null;
+
+/** Supervisors listening to live calls (server/voice/listen): the session cookie of the console, checked before the upgrade. */
+function listenRoute(): UpgradeRoute {
+  listenSocket ??= createListenSocketHandler({
+    getDb,
+    hub: getListenHub,
+    readActor: (request) => readSessionActor(sessionSourceOf(new Request("http://listen/", { headers: headersOf(request) }))),
+    simulatedAudio: () => getVoiceEngine().kind !== "twilio-realtime",
+  });
+  return { path: listenSocket.path, handle: listenSocket.handle };
+}
+
+function headersOf(request: IncomingMessage): Headers {
+  const headers = new Headers();
+  for (const [name, value] of Object.entries(request.headers)) {
+    if (typeof value === "string") headers.set(name, value);
+    else if (Array.isArray(value)) headers.set(name, value.join(", "));
+  }
+  return headers;
+}
+
+/** The app's WebSockets: Twilio Media Streams when VOICE_ENGINE=twilio-realtime; listening in on live calls. */
 function appUpgradeRoutes(): UpgradeRoute[] {
-  const routes: UpgradeRoute[] = [];
+  const routes: UpgradeRoute[] = [listenRoute()];
   const voice = getTwilioRealtimeEngine();
   if (voice) routes.push({ path: TWILIO_MEDIA_PATH, handle: (request, socket, head) => void voice.handleUpgrade(request, socket, head) });
   return routes;

@@ -24,6 +24,7 @@ import { createDtmf } from "./dtmf";
 import { createMediaStreamServer, type MediaStreamServer } from "./media-bridge";
 import { callbackUrl, mediaStreamPublicUrl, TRANSFER_HOOKS, TWILIO_CALLBACK_PREFIX, TWILIO_HOOKS, type TransferHook, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
 import { createTransfers, type Transfers } from "./transfer";
+import type { ListenHub } from "@/server/voice/listen/listen-hub";
 import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { createStreamToken } from "./stream-token";
 import { createTwilioClient, twilioErrorCode, type TwilioClient } from "./twilio-client";
@@ -42,6 +43,8 @@ export type TwilioRealtimeEngineDeps = {
   /** How long a dial claim without a CallSid blocks a second attempt before it looks the call up at Twilio. */
   dialClaimMs?: number;
   log?: (message: string, error?: unknown) => void;
+  /** Supervisors listening in (server/voice/listen); none: nobody can listen (tests, benchmarks). */
+  listenHub?: () => ListenHub;
 };
 
 export type TwilioRealtimeEngine = VoiceEngine & {
@@ -124,6 +127,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     now,
     log,
     transfers,
+    listenHub: deps.listenHub,
     dtmf: createDtmf({ settings, client, getDb: deps.getDb, now, log }),
     hangUp: (callId, params) => engine.hangUp(callId, params),
     onStreamEnded: (callId) => {

@@ -17,6 +17,8 @@ import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { verifyStreamToken } from "./stream-token";
 import type { Dtmf } from "./dtmf";
 import type { Transfers } from "./transfer";
+import type { ListenHub } from "@/server/voice/listen/listen-hub";
+import { CallAudioMixer } from "@/server/voice/listen/mixer";
 import { transcriptLinesOf } from "./call-state";
 
 export type MediaStreamServerDeps = {
@@ -29,6 +31,8 @@ export type MediaStreamServerDeps = {
   /** Transfers and phone menus (transfer.ts, dtmf.ts); without them the tools are not offered (benchmark). */
   transfers?: Transfers;
   dtmf?: Dtmf;
+  /** Supervisors listening in (server/voice/listen): this bridge is the source of its calls' audio. */
+  listenHub?: () => ListenHub;
   /** Replaces the Postgres-backed hooks (the media-bridge benchmark runs the bridge without a database). */
   hooks?: Partial<ConversationHooks>;
   /** Skip the handshake's X-Twilio-Signature check (benchmark only; the stream token is still required). */
@@ -55,6 +59,41 @@ const START_TIMEOUT_MS = 10_000;
  */
 const AMD_WAIT_MS = 32_000;
 const AMD_POLL_MS = 250;
+
+/**
+ * Both sides of the call for whoever listens (any instance: the hub forwards through Postgres NOTIFY). Nothing is
+ * decoded while nobody listens: one map lookup per message.
+ */
+function tapForListeners(hub: ListenHub, callId: string, ws: WebSocket, socket: HeldMediaSocket): () => void {
+  const source = hub.registerSource(callId);
+  const mixer = new CallAudioMixer((frame) => source.push(frame));
+  const onMessage = (data: Buffer) => {
+    if (!source.wanted() || data.length > 4096 || !data.includes('"event":"media"')) return;
+    try {
+      const payload = (JSON.parse(data.toString()) as { media?: { payload?: string } }).media?.payload;
+      if (payload) mixer.inbound(Buffer.from(payload, "base64"));
+    } catch {
+      // Not ours to judge: the transport reads the same message.
+    }
+  };
+  ws.on("message", onMessage);
+  socket.onSend = (data) => {
+    if (!source.wanted()) return;
+    if (data.includes('"event":"clear"')) return mixer.clear();
+    if (!data.includes('"event":"media"')) return;
+    try {
+      const payload = (JSON.parse(data) as { media?: { payload?: string } }).media?.payload;
+      if (payload) mixer.outbound(Buffer.from(payload, "base64"));
+    } catch {
+      // idem
+    }
+  };
+  return () => {
+    ws.off("message", onMessage);
+    socket.onSend = null;
+    source.close();
+  };
+}
 
 function refuse(socket: Duplex, status: number, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
@@ -211,7 +250,9 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
         resume: message.start?.customParameters?.resume ?? null,
       });
       live.set(callId, conversation);
+      const stopListenTap = deps.listenHub ? tapForListeners(deps.listenHub(), callId, ws, socket) : () => {};
       void conversation.ended.finally(() => {
+        stopListenTap();
         if (live.get(callId) === conversation) live.delete(callId);
       });
     };
