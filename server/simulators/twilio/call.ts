@@ -124,6 +124,12 @@ export class SimCall {
   private holdPosition = 0;
   /** Keys played on this call with `<Play digits>` (what a phone menu heard). */
   readonly digitsPlayed: string[] = [];
+  /**
+   * The longest the callee heard nothing at all (media ms) from being put on hold in a conference until someone spoke
+   * to them again (a person in the room, or the agent back on the stream): "nobody is left in silence".
+   */
+  longestSilenceSinceHoldMs = 0;
+  private holdWatch: { silentMs: number } | null = null;
   /** The parties this call `<Dial>`ed (child calls). */
   readonly dialLegs: SimCall[] = [];
   /** Resolves true when this call is answered, false when it ends unanswered. */
@@ -369,6 +375,7 @@ export class SimCall {
   private async joinRoom(room: SimRoom, options: JoinOptions, holdMusic: boolean): Promise<void> {
     this.room = room;
     this.holdMusic = holdMusic;
+    if (!room.started) this.holdWatch = { silentMs: 0 };
     const ended = room.join(this, options);
     const actionArrived = new Promise<void>((resolve) => this.actionWaiters.push(resolve));
     const limit = (async () => {
@@ -571,6 +578,11 @@ export class SimCall {
     }
     const played = this.playOutboundFrame() ?? this.playRoomFrame();
     if (played) this.outbound.write(at, played.frame);
+    if (this.holdWatch) {
+      if (played?.speech) this.holdWatch = null;
+      else if (played) this.holdWatch.silentMs = 0;
+      else this.longestSilenceSinceHoldMs = Math.max(this.longestSilenceSinceHoldMs, (this.holdWatch.silentMs += FRAME_MS));
+    }
     if (played?.speech) {
       this.outboundIdleFrames = 0;
       this.callee?.agentSpoke();
@@ -739,6 +751,7 @@ class CalleeVoice {
   private menu: { prompts: number; waitFrames: number; connected: boolean } | null;
   private hungUp = false;
   private hangUpCountdown = -1;
+  private wasTalking = false;
 
   constructor(
     private readonly scenario: CalleeScenario,
@@ -788,6 +801,9 @@ class CalleeVoice {
 
   nextFrame(talking: boolean, outboundIdleFrames: number): Buffer | null {
     if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone(this.amdVerdict);
+    // Back from hold (or a menu's tones): a person waits to be spoken to before they say their next line.
+    if (talking && !this.wasTalking) this.agentSpokeSinceLine = false;
+    this.wasTalking = talking;
     if (this.hangUpCountdown > 0 && (this.hangUpCountdown -= 1) === 0 && !this.hungUp) {
       this.hungUp = true;
       this.hangUp();
