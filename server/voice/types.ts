@@ -82,6 +82,11 @@ export type VoiceProviderEvent =
   | (EventBase & { type: "call.ringing" })
   | (EventBase & { type: "call.answered" })
   | (EventBase & { type: "call.tool"; tool: "book_meeting"; arguments: Record<string, unknown> })
+  /**
+   * A transfer the provider carried out (the simulator): `arguments` say how it went — targetLabel, mode, answered,
+   * humanLegSeconds, outcome — and the entry point records it as the call's `transfer_call` action.
+   */
+  | (EventBase & { type: "call.tool"; tool: "transfer_call"; arguments: Record<string, unknown> })
   /** One spoken turn while the call is live (stored in call_transcript_lines, once per `itemId`). */
   | (EventBase & { type: "call.transcript"; itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number })
   /** Several spoken turns at once (a provider that reports lines in batches; the app's simulator, once a second). */
