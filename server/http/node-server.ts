@@ -15,6 +15,7 @@ import { getTwilioRealtimeEngine, getVoiceEngine } from "@/server/voice";
 import { readSessionActor, sessionSourceOf } from "@/server/auth/next-auth";
 import { getListenHub } from "@/server/voice/listen";
 import { createListenSocketHandler } from "@/server/voice/listen/listen-socket";
+import { getTestCallServer } from "@/server/voice/test-call/test-call-server";
 import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
@@ -100,9 +101,10 @@ function headersOf(request: IncomingMessage): Headers {
   return headers;
 }
 
-/** The app's WebSockets: Twilio Media Streams when VOICE_ENGINE=twilio-realtime; listening in on live calls. */
+/** The app's WebSockets: browser test calls of agents, listening in on live calls, and Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */
 function appUpgradeRoutes(): UpgradeRoute[] {
-  const routes: UpgradeRoute[] = [listenRoute()];
+  const testCalls = getTestCallServer({ getDb, now: () => new Date() });
+  const routes: UpgradeRoute[] = [{ path: testCalls.path, handle: (request, socket, head) => testCalls.handleUpgrade(request, socket, head) }, listenRoute()];
   const voice = getTwilioRealtimeEngine();
   if (voice) routes.push({ path: TWILIO_MEDIA_PATH, handle: (request, socket, head) => void voice.handleUpgrade(request, socket, head) });
   return routes;

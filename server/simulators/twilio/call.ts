@@ -479,7 +479,13 @@ export class SimCall {
     this.ws = ws;
     this.streamSid = newSid("MZ");
     this.sequence = 0;
-    const closed = new Promise<void>((resolve) => ws.once("close", () => resolve()));
+    const closed = new Promise<void>((resolve) =>
+      ws.once("close", (code, reason) => {
+        // Who ended the stream, for a test's post-mortem (1000 from our side is logged as `stream-ended` alone).
+        if (this.ws === ws) this.events.push(`stream-closed-by-app: ${code}${reason.length ? ` ${reason.toString()}` : ""}`);
+        resolve();
+      }),
+    );
     ws.on("message", (data) => this.onStreamMessage(data.toString()));
     this.send({ event: "connected", protocol: "Call", version: "1.0.0" });
     this.send({

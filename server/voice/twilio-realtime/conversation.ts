@@ -4,6 +4,7 @@ import type WebSocket from "ws";
 import { z } from "zod";
 import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
 import type { TranscriptLineInput } from "./call-state";
+import { CALL_TOOLS } from "./call-tools";
 import { buildCallInstructions } from "./instructions";
 import type { TwilioRealtimeSettings } from "./settings";
 import { APOLOGY_MESSAGE } from "./twiml";
@@ -33,6 +34,8 @@ export type ConversationHooks = {
    * so far, the note the model gets, and whether it speaks first.
    */
   resume?(request: PlaceCallRequest, resume: string): Promise<ResumedConversation | null>;
+  /** The session is created (not yet connected): a browser test call follows its tool calls and audio from here. */
+  sessionCreated?(session: RealtimeSession, request: PlaceCallRequest): void;
 };
 
 export type ResumedConversation = { lines: Array<{ itemId: string; speaker: "agent" | "customer"; text: string }>; note: string | null; respond: boolean; answeredAt: Date | null };
@@ -215,20 +218,17 @@ export function startConversation(params: {
     const tools: NonNullable<RealtimeAgentConfiguration["tools"]> = [
       tool({
         name: "book_meeting",
-        description: "Book the follow-up meeting the contact agreed to, through the agent's calendar. Returns whether it was booked and the details to confirm.",
-        parameters: z.object({ preferredStartTime: z.string().nullable().describe("When the contact would like to meet, as they said it; null if they did not say.") }),
+        ...CALL_TOOLS.book_meeting,
         execute: async ({ preferredStartTime }) => JSON.stringify(await hooks.bookMeeting(current, params.callSid, { preferredStartTime })),
       }),
       tool({
         name: "opt_out",
-        description: "The contact asked not to be called again: record it now (their number is never called again by this organization).",
-        parameters: z.object({}),
+        ...CALL_TOOLS.opt_out,
         execute: async () => JSON.stringify(await hooks.optOut(current)),
       }),
       tool({
         name: "end_call",
-        description: "Hang up. Call it only after you have said goodbye.",
-        parameters: z.object({ reason: z.string().nullable().describe("Why the call ends, in a few words.") }),
+        ...CALL_TOOLS.end_call,
         execute: async () => {
           closingByUs = true;
           void (async () => {
@@ -299,6 +299,7 @@ export function startConversation(params: {
         },
       },
     });
+    hooks.sessionCreated?.(session, current);
     session.on("history_updated", (history) => persist(history));
     session.on("audio", () => {
       audioChunksSent += 1;

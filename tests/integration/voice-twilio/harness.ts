@@ -70,7 +70,7 @@ export async function startVoiceStack(db: Db, options: { speed?: number; watchdo
     announceCallEnded: async (callId) => void (await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }))),
     recordingWaitMs: 5_000,
     streamWaitMs: 3_000,
-    log: () => {},
+    log: (message, error) => process.env.VOICE_DEBUG && console.error("ENGINE", message, error),
   });
   const sockets = new Set<Socket>();
   const server = http.createServer((req: IncomingMessage, res: ServerResponse) => {
