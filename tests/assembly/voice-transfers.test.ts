@@ -93,7 +93,7 @@ beforeAll(async () => {
   const port = await freePort();
   const appOrigin = `http://127.0.0.1:${port}`;
   const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
-  twilio = await startTwilioSimulator({ speed: 4, resolvePublicUrl: tunnel, log: () => {} });
+  twilio = await startTwilioSimulator({ speed: 2, resolvePublicUrl: tunnel, log: () => {} });
   app = await startBuiltApp({
     port,
     env: {

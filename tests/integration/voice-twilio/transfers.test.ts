@@ -24,7 +24,7 @@ const chiliPiper = useChiliPiperSimulator();
 let stack: VoiceStack;
 
 beforeAll(async () => {
-  stack = await startVoiceStack(db, { speed: 4 });
+  stack = await startVoiceStack(db, { speed: 2 });
 });
 afterAll(async () => {
   await stack?.stop();
@@ -68,7 +68,7 @@ function explain() {
 }
 
 async function webhookOf(receiver: Awaited<ReturnType<typeof startReceiver>>, secret: string, label: string) {
-  await stack.runUntil(() => receiver.requests.length >= 1, { timeoutMs: 90_000, label: `${label}: ${JSON.stringify(explain()).slice(0, 3000)}` });
+  await stack.runUntil(() => receiver.requests.length >= 1, { timeoutMs: 150_000, label: `${label}: ${JSON.stringify(explain()).slice(0, 3000)}` });
   return new Webhook(secret).verify(receiver.requests[0]!.body, receiver.requests[0]!.headers) as Record<string, any>;
 }
 
