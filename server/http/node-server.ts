@@ -12,7 +12,7 @@ import { isShuttingDown } from "@/server/runtime/lifecycle";
 import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine, getVoiceEngine } from "@/server/voice";
-import { readSessionActor, sessionSourceOf } from "@/server/auth/next-auth";
+import { readUpgradeActor } from "@/server/auth/session-cookie";
 import { getListenHub } from "@/server/voice/listen";
 import { createListenSocketHandler } from "@/server/voice/listen/listen-socket";
 import { getTestCallServer } from "@/server/voice/test-call/test-call-server";
@@ -86,19 +86,10 @@ function listenRoute(): UpgradeRoute {
   listenSocket ??= createListenSocketHandler({
     getDb,
     hub: getListenHub,
-    readActor: (request) => readSessionActor(sessionSourceOf(new Request("http://listen/", { headers: headersOf(request) }))),
+    readActor: (request) => readUpgradeActor(getDb(), request),
     simulatedAudio: () => getVoiceEngine().kind !== "twilio-realtime",
   });
   return { path: listenSocket.path, handle: listenSocket.handle };
-}
-
-function headersOf(request: IncomingMessage): Headers {
-  const headers = new Headers();
-  for (const [name, value] of Object.entries(request.headers)) {
-    if (typeof value === "string") headers.set(name, value);
-    else if (Array.isArray(value)) headers.set(name, value.join(", "));
-  }
-  return headers;
 }
 
 /** The app's WebSockets: browser test calls of agents, listening in on live calls, and Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */

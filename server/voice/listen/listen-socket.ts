@@ -5,8 +5,8 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Db } from "@/db";
 import { calls } from "@/db/schema";
 import type { SessionActor } from "@/server/trpc/context";
-import { findMembership } from "@/server/services/members/list-my-organizations";
-import { findOrganizationById } from "@/server/services/members/list-my-organizations";
+import { findMembership, findOrganizationById } from "@/server/services/members/list-my-organizations";
+import { getLogger } from "@/server/observability/logger";
 import type { ListenHub } from "./listen-hub";
 import { startSimulatedListenSource } from "./simulated-source";
 
@@ -120,7 +120,10 @@ export function createListenSocketHandler(deps: ListenSocketDeps) {
           if ("status" in verdict) return refuse(socket, verdict.status);
           wss.handleUpgrade(request, socket, head, (ws) => serve(ws, verdict.callId));
         })
-        .catch(() => refuse(socket, 500));
+        .catch((error: unknown) => {
+          getLogger("listen").error({ err: error }, "listen socket: the check before the upgrade failed");
+          refuse(socket, 500);
+        });
     },
     close() {
       for (const entry of simulated.values()) entry.stop();

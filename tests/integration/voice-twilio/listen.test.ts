@@ -2,7 +2,11 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, inject, it } from "vitest";
 import WebSocket from "ws";
+import { eq } from "drizzle-orm";
+import { encode } from "next-auth/jwt";
 import { createDb } from "@/db";
+import { users } from "@/db/schema";
+import { readUpgradeActor } from "@/server/auth/session-cookie";
 import { ulawRms } from "@/server/voice/g711";
 import { ListenHub } from "@/server/voice/listen/listen-hub";
 import { createListenSocketHandler } from "@/server/voice/listen/listen-socket";
@@ -11,6 +15,7 @@ import { createTestAgent, createTestCall, createTestSequence } from "@/tests/fac
 import { createOrgWithRoles } from "../dashboard/helpers";
 
 const db = useTestDb();
+const SECRET = "listen-test-secret-0123456789abcdef";
 const handles: Array<ReturnType<typeof createDb>> = [];
 const hubs: ListenHub[] = [];
 afterAll(async () => {
@@ -28,6 +33,16 @@ function instance(): ListenHub {
 }
 
 describe("listening in on a live call", () => {
+  it("reads the console's session from the upgrade's cookie, and refuses a revoked one", async () => {
+    const { people } = await createOrgWithRoles(db);
+    const [user] = await db.select({ sessionVersion: users.sessionVersion }).from(users).where(eq(users.id, people.support.userId));
+    const cookie = async (sv: number) => `next-auth.session-token=${await encode({ token: { uid: people.support.userId, sv, email: people.support.email }, secret: SECRET })}`;
+    const request = (header: string) => ({ headers: { cookie: header, host: "localhost" } }) as never;
+    expect(await readUpgradeActor(db, request(await cookie(user!.sessionVersion)), SECRET)).toMatchObject({ userId: people.support.userId });
+    expect(await readUpgradeActor(db, request(await cookie(user!.sessionVersion + 1)), SECRET)).toBeNull();
+    expect(await readUpgradeActor(db, request("next-auth.session-token=forged"), SECRET)).toBeNull();
+  });
+
   it("reaches a listener on another instance through Postgres LISTEN/NOTIFY, well under a second behind", async () => {
     const holder = instance();
     const other = instance();
