@@ -149,6 +149,8 @@ export function startConversation(params: {
     pending.started = true;
     void (async () => {
       await waitForPlayback();
+      // The contact hung up during the hand-over line: nobody is dialed for a caller who has gone.
+      if (ws.readyState !== ws.OPEN) return;
       await pending.start();
     })().catch((error: unknown) => {
       log(`transfer of ${callId} could not start`, describeFailure(error));
