@@ -1,25 +1,32 @@
 /**
  * Regenerates the voice simulators' speech clips (server/simulators/voice-clips/audio/*.ulaw) from the texts in
  * server/simulators/voice-clips/clips.ts with Debian's espeak-ng and sox: `apt-get install -y espeak-ng sox`, then
- * `npx tsx scripts/make-voice-clips.ts`. The clips are committed, so tests and CI never need espeak-ng or sox.
+ * `npx tsx scripts/make-voice-clips.ts` (missing clips; `--all` remakes every one). The clips are committed, so tests and CI never need espeak-ng or sox.
  */
 import { execFileSync } from "node:child_process";
-import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
 import os from "node:os";
 import path from "node:path";
 import { VOICE_CLIPS, VOICE_CLIPS_DIR } from "../server/simulators/voice-clips/clips";
 
-const VOICES = { callee: "en-us+f3", agent: "en-us+m3", tts: "en-us+f2" } as const;
+const VOICES = { callee: "en-us+f3", agent: "en-us+m3", tts: "en-us+f2", person: "en-us+m1", menu: "en-us+f4" } as const;
+/** Tones, made with sox's synth: the voicemail beep (1 kHz, half a second) and a few seconds of hold music. */
+const TONES: Record<string, string[]> = {
+  "tone.beep": ["synth", "0.5", "sine", "1000", "vol", "0.5"],
+  "tone.hold-music": ["synth", "4", "sine", "330-550", "tremolo", "2", "60", "vol", "0.4"],
+};
+/** Only missing clips are made unless `--all`: espeak-ng versions differ, and existing clips are what the tests know. */
+const ALL = process.argv.includes("--all");
 
 mkdirSync(VOICE_CLIPS_DIR, { recursive: true });
 const work = mkdtempSync(path.join(os.tmpdir(), "voice-clips-"));
 try {
   for (const clip of VOICE_CLIPS) {
     const out = path.join(VOICE_CLIPS_DIR, `${clip.id}.ulaw`);
+    if (!ALL && existsSync(out)) continue;
     const toUlaw = ["-r", "8000", "-c", "1", "-e", "u-law", "-b", "8", "-t", "raw", out];
     if (clip.speaker === "tone") {
-      // The voicemail beep: 1 kHz for half a second.
-      execFileSync("sox", ["-n", ...toUlaw, "synth", "0.5", "sine", "1000", "vol", "0.5"]);
+      execFileSync("sox", ["-n", ...toUlaw, ...TONES[clip.id]!]);
     } else {
       const wav = path.join(work, `${clip.id}.wav`);
       execFileSync("espeak-ng", ["-v", VOICES[clip.speaker], "-s", "175", "-w", wav, clip.text]);

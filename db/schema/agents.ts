@@ -36,6 +36,26 @@ export type BookingConfig = {
   conciergeRouterId?: string;
 };
 
+/** Handing a call to a person (server/voice/transfer-settings.ts has the rules). */
+export type TransferTarget = {
+  label: string;
+  /** E.164 (`+14155550100`) or a SIP URI (`sip:sales@pbx.example.com`). */
+  destination: string;
+  /** When the agent should pick this target ("pricing questions", "an invoice"). */
+  whenToUse: string;
+};
+export type TransferConfig = {
+  mode: "cold" | "warm";
+  targets: TransferTarget[];
+  /** Warm: seconds the target may ring (required); cold: the `<Dial timeout>` (default 30). */
+  answerTimeoutSeconds: number | null;
+  /** When a person can take a call, e.g. `Mon-Fri 09:00-17:00; Sat 10:00-13:00`; null = always. */
+  hours: string | null;
+  /** The hours' IANA zone; null = the agent's first timezone. */
+  timezone: string | null;
+  fallback: "book_meeting" | "take_message" | "callback";
+};
+
 export const agents = pgTable(
   "agents",
   {
@@ -56,6 +76,10 @@ export const agents = pgTable(
     maxCallSeconds: integer("max_call_seconds").notNull().default(600),
     /** Real voice engine: the speech-to-speech model's voice. */
     voice: text("voice").notNull().default("marin"),
+    /** Handing a call to a person: targets, cold or warm, hours, fallback; null = the agent never transfers. */
+    transferConfig: jsonb("transfer_config").$type<TransferConfig | null>(),
+    /** Where the agent heads when a call reaches a phone menu; null = towards a person. */
+    phoneMenuGoal: text("phone_menu_goal"),
     /** Any SMS reply from the contact ends the sequence as `done` (an opt-out always does). */
     replyEndsSequence: boolean("reply_ends_sequence").notNull().default(false),
     /** Calls of this agent in the air at once; null = no agent limit (the organization's still applies). */

@@ -72,3 +72,39 @@ export const callTranscriptLines = pgTable(
   },
   (t) => [uniqueIndex("call_transcript_lines_item_idx").on(t.callId, t.itemId), index("call_transcript_lines_call_idx").on(t.callId, t.id)],
 );
+
+/**
+ * A transfer of a live call to a person (docs/call-engine.md "Transfers"), one row per attempt: which target, cold or
+ * warm, the human leg's Twilio call, and how it went. Any instance reads it: the target's callbacks and the caller's
+ * return to the agent may land anywhere. `outcome`: dialing → answered → completed, or busy / no-answer / failed
+ * (the agent came back).
+ */
+export const callTransfers = pgTable(
+  "call_transfers",
+  {
+    id: text("id").primaryKey(),
+    callId: text("call_id")
+      .notNull()
+      .references(() => calls.id, { onDelete: "cascade" }),
+    organizationId: text("organization_id").notNull().references(() => organizations.id, { onDelete: "cascade" }),
+    mode: text("mode").$type<"cold" | "warm">().notNull(),
+    targetLabel: text("target_label").notNull(),
+    destination: text("destination").notNull(),
+    reason: text("reason").notNull().default(""),
+    /** Warm: the conference the caller waits in and the person joins. */
+    conferenceName: text("conference_name"),
+    /** The human leg's CallSid (`CA…`): the warm leg we created, or the cold `<Dial>`'s child call. */
+    legCallSid: text("leg_call_sid"),
+    outcome: text("outcome").$type<"dialing" | "answered" | "completed" | "busy" | "no-answer" | "failed">().notNull().default("dialing"),
+    /** What the person heard before being put through (warm). */
+    whisper: text("whisper"),
+    startedAt: timestamp("started_at", { withTimezone: true, mode: "date" }).notNull(),
+    answeredAt: timestamp("answered_at", { withTimezone: true, mode: "date" }),
+    endedAt: timestamp("ended_at", { withTimezone: true, mode: "date" }),
+    /** Seconds the person was on the line (Twilio's leg duration). */
+    humanLegSeconds: integer("human_leg_seconds"),
+    /** When the caller was handed back to the agent (not answered in time). */
+    returnedAt: timestamp("returned_at", { withTimezone: true, mode: "date" }),
+  },
+  (t) => [index("call_transfers_call_idx").on(t.callId, t.startedAt), uniqueIndex("call_transfers_leg_idx").on(t.legCallSid)],
+);

@@ -11,7 +11,10 @@ import { recordHttpRequest } from "@/server/observability/metrics";
 import { isShuttingDown } from "@/server/runtime/lifecycle";
 import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
-import { getTwilioRealtimeEngine } from "@/server/voice";
+import { getTwilioRealtimeEngine, getVoiceEngine } from "@/server/voice";
+import { readUpgradeActor } from "@/server/auth/session-cookie";
+import { getListenHub } from "@/server/voice/listen";
+import { createListenSocketHandler } from "@/server/voice/listen/listen-socket";
 import { getTestCallServer } from "@/server/voice/test-call/test-call-server";
 import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
@@ -76,10 +79,23 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   };
 }
 
-/** The app's WebSockets: browser test calls of agents, and Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */
+let listenSocket: ReturnType<typeof createListenSocketHandler> | null = null;
+
+/** Supervisors listening to live calls (server/voice/listen): the session cookie of the console, checked before the upgrade. */
+function listenRoute(): UpgradeRoute {
+  listenSocket ??= createListenSocketHandler({
+    getDb,
+    hub: getListenHub,
+    readActor: (request) => readUpgradeActor(getDb(), request),
+    simulatedAudio: () => getVoiceEngine().kind !== "twilio-realtime",
+  });
+  return { path: listenSocket.path, handle: listenSocket.handle };
+}
+
+/** The app's WebSockets: browser test calls of agents, listening in on live calls, and Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */
 function appUpgradeRoutes(): UpgradeRoute[] {
   const testCalls = getTestCallServer({ getDb, now: () => new Date() });
-  const routes: UpgradeRoute[] = [{ path: testCalls.path, handle: (request, socket, head) => testCalls.handleUpgrade(request, socket, head) }];
+  const routes: UpgradeRoute[] = [{ path: testCalls.path, handle: (request, socket, head) => testCalls.handleUpgrade(request, socket, head) }, listenRoute()];
   const voice = getTwilioRealtimeEngine();
   if (voice) routes.push({ path: TWILIO_MEDIA_PATH, handle: (request, socket, head) => void voice.handleUpgrade(request, socket, head) });
   return routes;

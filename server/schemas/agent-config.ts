@@ -18,6 +18,16 @@ import {
 } from "./limits";
 import { boundedText as text, idText } from "./text";
 import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+import {
+  MAX_TRANSFER_TARGETS,
+  PHONE_MENU_GOAL_MAX_LENGTH,
+  TRANSFER_ANSWER_TIMEOUT_SECONDS,
+  TRANSFER_FALLBACKS,
+  TRANSFER_HOURS_MAX_LENGTH,
+  TRANSFER_LABEL_MAX_LENGTH,
+  TRANSFER_MODES,
+  TRANSFER_WHEN_TO_USE_MAX_LENGTH,
+} from "@/server/voice/transfer-settings";
 
 export const ZBookingConfigSchema = z.object({
   mode: z.enum(["link", "crm", "concierge"]),
@@ -41,6 +51,42 @@ const ZAgentVoiceSettingsFields = {
   ringTimeoutSeconds: z.number().int().min(RING_TIMEOUT_SECONDS.min).max(RING_TIMEOUT_SECONDS.max).optional().describe("Seconds the phone rings before the call counts as not answered."),
   maxCallSeconds: z.number().int().min(MAX_CALL_SECONDS.min).max(MAX_CALL_SECONDS.max).optional().describe("The longest a connected call may last, in seconds."),
   voice: z.enum(REALTIME_VOICES).optional().describe("The speech-to-speech voice of the agent."),
+};
+
+/** Handing a call to a person (docs/call-engine.md "Transfers"); null = the agent never transfers. */
+export const ZTransferConfigSchema = z.object({
+  mode: z.enum(TRANSFER_MODES).describe("`cold`: the caller is put through and the agent leaves; `warm`: the caller waits on hold, the person hears a summary first."),
+  targets: z
+    .array(
+      z.object({
+        label: text(TRANSFER_LABEL_MAX_LENGTH).describe("What the agent calls this target (e.g. sales, billing)."),
+        destination: text(MAX_CONFIG_VALUE_LENGTH).describe("An E.164 number or a SIP URI (sip:user@host)."),
+        whenToUse: z.string().max(TRANSFER_WHEN_TO_USE_MAX_LENGTH).default("").describe("When the agent should choose this target."),
+      }),
+    )
+    .max(MAX_TRANSFER_TARGETS),
+  answerTimeoutSeconds: z
+    .number()
+    .int()
+    .min(TRANSFER_ANSWER_TIMEOUT_SECONDS.min)
+    .max(TRANSFER_ANSWER_TIMEOUT_SECONDS.max)
+    .nullable()
+    .default(null)
+    .describe("Seconds the target may ring before the agent comes back to the caller (required for warm transfers)."),
+  hours: z.string().max(TRANSFER_HOURS_MAX_LENGTH).nullable().default(null).describe("When a person can take a call, e.g. `Mon-Fri 09:00-17:00; Sat 10:00-13:00`; null = always."),
+  timezone: z.string().max(MAX_TIMEZONE_LENGTH).nullable().default(null).describe("The hours' IANA timezone; null = the agent's first timezone."),
+  fallback: z.enum(TRANSFER_FALLBACKS).default("callback").describe("What the agent offers when nobody can take the call."),
+});
+
+/** Handing over and phone menus; left out on update = unchanged. */
+const ZAgentCallHandlingFields = {
+  transferConfig: ZTransferConfigSchema.nullable().optional(),
+  phoneMenuGoal: z
+    .string()
+    .max(PHONE_MENU_GOAL_MAX_LENGTH)
+    .nullable()
+    .optional()
+    .describe("Where to go when a call reaches a phone menu (e.g. \"the sales team\"); empty = a person."),
 };
 
 /** What input and extracted variables share in the editor's document; an id marks an existing definition. */
@@ -82,6 +128,7 @@ export const ZAgentConfigSchema = z.object({
     )
     .max(MAX_AGENT_DEFINITIONS),
   ...ZAgentVoiceSettingsFields,
+  ...ZAgentCallHandlingFields,
   replyEndsSequence: z.boolean().optional().describe("Any SMS reply from the contact ends the sequence as `done` (an opt-out always does); left out = unchanged."),
 });
 
@@ -118,6 +165,8 @@ export const ZConsoleAgentSchema = z.object({
   ringTimeoutSeconds: z.number().int(),
   maxCallSeconds: z.number().int(),
   voice: z.enum(REALTIME_VOICES),
+  transferConfig: ZTransferConfigSchema.nullable(),
+  phoneMenuGoal: z.string().nullable(),
   replyEndsSequence: z.boolean(),
 });
 

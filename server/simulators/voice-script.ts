@@ -6,9 +6,27 @@ import type { VoiceClipId } from "./voice-clips/clips";
  * speaking), and the Realtime simulator answers what it recognizes (`AGENT_REPLIES`), calling the tools on the way.
  */
 export type CalleeScenario =
-  | { kind: "human"; lines: VoiceClipId[]; recording: "available" | "missing" }
+  | {
+      kind: "human";
+      lines: VoiceClipId[];
+      recording: "available" | "missing";
+      /** Frames of the other side's silence before the next line (default 40: 0.8 s). */
+      replyGapFrames?: number;
+      /** Hangs up a second after the last line (a person who took a transfer). */
+      hangsUpAfterLastLine?: boolean;
+    }
+  | {
+      kind: "menu";
+      /** Said on answer and again every `repeatAfterMs` until a key is pressed (three times, then it hangs up). */
+      prompt: VoiceClipId;
+      /** What each key leads to: said first, then the person who picks up (their lines, in turn). */
+      options: Record<string, { connecting: VoiceClipId; lines: VoiceClipId[] }>;
+      repeatAfterMs: number;
+    }
   | { kind: "machine"; lines: VoiceClipId[] }
   | { kind: "busy" }
+  /** Rings, then the person declines (Twilio reports busy, SIP 603). */
+  | { kind: "declined" }
   | { kind: "invalid-number" }
   | { kind: "failed" }
   | { kind: "no-answer" };
@@ -28,12 +46,57 @@ export const CALLEE_SCENARIOS: Record<number, CalleeScenario> = {
 };
 
 export function calleeScenarioFor(phoneNumber: string): CalleeScenario {
+  if (isTransferTargetNumber(phoneNumber)) return transferTargetScenarioFor(phoneNumber);
   const digit = Number(phoneNumber.replace(/\D/g, "").slice(-1) || "0");
   return CALLEE_SCENARIOS[digit]!;
 }
 
+/**
+ * The people calls are handed to (issue 26): a SIP URI, or a number whose line is 555-02XX (`+1NPA55502XX`). The
+ * last digit decides, as for contacts: 3 busy, 4 rings without an answer, 7 declines (busy, SIP 603); any other
+ * digit answers — the person greets the caller, listens, says goodbye and hangs up.
+ */
+export function isTransferTargetNumber(destination: string): boolean {
+  return /^sips?:/i.test(destination) || /^\+1\d{3}55502\d{2}$/.test(destination);
+}
+
+export const TRANSFER_TARGET_PERSON: CalleeScenario = {
+  kind: "human",
+  lines: ["person.greeting", "person.goodbye"],
+  recording: "available",
+  hangsUpAfterLastLine: true,
+};
+
+export function transferTargetScenarioFor(destination: string): CalleeScenario {
+  const user = /^sips?:/i.test(destination) ? destination.replace(/^sips?:/i, "").split("@")[0]! : destination;
+  const digit = user.replace(/\D/g, "").slice(-1);
+  if (digit === "3") return { kind: "busy" };
+  if (digit === "4") return { kind: "no-answer" };
+  if (digit === "7") return { kind: "declined" };
+  return TRANSFER_TARGET_PERSON;
+}
+
+/** A contact who asks for a person after the agent's introduction, and agrees to what is offered next. */
+export const ASKS_FOR_A_PERSON: CalleeScenario = {
+  kind: "human",
+  lines: ["callee.hello", "callee.talk-to-someone", "callee.yes-please"],
+  recording: "available",
+  // Long enough that the agent's hand-over line is followed by the transfer, not by the next line.
+  replyGapFrames: 125,
+};
+
+/** A company's phone menu: "for sales, press 1"; 1 leads to a person at the sales desk. */
+export const PHONE_MENU: CalleeScenario = {
+  kind: "menu",
+  prompt: "menu.prompt",
+  options: { "1": { connecting: "menu.connecting", lines: ["person.sales-hello", "callee.not-now"] }, "2": { connecting: "menu.connecting", lines: ["callee.hello-short"] } },
+  repeatAfterMs: 8000,
+};
+
 /** One step of the agent's scripted response: say a clip, or call a tool. */
-export type AgentAction = { say: VoiceClipId; /** What is said, when not the clip's text (the clip is only its voice). */ text?: string } | { call: "book_meeting" | "opt_out" | "end_call"; arguments?: Record<string, unknown> };
+export type AgentAction =
+  | { say: VoiceClipId; /** What is said, when not the clip's text (the clip is only its voice). */ text?: string }
+  | { call: "book_meeting" | "opt_out" | "end_call" | "transfer_call" | "press_digits"; arguments?: Record<string, unknown> };
 
 /**
  * What the agent answers to each callee utterance it recognizes (nothing to a beep). Like a real model, it answers a
@@ -47,12 +110,26 @@ export const AGENT_REPLIES: Partial<Record<VoiceClipId, AgentAction[]>> = {
   "callee.not-now": [{ say: "agent.no-problem" }, { call: "end_call", arguments: { reason: "not interested now" } }],
   "callee.sign-me-up": [{ say: "agent.wonderful" }, { call: "end_call", arguments: { reason: "goal reached" } }],
   "callee.remove-me": [{ call: "opt_out", arguments: {} }],
+  "callee.talk-to-someone": [{ call: "transfer_call", arguments: { target: "sales", reason: "The contact asked to talk to someone from sales." } }],
+  "callee.yes-please": [{ call: "book_meeting", arguments: { preferredStartTime: null } }],
+  "menu.prompt": [{ call: "press_digits", arguments: { digits: "1", reason: "Sales is where a person answers." } }],
+  "person.sales-hello": [{ say: "agent.intro" }],
 };
+
+/**
+ * What the agent says when the engine hands the call back to it with a note (a conversation item it created): a
+ * transfer nobody answered → sorry, and the fallback (the scripted agent always offers a meeting).
+ */
+export function agentReplyToNote(note: string): AgentAction[] {
+  if (/transfer/i.test(note) && /not answered|busy|declined|no answer/i.test(note)) return [{ say: "agent.transfer-no-answer" }];
+  return [];
+}
 
 /** What the agent says after a tool's result (`ok` read from the tool's JSON output). */
 export function agentReplyAfterTool(tool: string, ok: boolean): AgentAction[] {
   if (tool === "book_meeting") return [{ say: ok ? "agent.booked" : "agent.booking-failed" }, { call: "end_call", arguments: { reason: "meeting booked" } }];
   if (tool === "opt_out") return [{ say: "agent.removed" }, { call: "end_call", arguments: { reason: "opted out" } }];
+  if (tool === "transfer_call") return [{ say: ok ? "agent.transferring" : "agent.transfer-unavailable" }];
   return [];
 }
 

@@ -18,7 +18,7 @@ const ZTranscriptLine = z.object({
 export const ZVoiceProviderEventSchema = z.discriminatedUnion("type", [
   ZBase.extend({ type: z.literal("call.ringing") }),
   ZBase.extend({ type: z.literal("call.answered") }),
-  ZBase.extend({ type: z.literal("call.tool"), tool: z.literal("book_meeting"), arguments: z.record(z.string(), z.unknown()) }),
+  ZBase.extend({ type: z.literal("call.tool"), tool: z.enum(["book_meeting", "transfer_call"]), arguments: z.record(z.string(), z.unknown()) }),
   ZBase.extend({ type: z.literal("call.transcript"), ...ZTranscriptLine.shape }),
   ZBase.extend({ type: z.literal("call.transcript.batch"), lines: z.array(ZTranscriptLine).min(1).max(200) }),
   ZBase.extend({

@@ -25,6 +25,29 @@ export function decodeUlawSample(byte: number): number {
   return DECODE_TABLE[byte & 0xff]!;
 }
 
+/** A 16-bit linear sample as µ-law (G.711 section 2: bias, segment, 4-bit mantissa, inverted). */
+export function encodeUlawSample(sample: number): number {
+  const clipped = Math.max(-32635, Math.min(32635, Math.round(sample)));
+  const sign = clipped < 0 ? 0x80 : 0;
+  let magnitude = (clipped < 0 ? -clipped : clipped) + ULAW_BIAS;
+  let exponent = 7;
+  for (let mask = 0x4000; (magnitude & mask) === 0 && exponent > 0; mask >>= 1) exponent -= 1;
+  const mantissa = (magnitude >> (exponent + 3)) & 0x0f;
+  magnitude = sign | (exponent << 4) | mantissa;
+  return ~magnitude & 0xff;
+}
+
+/** Two µ-law streams as one (both sides of a call heard at once): samples added on the linear scale. */
+export function mixUlaw(a: Uint8Array, b: Uint8Array): Buffer {
+  const length = Math.max(a.length, b.length);
+  const mixed = Buffer.alloc(length, ULAW_SILENCE);
+  for (let i = 0; i < length; i += 1) {
+    const sum = (i < a.length ? DECODE_TABLE[a[i]!]! : 0) + (i < b.length ? DECODE_TABLE[b[i]!]! : 0);
+    mixed[i] = encodeUlawSample(sum);
+  }
+  return mixed;
+}
+
 /** Root mean square of µ-law audio, on the 16-bit linear scale (silence 0, speech in the thousands). */
 export function ulawRms(bytes: Uint8Array, start = 0, end = bytes.length): number {
   if (end <= start) return 0;

@@ -7,6 +7,7 @@ import { createSimulatorProcessEngine, type SimulatorProcessEngine } from "@/ser
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
 import { voiceEventsSecret } from "@/server/voice/signature";
 import { createFetchTransport } from "@/server/voice/transport";
+import { getListenHub } from "@/server/voice/listen";
 import { createTwilioRealtimeEngine, type TwilioRealtimeEngine } from "@/server/voice/twilio-realtime/engine";
 import { readTwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import type { VoiceEngine } from "@/server/voice/types";
@@ -38,6 +39,7 @@ export function getVoiceEngine(): VoiceEngine {
         ? createTwilioRealtimeEngine({
             settings: readTwilioRealtimeSettings(config.raw),
             getDb,
+            listenHub: getListenHub,
             // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
             announceCallEnded: async (callId) => void (await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }))),
           })

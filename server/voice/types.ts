@@ -1,3 +1,4 @@
+import type { TransferConfig } from "@/db/schema/agents";
 import type { AgentVoiceSettings } from "./agent-voice-settings";
 
 /**
@@ -37,6 +38,12 @@ export type PlaceCallRequest = {
     goals: VoiceExtractionGoal[];
     /** Real voice engine settings (the simulator ignores them). */
     voice: AgentVoiceSettings;
+    /** Handing the call to a person (null: never); its hours are in `transfer.timezone` or the agent's first zone. */
+    transfer?: TransferConfig | null;
+    /** Where to head in a phone menu; null = a person. */
+    phoneMenuGoal?: string | null;
+    /** The agent's first timezone. */
+    timezone?: string;
   };
   contact: { name: string; timezone: string; email: string | null; variables: Record<string, string> };
   /**
@@ -80,6 +87,11 @@ export type VoiceProviderEvent =
   | (EventBase & { type: "call.ringing" })
   | (EventBase & { type: "call.answered" })
   | (EventBase & { type: "call.tool"; tool: "book_meeting"; arguments: Record<string, unknown> })
+  /**
+   * A transfer the provider carried out (the simulator): `arguments` say how it went — targetLabel, mode, answered,
+   * humanLegSeconds, outcome — and the entry point records it as the call's `transfer_call` action.
+   */
+  | (EventBase & { type: "call.tool"; tool: "transfer_call"; arguments: Record<string, unknown> })
   /** One spoken turn while the call is live (stored in call_transcript_lines, once per `itemId`). */
   | (EventBase & { type: "call.transcript"; itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number })
   /** Several spoken turns at once (a provider that reports lines in batches; the app's simulator, once a second). */

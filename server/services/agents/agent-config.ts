@@ -1,5 +1,6 @@
 import type { DbOrTx } from "@/db";
-import type { BookingConfig, ExtractedVariableType } from "@/db/schema";
+import type { BookingConfig, ExtractedVariableType, TransferConfig } from "@/db/schema";
+import { transferConfigIssues } from "@/server/voice/transfer-settings";
 import { AppError } from "@/server/errors";
 import type { TAgentConfig } from "@/server/schemas/agent-config";
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
@@ -146,8 +147,28 @@ export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
   if (!prompt) invalid("prompt: is required");
   // An empty message means none; undefined (left out) keeps what is stored.
   const voicemailMessage = config.voicemailMessage === undefined ? undefined : config.voicemailMessage?.trim() || null;
+  const transferConfig = config.transferConfig ? normalizeTransferConfig(config.transferConfig) : config.transferConfig;
+  const phoneMenuGoal = config.phoneMenuGoal === undefined ? undefined : config.phoneMenuGoal?.trim() || null;
 
-  return { ...config, name, timezones, phoneNumbers, steps, inputVariables, extractedVariables, outcomes, bookingConfig, prompt, voicemailMessage };
+  return { ...config, name, timezones, phoneNumbers, steps, inputVariables, extractedVariables, outcomes, bookingConfig, prompt, voicemailMessage, transferConfig, phoneMenuGoal };
+}
+
+/**
+ * Trimmed, checked as a whole (transfer-settings.ts): every broken rule is reported at once, each with its field
+ * (`details.issues[].path`), and the message names the first ones.
+ */
+function normalizeTransferConfig(config: TransferConfig): TransferConfig {
+  const normalized: TransferConfig = {
+    ...config,
+    targets: config.targets.map((target) => ({ label: target.label.trim(), destination: target.destination.trim(), whenToUse: target.whenToUse.trim() })),
+    hours: config.hours?.trim() || null,
+    timezone: config.timezone?.trim() || null,
+  };
+  const issues = transferConfigIssues(normalized, (zone) => canonicalTimezone(zone) !== null);
+  if (issues.length > 0) {
+    throw new AppError("INVALID_REQUEST", issues.slice(0, 3).map((issue) => `${issue.path}: ${issue.message}`).join("; "), { issues });
+  }
+  return { ...normalized, timezone: normalized.timezone ? canonicalTimezone(normalized.timezone) : null };
 }
 
 /**

@@ -2,7 +2,7 @@ import type { TAgentConfig } from "@/server/schemas/agent-config";
 import type { DbOrTx } from "@/db";
 import { createAgent } from "@/server/services/agents/create-agent";
 import { agentFieldsOf, normalizeAgentConfig, resolveBookingConfig } from "./agent-config";
-import { voiceSettingsOf } from "./update-agent-config";
+import { callHandlingOf, voiceSettingsOf } from "./update-agent-config";
 
 export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId: string | null; config: TAgentConfig };
 
@@ -24,6 +24,7 @@ export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFrom
     outcomes: config.outcomes.map((o) => ({ ...o, customerDefined: true })),
     createdByUserId: params.actorUserId,
     voiceSettings: voiceSettingsOf(config),
+    callHandling: callHandlingOf(config),
   });
   return { agentId: agent.id, promptVersionId: agent.currentPromptVersionId! };
 }

@@ -9,6 +9,7 @@ import {
   type AgentStep,
   type BookingConfig,
   type ExtractedVariableType,
+  type TransferConfig,
 } from "@/db/schema";
 import { newId } from "@/server/ids";
 
@@ -41,6 +42,8 @@ export type CreateAgentParams = {
   createdAt?: Date;
   /** Real voice engine settings; the column defaults when left out. */
   voiceSettings?: Partial<AgentVoiceSettings>;
+  /** Transfers and phone menus (docs/call-engine.md "Transfers"); none when left out. */
+  callHandling?: { transferConfig?: TransferConfig | null; phoneMenuGoal?: string | null };
   /** Any SMS reply ends the sequence (default false). */
   replyEndsSequence?: boolean;
 };
@@ -81,6 +84,7 @@ export async function createAgent(db: DbOrTx, params: CreateAgentParams) {
         bookingConfig: params.bookingConfig ?? null,
         currentPromptVersionId: promptVersionId,
         ...params.voiceSettings,
+        ...params.callHandling,
         replyEndsSequence: params.replyEndsSequence ?? false,
         createdAt,
         updatedAt: createdAt,

@@ -62,6 +62,8 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     ringTimeoutSeconds: agent.ringTimeoutSeconds,
     maxCallSeconds: agent.maxCallSeconds,
     voice: agent.voice as AgentVoiceSettings["voice"],
+    transferConfig: agent.transferConfig ?? null,
+    phoneMenuGoal: agent.phoneMenuGoal ?? null,
     replyEndsSequence: agent.replyEndsSequence,
   };
 }

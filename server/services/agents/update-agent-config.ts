@@ -70,6 +70,7 @@ export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigPar
         ...agentFieldsOf(config),
         currentPromptVersionId: promptVersionId,
         ...voiceSettingsOf(config),
+        ...callHandlingOf(config),
         updatedAt: params.now,
       })
       .where(eq(agents.id, agent.id));
@@ -122,6 +123,14 @@ export function voiceSettingsOf(config: TAgentConfig) {
     ...(config.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: config.ringTimeoutSeconds } : {}),
     ...(config.maxCallSeconds !== undefined ? { maxCallSeconds: config.maxCallSeconds } : {}),
     ...(config.voice !== undefined ? { voice: config.voice } : {}),
+  };
+}
+
+/** Transfers and phone menus from the document (left-out ones keep their stored values). */
+export function callHandlingOf(config: TAgentConfig) {
+  return {
+    ...(config.transferConfig !== undefined ? { transferConfig: config.transferConfig } : {}),
+    ...(config.phoneMenuGoal !== undefined ? { phoneMenuGoal: config.phoneMenuGoal } : {}),
   };
 }
 

@@ -267,6 +267,9 @@ function toPlaceCallRequest(
         maxCallSeconds: row.agent.maxCallSeconds,
         voice: row.agent.voice as AgentVoiceSettings["voice"],
       },
+      transfer: row.agent.transferConfig ?? null,
+      phoneMenuGoal: row.agent.phoneMenuGoal ?? null,
+      timezone: row.agent.timezones[0] ?? "UTC",
     },
     contact: {
       name: row.sequence.name,

@@ -8,7 +8,7 @@ import { failedCallAnalysis } from "./analyze-call";
 import { endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { scheduleNextStep } from "@/server/services/sequences/message-steps";
 import { findExtractionDefinitions } from "./call-context";
-import { chargeCall } from "./charging";
+import { chargeCall, humanLegSecondsOf } from "./charging";
 import { sequenceMoveFor } from "./lifecycle";
 
 export type FinalizeCallParams = {
@@ -78,6 +78,7 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
 
     const resultType: ResultType = analysis.resultType;
     const endedAt = call.endedAt ?? now;
+    const agentActions = mergeActions(call.agentActions, analysis.agentActions);
     await tx
       .update(calls)
       .set({
@@ -85,7 +86,7 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
         summary: analysis.summary,
         extractedVariables: analysis.extractedVariables,
         outcomes: analysis.outcomes,
-        agentActions: mergeActions(call.agentActions, analysis.agentActions),
+        agentActions,
         humanActions: analysis.humanActions,
         endedAt,
         analyzedAt: now,
@@ -99,6 +100,7 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
       callId,
       resultType,
       durationSeconds: call.duration,
+      humanLegSeconds: humanLegSecondsOf(agentActions),
       chargedAt: endedAt,
     });
 

@@ -52,6 +52,7 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
     case "call.tool":
       if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
       await recordSignOfLife(db, event.callId, new Date(event.occurredAt));
+      if (event.tool === "transfer_call") return { status: "accepted", callEnded: false, toolResult: await recordProviderTransfer(db, event.callId, event.arguments, new Date(event.occurredAt)) };
       return { status: "accepted", callEnded: false, toolResult: await runBookingTool(db, event.callId, event.arguments, new Date(event.occurredAt)) };
     case "call.transcript":
       if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
@@ -84,6 +85,27 @@ async function recordSignOfLife(db: DbOrTx, callId: string, at: Date): Promise<v
     .update(calls)
     .set({ providerEventAt: sql`greatest(${calls.providerEventAt}, ${at.toISOString()}::timestamptz)` })
     .where(sql`${calls.id} = ${callId} and ${calls.resultType} = 'Calling'`);
+}
+
+/** A transfer a provider reports having made: recorded as the call's `transfer_call` action (metadata and webhook). */
+async function recordProviderTransfer(db: DbOrTx, callId: string, args: Record<string, unknown>, occurredAt: Date): Promise<ToolCallResult> {
+  const targetLabel = typeof args.targetLabel === "string" ? args.targetLabel.slice(0, 60) : "a person";
+  const mode = args.mode === "warm" ? "warm" : "cold";
+  const answered = args.answered === true;
+  const humanLegSeconds = answered && typeof args.humanLegSeconds === "number" ? Math.max(0, Math.min(24 * 3600, Math.round(args.humanLegSeconds))) : 0;
+  const outcome = typeof args.outcome === "string" ? args.outcome.slice(0, 40) : answered ? "completed" : "no-answer";
+  const action = {
+    description: answered ? `Transferred the call to ${targetLabel} (${mode})` : `Tried to transfer the call to ${targetLabel} (${mode}); nobody answered`,
+    status: answered ? "completed" : "failed",
+    actionKey: "transfer_call",
+    completedAt: occurredAt.toISOString(),
+    metadata: { targetLabel, mode, startedAt: occurredAt.toISOString(), answered, humanLegSeconds, outcome, reason: typeof args.reason === "string" ? args.reason.slice(0, 500) : "" },
+  };
+  await db
+    .update(calls)
+    .set({ agentActions: sql`${calls.agentActions} || ${JSON.stringify([action])}::jsonb` })
+    .where(eq(calls.id, callId));
+  return { ok: true, message: "recorded" };
 }
 
 async function runBookingTool(db: DbOrTx, callId: string, args: Record<string, unknown>, occurredAt: Date): Promise<ToolCallResult> {

@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import type WebSocket from "ws";
 import { ulawRms } from "@/server/voice/g711";
-import { AGENT_REPLIES, AGENT_SILENCE_REPLY, agentReplyAfterTool, CALLEE_SILENCE_TIMEOUT_MS, openingLineOf, type AgentAction } from "../voice-script";
+import { AGENT_REPLIES, AGENT_SILENCE_REPLY, agentReplyAfterTool, agentReplyToNote, CALLEE_SILENCE_TIMEOUT_MS, openingLineOf, type AgentAction } from "../voice-script";
 import { clipText, loadClip, VOICE_CLIPS, type VoiceClipId } from "../voice-clips/clips";
 
 const id = (prefix: string) => `${prefix}_${randomBytes(10).toString("hex")}`;
@@ -40,6 +40,8 @@ export type RealtimeSessionRecord = {
   /** What the simulator heard (clip IDs, or `unrecognized`) and what it did, in order. */
   heard: string[];
   toolCalls: Array<{ name: string; arguments: string; output: string | null }>;
+  /** Text the client added as system or user messages (history, notes), in order. */
+  notes: string[];
   clientEvents: string[];
   closed: boolean;
 };
@@ -65,6 +67,7 @@ export class RealtimeSimSession {
   /** The scripted answer to the last user turn, while turn detection does not create responses. */
   private unanswered: AgentAction[] | null = null;
   private lastToolCall: { name: string; callId: string } | null = null;
+  private pendingNote: string | null = null;
   /** Media time (input ms) at which the callee's silence makes the agent speak; null when not waiting. */
   private silenceDeadlineMs: number | null = null;
   private queue: Promise<void> = Promise.resolve();
@@ -77,7 +80,7 @@ export class RealtimeSimSession {
     model: string | null,
     private readonly script: RealtimeScript = "phone",
   ) {
-    this.record = { id: id("sess"), model, config: {}, instructions: "", voice: null, toolNames: [], heard: [], toolCalls: [], clientEvents: [], closed: false };
+    this.record = { id: id("sess"), model, config: {}, instructions: "", voice: null, toolNames: [], heard: [], toolCalls: [], notes: [], clientEvents: [], closed: false };
     this.send({ type: "session.created", session: { id: this.record.id, object: "realtime.session", type: "realtime", model, output_modalities: ["audio"] } });
     ws.on("message", (data) => this.onClientEvent(data.toString()));
     ws.on("close", () => {
@@ -134,6 +137,16 @@ export class RealtimeSimSession {
         this.items.push(item);
         this.send({ type: "conversation.item.added", previous_item_id: previous, item });
         this.send({ type: "conversation.item.done", previous_item_id: previous, item });
+        // A note the client added to the conversation (a transfer that was not answered, a key the caller pressed):
+        // the next `response.create` answers it.
+        const content = Array.isArray(item.content) ? (item.content as Array<{ type?: string; text?: string }>) : [];
+        if (item.type === "message" && (item.role === "system" || item.role === "user")) {
+          const text = content.map((part) => (part.type === "input_text" ? (part.text ?? "") : "")).join(" ").trim();
+          if (text) {
+            this.record.notes.push(text);
+            this.pendingNote = text;
+          }
+        }
         if (item.type === "message" && item.role === "user") this.pendingText = textOfUserItem(item);
         if (item.type === "function_call_output") {
           const call = this.record.toolCalls.findLast((candidate) => candidate.output === null);
@@ -180,8 +193,10 @@ export class RealtimeSimSession {
     }
     const unanswered = this.unanswered;
     this.unanswered = null;
+    const note = this.pendingNote;
+    this.pendingNote = null;
     const nobodySpoke = !this.items.some((item) => item.type === "message");
-    if (!tool) return this.respond(unanswered ?? (nobodySpoke ? openingLineOf(this.record.instructions) : []));
+    if (!tool) return this.respond(unanswered ?? (note ? agentReplyToNote(note) : nobodySpoke ? openingLineOf(this.record.instructions) : []));
     const output = this.record.toolCalls.findLast((call) => call.name === tool.name)?.output ?? "";
     const ok = /"ok"\s*:\s*true/.test(output);
     await this.respond(agentReplyAfterTool(tool.name, ok));
@@ -372,7 +387,7 @@ function mergeConfig(current: Record<string, unknown>, update: Record<string, un
   return merged;
 }
 
-const CALLEE_CLIPS = VOICE_CLIPS.filter((clip) => clip.speaker === "callee" || clip.speaker === "tone").map((clip) => clip.id as VoiceClipId);
+const CALLEE_CLIPS = VOICE_CLIPS.filter((clip) => clip.speaker === "callee" || clip.speaker === "tone" || clip.speaker === "person" || clip.speaker === "menu").map((clip) => clip.id as VoiceClipId);
 
 /**
  * The known clip inside this audio: 40 ms windows taken at a third, two thirds and near the end of each clip, any

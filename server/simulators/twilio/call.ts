@@ -3,6 +3,7 @@ import WebSocket from "ws";
 import { ULAW_SILENCE, ulawChannelsToWav } from "@/server/voice/g711";
 import { calleeScenarioFor, type CalleeScenario } from "../voice-script";
 import { clipForText, loadClip, type VoiceClipId } from "../voice-clips/clips";
+import { dtmfAudio, SimRoom, type JoinOptions } from "./conference";
 import { twilioSignature } from "./signing";
 import { parseTwiml, type TwimlVerb } from "./twiml";
 
@@ -21,6 +22,20 @@ export type SimCallEnvironment = {
   log: (message: string) => void;
   /** Callees who hang up the moment the media stream has started (tests: a callee gone before the agent says a word). */
   hangsUpAtStreamStart?: (to: string) => boolean;
+  /** A scenario set for this number (a phone menu, a contact who asks for a person); else the last digit's. */
+  scenarioFor?: (to: string) => CalleeScenario | undefined;
+  /** Conference rooms by name (the account's conferences). */
+  rooms: Map<string, SimRoom>;
+  /** Starts the child call of a `<Dial><Number>`/`<Sip>` (registered with the account's calls). */
+  startChildCall: (params: CreateCallParams, options: SimCallOptions) => SimCall;
+};
+
+export type SimCallOptions = {
+  /** A `<Dial>`ed party: on answer it joins this room with the parent instead of fetching TwiML. */
+  bridgeRoom?: SimRoom;
+  parentSid?: string;
+  /** A person calling one of our numbers (runInbound). */
+  inbound?: InboundCaller;
 };
 
 export type CreateCallParams = Record<string, string | string[]>;
@@ -44,7 +59,8 @@ const many = (params: CreateCallParams, key: string): string[] => {
   return (Array.isArray(value) ? value : value ? [value] : []).flatMap((v) => v.split(/[\s,]+/)).filter(Boolean);
 };
 
-type OutboundItem = { kind: "audio"; bytes: Buffer } | { kind: "mark"; name: string };
+/** `tone`: DTMF or hold music, which a listener does not take for the other side speaking. */
+type OutboundItem = { kind: "audio"; bytes: Buffer; tone?: boolean } | { kind: "mark"; name: string };
 type Action = { kind: "hangup" } | { kind: "redirect"; verbs: TwimlVerb[] };
 
 /** A growable µ-law track, indexed by media time (8 bytes per ms). */
@@ -78,7 +94,7 @@ export class SimCall {
   /** Outbound: our number → the callee. Inbound: the caller → our number (Twilio's `From` and `To` of that call). */
   readonly to: string;
   readonly from: string;
-  readonly direction: "outbound-api" | "inbound";
+  readonly direction: "outbound-api" | "outbound-dial" | "inbound";
   readonly createdAt = new Date();
   answeredBy: string | null = null;
   startTime: Date | null = null;
@@ -108,16 +124,35 @@ export class SimCall {
   private callee: CalleeVoice | null = null;
   private finished: Promise<void>;
   private callbackSequence = 0;
+  /** The room this call talks in (a conference, or a `<Dial>` bridge), and what it hears from the others there. */
+  private room: SimRoom | null = null;
+  private heard: Buffer[] = [];
+  private holdMusic = false;
+  private holdPosition = 0;
+  /** Keys played on this call with `<Play digits>` (what a phone menu heard). */
+  readonly digitsPlayed: string[] = [];
+  /**
+   * The longest the callee heard nothing at all (media ms) from being put on hold in a conference until someone spoke
+   * to them again (a person in the room, or the agent back on the stream): "nobody is left in silence".
+   */
+  longestSilenceSinceHoldMs = 0;
+  private holdWatch: { silentMs: number } | null = null;
+  /** The parties this call `<Dial>`ed (child calls). */
+  readonly dialLegs: SimCall[] = [];
+  /** Resolves true when this call is answered, false when it ends unanswered. */
+  readonly answered: Promise<boolean>;
+  private settleAnswered: (answered: boolean) => void = () => {};
 
   constructor(
     private readonly env: SimCallEnvironment,
     readonly params: CreateCallParams,
-    options: { inbound?: InboundCaller } = {},
+    private readonly options: SimCallOptions = {},
   ) {
     this.to = one(params, "To") ?? "";
     this.from = one(params, "From") ?? "";
-    this.direction = options.inbound ? "inbound" : "outbound-api";
-    this.scenario = options.inbound ? { kind: "human", lines: options.inbound.lines, recording: "available" } : calleeScenarioFor(this.to);
+    this.direction = options.inbound ? "inbound" : options.bridgeRoom ? "outbound-dial" : "outbound-api";
+    this.scenario = options.inbound ? { kind: "human", lines: options.inbound.lines, recording: "available" } : (env.scenarioFor?.(this.to) ?? calleeScenarioFor(this.to));
+    this.answered = new Promise((resolve) => (this.settleAnswered = resolve));
     this.finished = (options.inbound ? this.runInbound() : this.run()).catch((error: unknown) => {
       this.env.log(`call ${this.sid} crashed: ${error instanceof Error ? error.stack : String(error)}`);
       this.finish("failed");
@@ -165,6 +200,7 @@ export class SimCall {
       from: this.from,
       status: this.status,
       direction: this.direction,
+      parent_call_sid: this.options.parentSid ?? null,
       answered_by: this.answeredBy,
       start_time: this.startTime?.toUTCString() ?? null,
       end_time: this.endTime?.toUTCString() ?? null,
@@ -200,7 +236,7 @@ export class SimCall {
   }
 
   private async run(): Promise<void> {
-    if (one(this.params, "Twiml") === undefined && !one(this.params, "Url")) throw new Error("no Url or Twiml");
+    if (one(this.params, "Twiml") === undefined && !one(this.params, "Url") && !this.options.bridgeRoom) throw new Error("no Url or Twiml");
     this.status = "initiated";
     await this.statusCallback("initiated");
     await this.sleepMedia(800);
@@ -212,6 +248,9 @@ export class SimCall {
       case "busy":
         await this.sleepMedia(1500);
         return this.finish(this.cancelRequested ?? "busy", { SipResponseCode: "486" });
+      case "declined":
+        await this.sleepMedia(2500);
+        return this.finish(this.cancelRequested ?? "busy", { SipResponseCode: "603" });
       case "failed":
         await this.sleepMedia(1000);
         return this.finish(this.cancelRequested ?? "failed", { SipResponseCode: "503" });
@@ -227,9 +266,23 @@ export class SimCall {
     if (this.cancelRequested) return this.finish(this.cancelRequested);
     this.status = "in-progress";
     this.startTime = new Date();
-    this.callee = new CalleeVoice(this.scenario, (kind) => this.onCalleeMilestone(kind));
+    this.settleAnswered(true);
+    this.callee = new CalleeVoice(
+      this.scenario,
+      (kind) => this.onCalleeMilestone(kind),
+      () => {
+        this.events.push("party-hung-up");
+        this.setAction({ kind: "hangup" });
+      },
+    );
     this.startTicker();
     await this.statusCallback("answered");
+    if (this.options.bridgeRoom) {
+      // The dialed party talks with the caller until one of them hangs up.
+      await this.joinRoom(this.options.bridgeRoom, { startConferenceOnEnter: true, endConferenceOnExit: true }, false);
+      this.finish("completed");
+      return;
+    }
     let verbs: TwimlVerb[];
     try {
       verbs = await this.fetchTwiml();
@@ -260,7 +313,16 @@ export class SimCall {
     }
     this.status = "in-progress";
     this.startTime = new Date();
-    this.callee = new CalleeVoice(this.scenario, (kind) => this.onCalleeMilestone(kind), { waitsForAgent: true });
+    this.settleAnswered(true);
+    this.callee = new CalleeVoice(
+      this.scenario,
+      (kind) => this.onCalleeMilestone(kind),
+      () => {
+        this.events.push("party-hung-up");
+        this.setAction({ kind: "hangup" });
+      },
+      { waitsForAgent: true },
+    );
     this.startTicker();
     await this.execute(verbs);
     this.finish("completed");
@@ -273,19 +335,116 @@ export class SimCall {
       const verb = verbs.shift()!;
       this.events.push(`verb:${verb.verb}`);
       if (verb.verb === "Hangup") return;
+      let next: TwimlVerb[] | null = null;
       if (verb.verb === "Connect.Stream") await this.runStream(verb);
       else if (verb.verb === "Say") await this.say(verb.text);
-      else if (verb.verb === "Dial") await this.dial(verb.number);
-      else if (verb.verb === "Record") {
-        const next = await this.record(verb);
-        if (next) verbs = next;
-        continue;
-      }
+      else if (verb.verb === "Play") await this.play(verb);
+      else if (verb.verb === "Dial") next = await this.dial(verb);
+      else if (verb.verb === "Record") next = await this.record(verb);
       else await this.waitMedia(verb.seconds * 1000);
       const action = this.takeAction();
       if (action?.kind === "hangup") return;
       if (action?.kind === "redirect") verbs = [...action.verbs];
+      else if (next) verbs = next;
     }
+  }
+
+  /** `<Play digits>`: the tones go down the line (a phone menu hears the keys once they have played); `<Play>url`: hold music. */
+  private async play(verb: Extract<TwimlVerb, { verb: "Play" }>): Promise<void> {
+    if (verb.digits) {
+      this.digitsPlayed.push(verb.digits);
+      this.events.push(`play-digits:${verb.digits}`);
+      this.outboundQueue.push({ kind: "audio", bytes: dtmfAudio(verb.digits), tone: true });
+    } else {
+      for (let i = 0; i < Math.max(1, Math.min(verb.loop || 10, 10)); i += 1) this.outboundQueue.push({ kind: "audio", bytes: loadClip("tone.hold-music"), tone: true });
+    }
+    while (this.outboundQueue.length > 0 && !this.pendingAction && !this.timeLimitReached()) await this.sleepMedia(40);
+    this.outboundQueue = [];
+    if (verb.digits && !this.pendingAction) this.callee?.pressed(verb.digits.replace(/w/gi, ""));
+  }
+
+  /**
+   * `<Dial>` (twilio.com/docs/voice/twiml/dial): a `<Conference>` joins the named room (hold music while it has not
+   * started); a number or SIP URI starts a child call (the `callerId` as From, `timeout` as its ring time) whose party
+   * is chosen like any callee (voice-script.ts: transfer targets by last digit) and bridges the two when it answers.
+   * When the dial ends, `action` gets DialCallStatus, DialCallSid and DialCallDuration and its TwiML replaces the rest.
+   */
+  private async dial(verb: Extract<TwimlVerb, { verb: "Dial" }>): Promise<TwimlVerb[] | null> {
+    let dialStatus = "completed";
+    let leg: SimCall | null = null;
+    if (verb.target.kind === "conference") {
+      const name = verb.target.name;
+      const room = this.env.rooms.get(name) ?? new SimRoom(name, (ended) => this.env.rooms.get(ended.name) === ended && this.env.rooms.delete(ended.name));
+      this.env.rooms.set(name, room);
+      this.events.push(`conference:${name}`);
+      await this.joinRoom(room, { startConferenceOnEnter: verb.target.startConferenceOnEnter, endConferenceOnExit: verb.target.endConferenceOnExit }, verb.target.waitUrl !== "");
+    } else {
+      const room = new SimRoom(`dial:${this.sid}:${this.dialLegs.length}`, () => {});
+      leg = this.env.startChildCall(
+        {
+          To: verb.target.destination,
+          From: verb.callerId ?? this.from,
+          Timeout: String(verb.timeout),
+          ...(verb.timeLimit ? { TimeLimit: String(verb.timeLimit) } : {}),
+        },
+        { bridgeRoom: room, parentSid: this.sid },
+      );
+      this.dialLegs.push(leg);
+      this.events.push(`dial:${verb.target.destination}`);
+      const actionArrived = new Promise<boolean>((resolve) => this.actionWaiters.push(() => resolve(false)));
+      const answered = await Promise.race([leg.answered, actionArrived]);
+      if (answered && !this.pendingAction) await this.joinRoom(room, { startConferenceOnEnter: true, endConferenceOnExit: true }, false);
+      if (!leg.isFinal) leg.update(new URLSearchParams({ Status: "completed" }));
+      await leg.done();
+      dialStatus = leg.status === "completed" ? "completed" : leg.status;
+    }
+    if (!verb.action || this.pendingAction || this.isFinal) return null;
+    const params = this.baseParams({
+      CallStatus: this.status,
+      Direction: "outbound-api",
+      DialCallStatus: dialStatus,
+      ...(leg ? { DialCallSid: leg.sid, DialBridged: String(dialStatus === "completed") } : {}),
+      ...(leg && dialStatus === "completed" ? { DialCallDuration: String(leg.durationSeconds) } : {}),
+    });
+    try {
+      return parseTwiml(await this.requestTwiml(verb.action, verb.method, params));
+    } catch (error) {
+      this.events.push(`twiml-error: ${error instanceof Error ? error.message : String(error)}`);
+      return [];
+    }
+  }
+
+  /** Talks in a room until it ends, this call gets new instructions (or hangs up), or the time limit. */
+  private async joinRoom(room: SimRoom, options: JoinOptions, holdMusic: boolean): Promise<void> {
+    this.room = room;
+    this.holdMusic = holdMusic;
+    if (!room.started) this.holdWatch = { silentMs: 0 };
+    const ended = room.join(this, options);
+    const actionArrived = new Promise<void>((resolve) => this.actionWaiters.push(resolve));
+    const limit = (async () => {
+      while (!this.timeLimitReached() && this.room === room && !room.ended) await this.sleepMedia(250);
+    })();
+    await Promise.race([ended, actionArrived, limit]);
+    this.leaveRoom();
+  }
+
+  private leaveRoom() {
+    const room = this.room;
+    this.room = null;
+    this.heard = [];
+    room?.leave(this);
+  }
+
+  /** A frame of what another participant of this call's room said. */
+  hear(frame: Buffer): void {
+    this.heard.push(frame);
+    if (this.heard.length > 25) this.heard.shift();
+  }
+
+  /** The callee presses keys during the media stream (Media Streams `dtmf` messages, one per key). */
+  pressKeys(digits: string): void {
+    for (const digit of digits) this.send({ event: "dtmf", streamSid: this.streamSid, dtmf: { track: "inbound_track", digit } });
+    this.events.push(`callee-pressed:${digits}`);
   }
 
   private takeAction(): Action | null {
@@ -307,11 +466,16 @@ export class SimCall {
       this.direction === "inbound"
         ? this.baseParams({ CallStatus: "ringing", Direction: "inbound", Caller: this.from, Called: this.to, CallerCountry: "US", CalledCountry: "US" })
         : this.baseParams({ CallStatus: "in-progress", Direction: "outbound-api" });
+    return parseTwiml(await this.requestTwiml(url, (one(this.params, "Method") ?? "POST").toUpperCase(), params));
+  }
+
+  /** Fetches TwiML from the app, signed as Twilio signs it (over the public URL and the POSTed parameters). */
+  private async requestTwiml(url: string, method: string, params: Record<string, string>): Promise<string> {
     const signature = twilioSignature(this.env.authToken, url, params);
     const entry: SentCallback = { kind: "twiml", url, params, signature, status: null };
     this.env.callbacks.push(entry);
     const response = await fetch(this.env.resolvePublicUrl(url), {
-      method: (one(this.params, "Method") ?? "POST").toUpperCase(),
+      method,
       headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
       body: new URLSearchParams(params).toString(),
       signal: AbortSignal.timeout(15_000),
@@ -319,7 +483,7 @@ export class SimCall {
     entry.status = response.status;
     const text = await response.text();
     if (!response.ok) throw new Error(`11200 HTTP retrieval failure: ${response.status}`);
-    return parseTwiml(text);
+    return text;
   }
 
   /** Waits media time, or until an action (hangup, new TwiML) arrives. */
@@ -337,13 +501,6 @@ export class SimCall {
     this.outboundQueue.push({ kind: "audio", bytes });
     while (this.outboundQueue.length > 0 && !this.pendingAction && !this.timeLimitReached()) await this.sleepMedia(40);
     this.outboundQueue = [];
-  }
-
-  /** `<Dial>number</Dial>`: the call is bridged to that number (the simulator: a short conversation on the other leg). */
-  private async dial(number: string): Promise<void> {
-    this.dialed.push(number);
-    this.events.push(`dial:${number}`);
-    await this.waitMedia(2000);
   }
 
   /** A `<Record>` ran: the call's recording is reported to this callback when the call ends (null: none asked). */
@@ -379,31 +536,12 @@ export class SimCall {
     if (!verb.action) return null;
     const params = this.baseParams({ CallStatus: this.status, Direction: this.direction, RecordingSid: this.recordingSid, RecordingUrl: `https://api.twilio.com/2010-04-01/Accounts/${this.env.accountSid}/Recordings/${this.recordingSid}`, RecordingDuration: String(Math.ceil((this.mediaMs - startedAt) / 1000)), Digits: "hangup" });
     try {
-      return await this.fetchTwimlFrom(verb.action, params);
+      return parseTwiml(await this.requestTwiml(verb.action, "POST", params));
     } catch (error) {
       this.events.push(`twiml-error: ${error instanceof Error ? error.message : String(error)}`);
       return [{ verb: "Hangup" }];
     }
   }
-
-  private async fetchTwimlFrom(url: string, params: Record<string, string>): Promise<TwimlVerb[]> {
-    const signature = twilioSignature(this.env.authToken, url, params);
-    const entry: SentCallback = { kind: "twiml", url, params, signature, status: null };
-    this.env.callbacks.push(entry);
-    const response = await fetch(this.env.resolvePublicUrl(url), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
-      body: new URLSearchParams(params).toString(),
-      signal: AbortSignal.timeout(15_000),
-    });
-    entry.status = response.status;
-    const text = await response.text();
-    if (!response.ok) throw new Error(`11200 HTTP retrieval failure: ${response.status}`);
-    return parseTwiml(text);
-  }
-
-  /** Numbers a `<Dial>` bridged this call to. */
-  readonly dialed: string[] = [];
 
   private async runStream(verb: Extract<TwimlVerb, { verb: "Connect.Stream" }>): Promise<void> {
     if (!verb.url.startsWith("wss://")) {
@@ -521,16 +659,23 @@ export class SimCall {
     this.framesDone += 1;
     this.mediaMs = this.framesDone * FRAME_MS;
     const streaming = this.ws !== null;
-    // The caller talks to a media stream, or into a <Record>.
-    const inbound = this.callee?.nextFrame(streaming || this.recording, this.outboundIdleFrames) ?? null;
+    const partners = this.room?.partnersOf(this) ?? [];
+    // The callee talks when someone is there to hear: the agent's stream, a <Record>, or a person in the same room.
+    const inbound = this.callee?.nextFrame(streaming || this.recording || partners.length > 0, this.outboundIdleFrames) ?? null;
     const frame = inbound ?? Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     this.inbound.write(at, frame);
+    if (inbound) for (const partner of partners) partner.hear(inbound);
     if (streaming) {
       this.send({ event: "media", media: { track: "inbound", chunk: String(this.framesDone), timestamp: String(this.mediaMs - FRAME_MS), payload: frame.toString("base64") }, streamSid: this.streamSid });
     }
-    const played = this.playOutboundFrame();
-    if (played) {
-      this.outbound.write(at, played);
+    const played = this.playOutboundFrame() ?? this.playRoomFrame();
+    if (played) this.outbound.write(at, played.frame);
+    if (this.holdWatch) {
+      if (played?.speech) this.holdWatch = null;
+      else if (played) this.holdWatch.silentMs = 0;
+      else this.longestSilenceSinceHoldMs = Math.max(this.longestSilenceSinceHoldMs, (this.holdWatch.silentMs += FRAME_MS));
+    }
+    if (played?.speech) {
       this.outboundIdleFrames = 0;
       this.callee?.agentSpoke();
     } else {
@@ -538,7 +683,20 @@ export class SimCall {
     }
   }
 
-  private playOutboundFrame(): Buffer | null {
+  /** In a room: what the others said, or the hold music while the conference waits to start. */
+  private playRoomFrame(): { frame: Buffer; speech: boolean } | null {
+    if (!this.room) return null;
+    const heard = this.heard.shift();
+    if (heard) return { frame: heard, speech: true };
+    if (this.room.started || !this.holdMusic) return null;
+    const music = loadClip("tone.hold-music");
+    const frame = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
+    for (let i = 0; i < FRAME_BYTES; i += 1) frame[i] = music[(this.holdPosition + i) % music.length]!;
+    this.holdPosition = (this.holdPosition + FRAME_BYTES) % music.length;
+    return { frame, speech: false };
+  }
+
+  private playOutboundFrame(): { frame: Buffer; speech: boolean } | null {
     const frame = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     let filled = 0;
     const flushMarks = () => {
@@ -548,9 +706,11 @@ export class SimCall {
       }
     };
     flushMarks();
+    let speech = false;
     while (filled < FRAME_BYTES && this.outboundQueue.length > 0) {
       const item = this.outboundQueue[0]!;
       if (item.kind === "mark") break;
+      if (!item.tone) speech = true;
       const take = Math.min(FRAME_BYTES - filled, item.bytes.length);
       item.bytes.copy(frame, filled, 0, take);
       filled += take;
@@ -559,12 +719,13 @@ export class SimCall {
     }
     if (filled === 0) return null;
     flushMarks();
-    return frame;
+    return { frame, speech };
   }
 
-  private onCalleeMilestone(kind: "first-line-done" | "greeting-done") {
+  private onCalleeMilestone(kind: AmdMilestone) {
     if (!/^DetectMessageEnd|Enable$/.test(one(this.params, "MachineDetection") ?? "") || one(this.params, "AsyncAmd") !== "true") return;
-    const answeredBy = kind === "greeting-done" ? "machine_end_beep" : "human";
+    // A phone menu is neither a person nor a voicemail greeting: Twilio's detector answers `unknown` for many.
+    const answeredBy = kind === "greeting-done" ? "machine_end_beep" : kind === "menu-prompt-done" ? "unknown" : "human";
     this.answeredBy = answeredBy;
     const url = one(this.params, "AsyncAmdStatusCallback");
     if (url) void this.callback("amd", url, this.baseParams({ AnsweredBy: answeredBy, MachineDetectionDuration: String(this.mediaMs) }));
@@ -618,6 +779,8 @@ export class SimCall {
     this.finishing = true;
     if (this.ticker) clearInterval(this.ticker);
     this.ticker = null;
+    this.leaveRoom();
+    this.settleAnswered(false);
     if (this.ws) {
       this.sendOn(this.ws, { event: "stop", stop: { accountSid: this.env.accountSid, callSid: this.sid }, streamSid: this.streamSid });
       this.ws.close(1000);
@@ -657,9 +820,13 @@ export class SimCall {
   }
 }
 
+type AmdMilestone = "first-line-done" | "greeting-done" | "menu-prompt-done";
+
 /**
- * The callee's side of the line: its scripted utterances, each said once the agent has spoken and gone quiet (a
- * person waits for their turn); a machine plays its greeting and beep without waiting.
+ * The callee's side of the line: its scripted utterances, each said once the other side has spoken and gone quiet (a
+ * person waits for their turn); a machine plays its greeting and beep without waiting; a phone menu says its prompt
+ * until a key is pressed (`pressed`), then connects to a person, who talks in turn. The callee only talks while
+ * someone can hear it (the agent's media stream, or a person it is bridged with).
  */
 class CalleeVoice {
   private index = 0;
@@ -669,16 +836,25 @@ class CalleeVoice {
   private gapFrames = 50;
   private agentSpokeSinceLine = false;
   private streaming = false;
+  private lines: VoiceClipId[];
+  /** Lines before this index are said without waiting for a turn (a greeting, a menu's announcement). */
+  private unpromptedUntil = 1;
+  /** Phone menu: prompts said, frames until the next one; `connected` once a key led to a person. */
+  private menu: { prompts: number; waitFrames: number; connected: boolean } | null;
+  private hungUp = false;
+  private hangUpCountdown = -1;
+  private wasTalking = false;
 
   constructor(
     private readonly scenario: CalleeScenario,
-    private readonly milestone: (kind: "first-line-done" | "greeting-done") => void,
+    private readonly milestone: (kind: AmdMilestone) => void,
+    private readonly hangUp: () => void,
     /** A caller (inbound) waits for the agent's greeting before their first line too. */
     private readonly options: { waitsForAgent?: boolean } = {},
-  ) {}
-
-  private get lines(): VoiceClipId[] {
-    return this.scenario.kind === "human" || this.scenario.kind === "machine" ? this.scenario.lines : [];
+  ) {
+    this.lines = scenario.kind === "human" || scenario.kind === "machine" ? [...scenario.lines] : [];
+    this.menu = scenario.kind === "menu" ? { prompts: 0, waitFrames: 0, connected: false } : null;
+    if (options.waitsForAgent) this.unpromptedUntil = 0;
   }
 
   streamStarted() {
@@ -703,39 +879,97 @@ class CalleeVoice {
     this.agentSpokeSinceLine = true;
   }
 
+  /** Keys pressed on the line (`<Play digits>`): a phone menu routes on the first one it knows. */
+  pressed(digits: string) {
+    if (this.scenario.kind !== "menu" || !this.menu || this.menu.connected) return;
+    const option = [...digits].map((digit) => (this.scenario as Extract<CalleeScenario, { kind: "menu" }>).options[digit]).find(Boolean);
+    if (!option) return;
+    this.menu.connected = true;
+    this.lines = [option.connecting, ...option.lines];
+    this.index = 0;
+    // The announcement and the person's first words come unprompted; then the person talks in turn.
+    this.unpromptedUntil = 2;
+    this.gapFrames = 25;
+    this.speaking = null;
+  }
+
   /**
    * Frames of silence before the detector reports: after a person's first words, `MachineDetectionSpeechEndThreshold`
    * (default 1,200 ms, twilio.com/docs/voice/answering-machine-detection); after a machine's beep, a second.
    */
   private amdCountdown = -1;
-  private amdVerdict: "first-line-done" | "greeting-done" = "greeting-done";
+  private amdVerdict: AmdMilestone = "greeting-done";
 
-  nextFrame(streaming: boolean, outboundIdleFrames: number): Buffer | null {
+  private get replyGapFrames(): number {
+    return (this.scenario.kind === "human" ? this.scenario.replyGapFrames : undefined) ?? 40;
+  }
+
+  nextFrame(talking: boolean, outboundIdleFrames: number): Buffer | null {
     if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone(this.amdVerdict);
-    if (!streaming && !this.speaking) return null;
+    // Back from hold (or a menu's tones): a person waits to be spoken to before they say their next line.
+    if (talking && !this.wasTalking) this.agentSpokeSinceLine = false;
+    this.wasTalking = talking;
+    if (this.hangUpCountdown > 0 && (this.hangUpCountdown -= 1) === 0 && !this.hungUp) {
+      this.hungUp = true;
+      this.hangUp();
+    }
+    if (!talking && !this.speaking) return null;
     if (!this.speaking) {
+      if (this.menu && !this.menu.connected) return this.nextMenuFrame();
       if (this.index >= this.lines.length) return null;
       if (this.gapFrames > 0) {
         this.gapFrames -= 1;
         return null;
       }
       const machine = this.scenario.kind === "machine";
-      const myTurn = machine || (this.index === 0 && !this.options.waitsForAgent) || (this.agentSpokeSinceLine && outboundIdleFrames >= 40);
+      const myTurn = machine || this.index < this.unpromptedUntil || (this.agentSpokeSinceLine && outboundIdleFrames >= this.replyGapFrames);
       if (!myTurn) return null;
       this.speaking = loadClip(this.lines[this.index]!);
       this.position = 0;
       this.agentSpokeSinceLine = false;
     }
+    return this.speakFrame();
+  }
+
+  private nextMenuFrame(): Buffer | null {
+    const menu = this.menu!;
+    const scenario = this.scenario as Extract<CalleeScenario, { kind: "menu" }>;
+    if (menu.waitFrames > 0) {
+      menu.waitFrames -= 1;
+      return null;
+    }
+    if (menu.prompts >= 3) {
+      // Nobody pressed anything: the menu hangs up, as many do.
+      if (!this.hungUp) {
+        this.hungUp = true;
+        this.hangUp();
+      }
+      return null;
+    }
+    menu.prompts += 1;
+    menu.waitFrames = Math.round(scenario.repeatAfterMs / FRAME_MS);
+    this.speaking = loadClip(scenario.prompt);
+    this.position = 0;
+    return this.speakFrame();
+  }
+
+  private speakFrame(): Buffer {
+    const speaking = this.speaking!;
     const frame = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
-    const take = Math.min(FRAME_BYTES, this.speaking.length - this.position);
-    this.speaking.copy(frame, 0, this.position, this.position + take);
+    const take = Math.min(FRAME_BYTES, speaking.length - this.position);
+    speaking.copy(frame, 0, this.position, this.position + take);
     this.position += take;
-    if (this.position >= this.speaking.length) {
+    if (this.position >= speaking.length) {
       this.speaking = null;
+      if (this.menu && !this.menu.connected) {
+        if (this.menu.prompts === 1) [this.amdVerdict, this.amdCountdown] = ["menu-prompt-done", 60];
+        return frame;
+      }
       this.index += 1;
-      this.gapFrames = this.scenario.kind === "machine" ? 15 : 0;
+      this.gapFrames = this.scenario.kind === "machine" ? 15 : this.menu && this.index === 1 ? 100 : 0;
       if (this.scenario.kind === "human" && this.index === 1) [this.amdVerdict, this.amdCountdown] = ["first-line-done", 60];
       if (this.scenario.kind === "machine" && this.index === this.lines.length) [this.amdVerdict, this.amdCountdown] = ["greeting-done", 50];
+      if (this.scenario.kind === "human" && this.scenario.hangsUpAfterLastLine && this.index === this.lines.length) this.hangUpCountdown = 50;
     }
     return frame;
   }

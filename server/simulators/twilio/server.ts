@@ -1,7 +1,8 @@
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
-import { newSid, SimCall, type InboundCaller, type SentCallback } from "./call";
-import { calleeScenarioFor } from "../voice-script";
+import { newSid, SimCall, type CreateCallParams, type InboundCaller, type SentCallback, type SimCallEnvironment, type SimCallOptions } from "./call";
+import type { SimRoom } from "./conference";
+import { calleeScenarioFor, PHONE_MENU, type CalleeScenario } from "../voice-script";
 import { SimMessaging } from "./messages";
 import { getLogger } from "@/server/observability/logger";
 
@@ -43,6 +44,12 @@ export type TwilioSimulator = {
   callFromNumber(number: string): SimCall | undefined;
   /** The callee of `number` hangs up as soon as the media stream has started (an early hang-up). */
   hangUpAtStreamStart(number: string): void;
+  /** Who answers `number` from now on (instead of its last digit's scenario): e.g. ASKS_FOR_A_PERSON. */
+  setCallee(number: string, scenario: CalleeScenario): void;
+  /** `number` is a company's phone menu ("for sales, press 1"; voice-script.ts PHONE_MENU, or the menu given). */
+  setMenu(number: string, menu?: Extract<CalleeScenario, { kind: "menu" }>): void;
+  /** Conference rooms in use, by name. */
+  rooms: Map<string, SimRoom>;
   /** The next `count` REST requests (matching `path` if given) fail with this HTTP status (default 503). */
   failNext(options?: { status?: number; count?: number; path?: string }): void;
   /** Programmable Messaging (server/simulators/twilio/messages.ts): messages, their callbacks, `receive` (a person texts us). */
@@ -85,7 +92,9 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
   const failures: Array<{ status: number; remaining: number; path?: string }> = [];
   const log = options.log ?? ((message: string) => getLogger("twilio-simulator").warn(message));
   const earlyHangups = new Set<string>();
-  const env = {
+  const callees = new Map<string, CalleeScenario>();
+  const rooms = new Map<string, SimRoom>();
+  const env: SimCallEnvironment = {
     accountSid,
     authToken,
     speed: options.speed ?? 1,
@@ -93,6 +102,13 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     callbacks,
     log,
     hangsUpAtStreamStart: (to: string) => earlyHangups.has(to),
+    scenarioFor: (to: string) => callees.get(to),
+    rooms,
+    startChildCall: (params: CreateCallParams, options: SimCallOptions) => {
+      const call = new SimCall(env, params, options);
+      calls.set(call.sid, call);
+      return call;
+    },
   };
   const base = `/2010-04-01/Accounts/${accountSid}`;
   const messaging = new SimMessaging({ accountSid, authToken, resolvePublicUrl: env.resolvePublicUrl, log });
@@ -134,7 +150,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
       }
       const to = String(params.To ?? "");
       const from = String(params.From ?? "");
-      if (!E164.test(to) || calleeScenarioFor(to).kind === "invalid-number") {
+      if ((!E164.test(to) && !/^sips?:[^@\s]+@\S+$/i.test(to)) || (env.scenarioFor?.(to) ?? calleeScenarioFor(to)).kind === "invalid-number") {
         twilioError(res, 400, 21211, `Invalid 'To' Phone Number: ${to}`);
         return 400;
       }
@@ -223,7 +239,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     callbacks,
     requests,
     messaging,
-    callTo: (number) => [...calls.values()].reverse().find((call) => call.direction === "outbound-api" && call.to === number),
+    callTo: (number) => [...calls.values()].reverse().find((call) => call.direction !== "inbound" && call.to === number),
     callFrom: ({ from, to, url, statusCallback, lines }) => {
       if (!E164.test(from) || !E164.test(to)) throw new Error(`callFrom needs E.164 numbers (from ${from}, to ${to})`);
       const params: Record<string, string> = { From: from, To: to, Url: url, Method: "POST", ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
@@ -233,6 +249,9 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     },
     callFromNumber: (number) => [...calls.values()].reverse().find((call) => call.direction === "inbound" && call.from === number),
     hangUpAtStreamStart: (number) => void earlyHangups.add(number),
+    setCallee: (number, scenario) => void callees.set(number, scenario),
+    setMenu: (number, menu = PHONE_MENU as Extract<CalleeScenario, { kind: "menu" }>) => void callees.set(number, menu),
+    rooms,
     failNext: ({ status = 503, count = 1, path } = {}) => void failures.push({ status, remaining: count, path }),
     idle: async () => {
       await messaging.idle();

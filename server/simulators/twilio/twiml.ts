@@ -1,10 +1,21 @@
+/**
+ * What a `<Dial>` connects to: a number or SIP URI (twilio.com/docs/voice/twiml/number, …/twiml/sip; a bare number
+ * as the Dial's text is a `<Number>`), or a conference room (twilio.com/docs/voice/twiml/conference).
+ */
+export type DialTarget =
+  | { kind: "number"; destination: string }
+  | { kind: "conference"; name: string; startConferenceOnEnter: boolean; endConferenceOnExit: boolean; waitUrl: string | null; beep: boolean };
+
 /** The TwiML verbs the simulator executes (what the app sends): enough of Twilio's grammar for outbound AI calls. */
 export type TwimlVerb =
   | { verb: "Connect.Stream"; url: string; parameters: Record<string, string> }
   | { verb: "Say"; text: string; voice: string | null }
   | { verb: "Pause"; seconds: number }
-  | { verb: "Dial"; number: string }
   | { verb: "Record"; maxLength: number; timeout: number; playBeep: boolean; action: string | null; recordingStatusCallback: string | null }
+  /** twilio.com/docs/voice/twiml/play: DTMF tones (`digits`, `w` = half a second's wait), or an audio URL (hold music). */
+  | { verb: "Play"; digits: string | null; url: string | null; loop: number }
+  /** twilio.com/docs/voice/twiml/dial: `action` gets DialCallStatus/DialCallSid/DialCallDuration when the dial ends. */
+  | { verb: "Dial"; target: DialTarget; action: string | null; method: string; callerId: string | null; timeout: number; timeLimit: number | null }
   | { verb: "Hangup" };
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
@@ -16,13 +27,35 @@ function attributes(raw: string): Record<string, string> {
   return result;
 }
 
+function dialTarget(inner: string): DialTarget {
+  const noun = inner.trim().match(/^<(Number|Sip|Conference)((?:\s+[^>]*?)?)>([\s\S]*?)<\/\1>$/);
+  if (!noun) {
+    const bare = decode(inner.trim());
+    if (!/^\+?[\d\s()-]{3,}$/.test(bare)) throw new Error(`12100 unsupported <Dial> content: ${inner.trim().slice(0, 80)}`);
+    return { kind: "number", destination: bare.replace(/[\s()-]/g, "") };
+  }
+  const [, noun_, rawAttributes, text] = noun as unknown as [string, string, string, string];
+  const attrs = attributes(rawAttributes ?? "");
+  const value = decode(text.trim());
+  if (noun_ !== "Conference") return { kind: "number", destination: value };
+  const flag = (name: string, fallback: boolean) => (attrs[name] === undefined ? fallback : attrs[name] === "true");
+  return {
+    kind: "conference",
+    name: value,
+    startConferenceOnEnter: flag("startConferenceOnEnter", true),
+    endConferenceOnExit: flag("endConferenceOnExit", false),
+    waitUrl: attrs.waitUrl ?? null,
+    beep: flag("beep", true),
+  };
+}
+
 /** Parses a `<Response>` document; throws (Twilio error 12100) on anything it cannot read. */
 export function parseTwiml(xml: string): TwimlVerb[] {
   const body = xml.replace(/<\?xml[^>]*\?>/, "").trim();
   const response = body.match(/^<Response\s*>([\s\S]*)<\/Response>$/) ?? (body.match(/^<Response\s*\/>$/) ? [body, ""] : null);
   if (!response) throw new Error("12100 Document parse failure: no <Response> element");
   const verbs: TwimlVerb[] = [];
-  const pattern = /<(Connect|Say|Pause|Hangup|Dial|Record)((?:\s+[^>]*?)?)(\/>|>([\s\S]*?)<\/\1>)/g;
+  const pattern = /<(Connect|Say|Pause|Play|Dial|Record|Hangup)((?:\s+[^>]*?)?)(\/>|>([\s\S]*?)<\/\1>)/g;
   let rest = response[1]!;
   for (const match of rest.matchAll(pattern)) {
     const [, name, rawAttributes, , inner] = match;
@@ -39,12 +72,6 @@ export function parseTwiml(xml: string): TwimlVerb[] {
       verbs.push({ verb: "Connect.Stream", url: streamAttrs.url ?? "", parameters });
     } else if (name === "Say") {
       verbs.push({ verb: "Say", text: decode((inner ?? "").trim()), voice: attrs.voice ?? null });
-    } else if (name === "Dial") {
-      // `<Dial>+1…</Dial>` or `<Dial><Number>+1…</Number></Dial>` (https://www.twilio.com/docs/voice/twiml/dial).
-      const inside = (inner ?? "").trim();
-      const number = decode((inside.match(/<Number[^>]*>([\s\S]*?)<\/Number>/)?.[1] ?? inside).trim());
-      if (!number) throw new Error("12100 <Dial> without a number");
-      verbs.push({ verb: "Dial", number });
     } else if (name === "Record") {
       // https://www.twilio.com/docs/voice/twiml/record: maxLength (s, default 3600), timeout (silence, s, default 5),
       // playBeep (default true), action, recordingStatusCallback.
@@ -58,6 +85,20 @@ export function parseTwiml(xml: string): TwimlVerb[] {
       });
     } else if (name === "Pause") {
       verbs.push({ verb: "Pause", seconds: Number(attrs.length ?? 1) });
+    } else if (name === "Play") {
+      const url = decode((inner ?? "").trim()) || null;
+      if (!attrs.digits && !url) throw new Error("12100 <Play> needs digits or a URL");
+      verbs.push({ verb: "Play", digits: attrs.digits ?? null, url, loop: Number(attrs.loop ?? 1) });
+    } else if (name === "Dial") {
+      verbs.push({
+        verb: "Dial",
+        target: dialTarget(inner ?? ""),
+        action: attrs.action ?? null,
+        method: (attrs.method ?? "POST").toUpperCase(),
+        callerId: attrs.callerId ?? null,
+        timeout: Number(attrs.timeout ?? 30),
+        timeLimit: attrs.timeLimit ? Number(attrs.timeLimit) : null,
+      });
     } else {
       verbs.push({ verb: "Hangup" });
     }

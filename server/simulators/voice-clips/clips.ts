@@ -7,7 +7,7 @@ import path from "node:path";
  * clips are what the Twilio simulator's callee says; the agent's are the Realtime simulator's voice; `tts.*` are what
  * the Twilio simulator plays for a TwiML `<Say>` of exactly that text. The text is what the audio says.
  */
-export type VoiceClip = { id: string; speaker: "callee" | "agent" | "tts" | "tone"; text: string; espeakVoice?: string };
+export type VoiceClip = { id: string; speaker: "callee" | "agent" | "tts" | "tone" | "person" | "menu"; text: string; espeakVoice?: string };
 
 export const VOICE_CLIPS = [
   { id: "callee.hello", speaker: "callee", text: "Hello, who is this?" },
@@ -16,6 +16,8 @@ export const VOICE_CLIPS = [
   { id: "callee.not-now", speaker: "callee", text: "Not right now, sorry. Maybe call me back next quarter." },
   { id: "callee.sign-me-up", speaker: "callee", text: "Yes, let's do it. Sign me up." },
   { id: "callee.remove-me", speaker: "callee", text: "Please remove me from your list and do not call this number again." },
+  { id: "callee.talk-to-someone", speaker: "callee", text: "Actually, could I talk to someone from your sales team, please?" },
+  { id: "callee.yes-please", speaker: "callee", text: "Yes please, that works for me." },
   { id: "callee.voicemail-greeting", speaker: "callee", text: "Hi, you have reached Jane. I can't take your call right now. Please leave a message after the tone." },
   { id: "agent.intro", speaker: "agent", text: "Hi, this is Ava, an assistant calling about your recent enquiry. Do you have a minute to talk about a short follow-up meeting?" },
   { id: "agent.booked", speaker: "agent", text: "Great, your meeting is booked. You will get an invitation by email. Thanks, and goodbye!" },
@@ -24,9 +26,18 @@ export const VOICE_CLIPS = [
   { id: "agent.wonderful", speaker: "agent", text: "Wonderful, I will send the details over today. Goodbye!" },
   { id: "agent.removed", speaker: "agent", text: "Understood. I have removed your number and you will not hear from us again. Goodbye." },
   { id: "agent.still-there", speaker: "agent", text: "Hello, are you still there? I will try you again another time. Goodbye." },
+  { id: "agent.transferring", speaker: "agent", text: "Of course. I am connecting you with a colleague now. One moment, please." },
+  { id: "agent.transfer-unavailable", speaker: "agent", text: "I am sorry, nobody from the team can take a call right now. I can book a short meeting with a colleague instead. Would that work for you?" },
+  { id: "agent.transfer-no-answer", speaker: "agent", text: "I am sorry, my colleague could not pick up just now. I can book a short meeting with them instead. Would that work for you?" },
+  { id: "person.greeting", speaker: "person", text: "Hi, this is Sam from sales. I hear you wanted to talk to someone?" },
+  { id: "person.goodbye", speaker: "person", text: "Sure, I will send you our price list today. Thanks for calling, goodbye." },
+  { id: "person.sales-hello", speaker: "person", text: "Sales desk, this is Sam speaking." },
+  { id: "menu.prompt", speaker: "menu", text: "Thank you for calling Acme. For sales, press 1. For support, press 2." },
+  { id: "menu.connecting", speaker: "menu", text: "Please hold while we connect your call." },
   { id: "tts.voicemail", speaker: "tts", text: "Hi, this is Ava. Sorry I missed you. Please call us back at your convenience. Goodbye." },
   { id: "tts.apology", speaker: "tts", text: "Sorry, we are having technical difficulties and have to end this call. We will call you back later. Goodbye." },
   { id: "tone.beep", speaker: "tone", text: "(beep)" },
+  { id: "tone.hold-music", speaker: "tone", text: "(hold music)" },
 ] as const satisfies readonly VoiceClip[];
 
 export type VoiceClipId = (typeof VOICE_CLIPS)[number]["id"];

@@ -1,6 +1,15 @@
 import { DateTime } from "luxon";
 import type { CallDisposition, PlaceCallRequest, ToolCallResult, VoiceExtractionGoal } from "@/server/voice/types";
+import { transferTargetScenarioFor } from "@/server/simulators/voice-script";
+import { isWithinTransferHours, type TransferFallback } from "@/server/voice/transfer-settings";
 import { seededRandom, seedOf } from "./wav";
+
+/** What the agent offers instead of a person, as it says it. */
+const FALLBACK_SAID: Record<TransferFallback, string> = {
+  book_meeting: "book a short meeting with a colleague",
+  take_message: "take a message for them",
+  callback: "have a colleague call you back",
+};
 
 /**
  * The outcome-by-last-digit table of DESIGN §7. `expected` is what the analyser should conclude from the
@@ -53,9 +62,15 @@ export type SimulatedCallPlan = {
   /** The agent books a meeting through its calendar tool during the call (digit 0 with a booking tool). */
   booksMeeting: boolean;
   connected: boolean;
+  /**
+   * Digit 1 with an agent that transfers: the contact asks for a person and the agent hands the call to its first
+   * target — answered unless the target's number ends in 3 (busy), 4 (no answer) or 7 (declines), as in the Twilio
+   * simulator; outside the agent's hours nobody is tried. Null: no transfer in this call.
+   */
+  transfer: { targetLabel: string; mode: "cold" | "warm"; outcome: "completed" | "busy" | "no-answer" | "outside-hours"; fallback: string; humanLegSeconds: number } | null;
 };
 
-export function planSimulatedCall(request: PlaceCallRequest): SimulatedCallPlan {
+export function planSimulatedCall(request: PlaceCallRequest, now: Date = new Date()): SimulatedCallPlan {
   const outcome = simulatedOutcomeFor(request.to);
   const random = seededRandom(seedOf(request.callId));
   const [min, max] = outcome.durationRange;
@@ -65,7 +80,20 @@ export function planSimulatedCall(request: PlaceCallRequest): SimulatedCallPlan 
     durationSeconds,
     booksMeeting: outcome.scenario === "goal-with-meeting" && request.agent.hasBookingTool,
     connected: outcome.disposition === "answered" || outcome.disposition === "voicemail",
+    transfer: planTransfer(request, outcome, durationSeconds, now),
   };
+}
+
+function planTransfer(request: PlaceCallRequest, outcome: SimulatedOutcome, durationSeconds: number, now: Date): SimulatedCallPlan["transfer"] {
+  const config = request.agent.transfer;
+  const target = config?.targets[0];
+  if (!config || !target || outcome.scenario !== "not-completed") return null;
+  const base = { targetLabel: target.label, mode: config.mode, fallback: FALLBACK_SAID[config.fallback] };
+  if (!isWithinTransferHours(config, config.timezone ?? request.agent.timezone ?? "UTC", now)) return { ...base, outcome: "outside-hours", humanLegSeconds: 0 };
+  const reached = transferTargetScenarioFor(target.destination);
+  if (reached.kind === "busy" || reached.kind === "declined") return { ...base, outcome: "busy", humanLegSeconds: 0 };
+  if (reached.kind === "no-answer") return { ...base, outcome: "no-answer", humanLegSeconds: 0 };
+  return { ...base, outcome: "completed", humanLegSeconds: Math.round(durationSeconds * 0.5) };
 }
 
 const AGENT = "Agent";
@@ -205,6 +233,21 @@ export function renderSimulatedTranscript(
         say(AGENT, "Would you like to go ahead and get started with us?");
         say(CUSTOMER, "Yes, let's do it. Sign me up.");
         say(AGENT, "Wonderful, I'll send the details over today.");
+      } else if (plan.transfer) {
+        const { targetLabel, mode, outcome, fallback } = plan.transfer;
+        say(CUSTOMER, `Actually, could I talk to someone from ${targetLabel}, please?`);
+        if (outcome === "completed") {
+          say(AGENT, mode === "warm" ? `Of course. Please hold for a moment while I get a colleague from ${targetLabel} on the line.` : `Of course. I'm putting you through to ${targetLabel} now.`);
+          return lines.map(([who, text]) => `${who}: ${text}`).join("\n");
+        }
+        say(
+          AGENT,
+          outcome === "outside-hours"
+            ? `I'm sorry, nobody from ${targetLabel} is available right now. I can ${fallback} instead.`
+            : `I'm sorry, my colleague from ${targetLabel} could not pick up just now. I can ${fallback} instead.`,
+        );
+        say(CUSTOMER, "Not right now, I'm afraid. Maybe call me back next quarter.");
+        say(AGENT, "No problem at all, I'll make a note of that.");
       } else {
         say(AGENT, "Would you be open to a short follow-up meeting with our team?");
         say(CUSTOMER, "Not right now, I'm afraid. Maybe call me back next quarter.");

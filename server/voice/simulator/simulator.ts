@@ -153,6 +153,17 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
           }).catch((error: unknown) => ({ ok: false, message: error instanceof Error ? error.message : "tool call failed" }));
         }
       }
+      if (plan.connected && plan.transfer) {
+        // The provider's report of the hand-over it made (the real engine records its own; docs/call-engine.md "Transfers").
+        const { targetLabel, mode, outcome, humanLegSeconds } = plan.transfer;
+        await deliver({
+          ...base,
+          type: "call.tool",
+          tool: "transfer_call",
+          occurredAt: at(answeredAfter + Math.floor(plan.durationSeconds * 0.4)),
+          arguments: { targetLabel, mode, answered: outcome === "completed", humanLegSeconds, outcome, reason: "The contact asked to talk to a person." },
+        }).catch((error: unknown) => log(`call ${request.callId}: the transfer was not recorded`, error));
+      }
       let transcript = renderSimulatedTranscript(request, plan, startedAt, booking);
       let durationSeconds = plan.durationSeconds;
       if (plan.connected) {
@@ -226,7 +237,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       if (existing) return { providerCallId: existing.providerCallId, alreadyPlaced: true };
       const providerCallId = `sim-${ulid().toLowerCase()}`;
       placed.set(request.callId, { providerCallId, dials: 1 });
-      const plan = planSimulatedCall(request);
+      const plan = planSimulatedCall(request, now());
       const placedAt = now();
       const run = () => converse(request, providerCallId, plan, placedAt);
       if (pace === "manual") {

@@ -42,7 +42,7 @@ export function createConversationWav({ seconds, seed, turns }: WavOptions): Uin
 const voiceTurns = new Map<string, Buffer>();
 const MAX_CACHED_TURNS = 512;
 
-function voiceTurn(pitch: number, length: number): Buffer {
+export function voiceTurn(pitch: number, length: number): Buffer {
   const key = `${pitch}:${length}`;
   const cached = voiceTurns.get(key);
   if (cached) return cached;

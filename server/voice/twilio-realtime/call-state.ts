@@ -113,8 +113,13 @@ export async function applyRecordingCallback(
 export async function markStream(db: DbOrTx, params: { callId: string; event: "started" | "ended"; streamSid?: string; now: Date }): Promise<void> {
   await db
     .update(twilioCalls)
-    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now })
-    .where(eq(twilioCalls.callId, params.callId));
+    // A call may have several streams in turn (keys pressed, a transfer handed back): a new one is open until it ends.
+    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, streamEndedAt: null, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now })
+    .where(
+      params.event === "ended" && params.streamSid
+        ? and(eq(twilioCalls.callId, params.callId), eq(twilioCalls.streamSid, params.streamSid))
+        : eq(twilioCalls.callId, params.callId),
+    );
 }
 
 /** Why we end the call ourselves; the first reason (and failure) stays. */

@@ -1,6 +1,7 @@
 import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
-import { backgroundResult, RealtimeAgent, RealtimeSession, tool, type RealtimeItem } from "@openai/agents-realtime";
+import { backgroundResult, RealtimeAgent, RealtimeSession, tool, type RealtimeAgentConfiguration, type RealtimeItem } from "@openai/agents-realtime";
 import type WebSocket from "ws";
+import { z } from "zod";
 import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
 import type { TranscriptLineInput } from "./call-state";
 import { CALL_TOOLS } from "./call-tools";
@@ -12,7 +13,8 @@ import { APOLOGY_MESSAGE } from "./twiml";
 export type ConversationHooks = {
   load(callId: string): Promise<{ request: PlaceCallRequest; callSid: string | null } | null>;
   streamStarted(callId: string, streamSid: string): Promise<void>;
-  streamEnded(callId: string): Promise<void>;
+  /** `streamSid`: only this stream's end counts (a call may have several streams in turn). */
+  streamEnded(callId: string, streamSid?: string): Promise<void>;
   saveLine(request: PlaceCallRequest, line: TranscriptLineInput): Promise<void>;
   bookMeeting(request: PlaceCallRequest, callSid: string, args: { preferredStartTime: string | null }): Promise<ToolCallResult>;
   optOut(request: PlaceCallRequest): Promise<ToolCallResult>;
@@ -22,9 +24,26 @@ export type ConversationHooks = {
    * callback landed; `unknown` when none came in time. Rejects when `signal` aborts (the stream ended first).
    */
   answeredBy(callId: string, signal: AbortSignal): Promise<string>;
+  /** `transfer_call` (transfer.ts): the answer to the model and, when it goes ahead, how to start it. Absent: no tool. */
+  transfer?(request: PlaceCallRequest, params: { callSid: string; target: string; reason: string }): Promise<{ result: ToolCallResult; start?: () => Promise<void> }>;
+  /** `press_digits` (dtmf.ts): a refusal for keys that cannot be pressed, else null; `pressDigits` then presses them. */
+  checkDigits?(digits: string): ToolCallResult | null;
+  pressDigits?(callId: string, params: { digits: string; reason: string | null }): Promise<void>;
+  /**
+   * A stream that resumes the call's conversation (after pressed keys, or a transfer nobody answered): what was said
+   * so far, the note the model gets, and whether it speaks first.
+   */
+  resume?(request: PlaceCallRequest, resume: string): Promise<ResumedConversation | null>;
   /** The session is created (not yet connected): a browser test call follows its tool calls and audio from here. */
   sessionCreated?(session: RealtimeSession, request: PlaceCallRequest): void;
 };
+
+export type ResumedConversation = { lines: Array<{ itemId: string; speaker: "agent" | "customer"; text: string }>; note: string | null; respond: boolean; answeredAt: Date | null };
+
+/** How long the hand-over line may take before the transfer starts anyway (the model said nothing, or no `response.done`). */
+const HANDOVER_LINE_TIMEOUT_MS = 12_000;
+/** Keys the contact presses within this time reach the model as one message. */
+const CONTACT_KEYS_GATHER_MS = 1200;
 
 export type LiveConversation = {
   callId: string;
@@ -77,9 +96,11 @@ export function startConversation(params: {
   hooks: ConversationHooks;
   now: () => Date;
   log: (message: string, error?: unknown) => void;
+  /** The `resume` parameter of the stream (`digits:…`, `transfer:…`): the call's conversation goes on. */
+  resume?: string | null;
 }): LiveConversation {
   const { ws, transport, callId, hooks, log } = params;
-  const startedAtMs = Date.now();
+  let startedAtMs = Date.now();
   let session: RealtimeSession | null = null;
   let closingByUs = false;
   let failed = false;
@@ -120,8 +141,41 @@ export function startConversation(params: {
     while (audioMarksBack < audioChunksSent && Date.now() < deadline && ws.readyState === ws.OPEN) await new Promise((resolve) => setTimeout(resolve, 25));
   };
 
-  transport.on("*", (event: { type?: string; message?: { event?: string; mark?: { name?: string } }; item_id?: string; item?: { id?: string } }) => {
+  /** A transfer waiting for the model's hand-over line to be said and played (the response after the tool's result). */
+  let handover: { start: () => Promise<void>; responseId: string | null; started: boolean } | null = null;
+  const runHandover = () => {
+    const pending = handover;
+    if (!pending || pending.started) return;
+    pending.started = true;
+    void (async () => {
+      await waitForPlayback();
+      // The contact hung up during the hand-over line: nobody is dialed for a caller who has gone.
+      if (ws.readyState !== ws.OPEN) return;
+      await pending.start();
+    })().catch((error: unknown) => {
+      log(`transfer of ${callId} could not start`, describeFailure(error));
+      closingByUs = false;
+    });
+  };
+  /** Keys the contact pressed (Media Streams `dtmf` messages), gathered for a moment, then given to the model as text. */
+  let contactKeys = "";
+  let contactKeysTimer: NodeJS.Timeout | null = null;
+  let conversing = false;
+
+  transport.on("*", (event: { type?: string; message?: { event?: string; mark?: { name?: string }; dtmf?: { digit?: string } }; item_id?: string; item?: { id?: string }; response?: { id?: string } }) => {
     if (event.type === "twilio_message" && event.message?.event === "mark" && !String(event.message.mark?.name ?? "").startsWith("done:")) audioMarksBack += 1;
+    if (event.type === "twilio_message" && event.message?.event === "dtmf" && /^[0-9*#A-D]$/.test(event.message.dtmf?.digit ?? "")) {
+      contactKeys = (contactKeys + event.message.dtmf!.digit).slice(-32);
+      if (contactKeysTimer) clearTimeout(contactKeysTimer);
+      contactKeysTimer = setTimeout(() => {
+        const keys = contactKeys;
+        contactKeys = "";
+        if (!conversing || closingByUs || !session) return;
+        session.sendMessage(`[The contact pressed ${keys.split("").join(" ")} on their phone's keypad.]`);
+      }, CONTACT_KEYS_GATHER_MS);
+    }
+    if (handover && !handover.started && event.type === "response.created" && !handover.responseId && event.response?.id) handover.responseId = event.response.id;
+    if (handover && event.type === "response.done" && event.response?.id && event.response.id === handover.responseId) runHandover();
     if (event.type === "input_audio_buffer.speech_started" && event.item_id) itemStartedAt.set(event.item_id, Date.now());
     if (event.type === "response.output_item.added" && event.item?.id) itemStartedAt.set(event.item.id, Date.now());
   });
@@ -135,6 +189,7 @@ export function startConversation(params: {
   ws.on("close", () => {
     closingByUs = true;
     streamGone.abort();
+    if (contactKeysTimer) clearTimeout(contactKeysTimer);
     if (crashed) {
       session?.close();
       resolveEnded();
@@ -144,7 +199,7 @@ export function startConversation(params: {
       if (session) persist(session.history);
       session?.close();
       await writes;
-      await hooks.streamEnded(callId).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
+      await hooks.streamEnded(callId, params.streamSid).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
       resolveEnded();
     })();
   });
@@ -157,8 +212,12 @@ export function startConversation(params: {
     }
     request = loaded.request;
     const current = request;
+    const resumed = params.resume && hooks.resume ? await hooks.resume(current, params.resume).catch(() => null) : null;
+    // A resumed conversation keeps one clock: its turns are placed after the ones already stored.
+    if (resumed?.answeredAt) startedAtMs = resumed.answeredAt.getTime();
+    for (const line of resumed?.lines ?? []) saved.add(line.itemId);
     await hooks.streamStarted(callId, params.streamSid);
-    const tools = [
+    const tools: NonNullable<RealtimeAgentConfiguration["tools"]> = [
       tool({
         name: "book_meeting",
         ...CALL_TOOLS.book_meeting,
@@ -182,6 +241,52 @@ export function startConversation(params: {
         },
       }),
     ];
+    if (hooks.transfer && current.agent.transfer) {
+      const transfer = hooks.transfer;
+      tools.push(
+        tool({
+          name: "transfer_call",
+          description: "Hand the call to a person: one of the agent's transfer targets. Returns whether it goes ahead; if not, tell the caller and offer the fallback it names.",
+          parameters: z.object({
+            target: z.string().describe("The label of the transfer target (see the instructions)."),
+            reason: z.string().describe("Why the caller wants a person, in one sentence: the person hears it before being put through."),
+          }),
+          execute: async ({ target, reason }) => {
+            const decision = await transfer(current, { callSid: params.callSid, target, reason });
+            if (decision.start) {
+              // The transfer starts once the model's hand-over line (the response to this result) has played.
+              closingByUs = true;
+              handover = { start: decision.start, responseId: null, started: false };
+              setTimeout(runHandover, HANDOVER_LINE_TIMEOUT_MS).unref?.();
+            }
+            return JSON.stringify(decision.result);
+          },
+        }),
+      );
+    }
+    if (hooks.pressDigits) {
+      const pressDigits = hooks.pressDigits;
+      tools.push(
+        tool({
+          name: "press_digits",
+          description: "Press keys on the phone's keypad (DTMF), e.g. to choose an option in a company's phone menu or dial an extension. You cannot hear while the tones play; then keep listening.",
+          parameters: z.object({
+            digits: z.string().describe("The keys: 0-9, * and #; w waits half a second."),
+            reason: z.string().nullable().describe("The menu option chosen, in a few words."),
+          }),
+          execute: async ({ digits, reason }) => {
+            const refused = hooks.checkDigits?.(digits) ?? null;
+            if (refused) return JSON.stringify(refused);
+            closingByUs = true;
+            void (async () => {
+              await waitForPlayback();
+              await pressDigits(callId, { digits, reason });
+            })().catch((error: unknown) => log(`pressing keys on ${callId} failed`, describeFailure(error)));
+            return backgroundResult(`Pressing ${digits}.`);
+          },
+        }),
+      );
+    }
     // The callee may have hung up while the call was loaded: then no model session is opened at all.
     if (streamGone.signal.aborted) return;
     const agent = new RealtimeAgent({ name: current.agent.name, instructions: buildCallInstructions(current, params.now()), tools });
@@ -217,6 +322,22 @@ export function startConversation(params: {
     transport.on("disconnected", () => {
       if (!closingByUs && ws.readyState === ws.OPEN) void fail("realtime-lost", "The connection to the realtime model was lost during the call.");
     });
+    if (resumed) {
+      // The same conversation as before the stream was interrupted: its turns, then what happened meanwhile.
+      const stamp = Date.now().toString(36);
+      resumed.lines.forEach((line, index) => {
+        const role = line.speaker === "agent" ? "assistant" : "user";
+        const content = [{ type: role === "assistant" ? "output_text" : "input_text", text: line.text }];
+        const id = `h${index}_${stamp}`.slice(0, 32);
+        saved.add(id);
+        transport.sendEvent({ type: "conversation.item.create", item: { id, type: "message", role, content } });
+      });
+      if (resumed.note) {
+        const id = `note_${stamp}`;
+        saved.add(id);
+        transport.sendEvent({ type: "conversation.item.create", item: { id, type: "message", role: "system", content: [{ type: "input_text", text: resumed.note }] } });
+      }
+    }
     params.releaseMedia();
     let verdict: string;
     try {
@@ -225,8 +346,10 @@ export function startConversation(params: {
       return;
     }
     if (closingByUs || failed || /^(machine|fax)/.test(verdict)) return;
+    conversing = true;
     transport.sendEvent(RESPONSES_ON);
-    transport.sendEvent({ type: "response.create" });
+    // After pressed keys the agent listens (the menu or a person speaks next); otherwise it answers or greets.
+    if (!resumed || resumed.respond) transport.sendEvent({ type: "response.create" });
   })().catch((error: unknown) => {
     log(`conversation of ${callId} failed`, describeFailure(error));
     void fail("realtime-unavailable", "The conversation could not be started.");

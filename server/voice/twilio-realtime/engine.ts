@@ -20,9 +20,12 @@ import {
   releaseDial,
   restartDial,
 } from "./call-state";
+import { createDtmf } from "./dtmf";
 import { createInboundVoiceHandler } from "./inbound";
 import { createMediaStreamServer, type MediaStreamServer } from "./media-bridge";
-import { callbackUrl, mediaStreamPublicUrl, TWILIO_CALLBACK_PREFIX, TWILIO_HOOKS, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
+import { callbackUrl, mediaStreamPublicUrl, TRANSFER_HOOKS, TWILIO_CALLBACK_PREFIX, TWILIO_HOOKS, type TransferHook, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
+import { createTransfers, type Transfers } from "./transfer";
+import type { ListenHub } from "@/server/voice/listen/listen-hub";
 import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { createStreamToken } from "./stream-token";
 import { createTwilioClient, twilioErrorCode, type TwilioClient } from "./twilio-client";
@@ -41,6 +44,8 @@ export type TwilioRealtimeEngineDeps = {
   /** How long a dial claim without a CallSid blocks a second attempt before it looks the call up at Twilio. */
   dialClaimMs?: number;
   log?: (message: string, error?: unknown) => void;
+  /** Supervisors listening in (server/voice/listen); none: nobody can listen (tests, benchmarks). */
+  listenHub?: () => ListenHub;
 };
 
 export type TwilioRealtimeEngine = VoiceEngine & {
@@ -48,7 +53,8 @@ export type TwilioRealtimeEngine = VoiceEngine & {
   settings: TwilioRealtimeSettings;
   client: TwilioClient;
   media: MediaStreamServer;
-  /** `POST /api/voice/twilio/{twiml,status,amd,recording}?callId=…`: Twilio's signed callbacks. */
+  transfers: Transfers;
+  /** `POST /api/voice/twilio/{twiml,status,amd,recording,transfer-*}?callId=…`: Twilio's signed callbacks. */
   handleCallback(request: Request): Promise<Response>;
   /** `POST /api/twilio/voice/{inbound,status}`: calls to our numbers (inbound.ts). */
   handleInboundWebhook(request: Request): Promise<Response>;
@@ -117,18 +123,26 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     return null;
   }
 
+  const transfers = createTransfers({ settings, client, getDb: deps.getDb, now, log, finishIfReady: (callId) => engine.finishIfReady(callId) });
   const media = createMediaStreamServer({
     settings,
     getDb: deps.getDb,
     now,
     log,
+    transfers,
+    listenHub: deps.listenHub,
+    dtmf: createDtmf({ settings, client, getDb: deps.getDb, now, log }),
     hangUp: (callId, params) => engine.hangUp(callId, params),
     onStreamEnded: (callId) => {
       void engine.finishIfReady(callId).catch((error: unknown) => log(`finishing ${callId} failed`, error));
     },
   });
 
-  async function onCallback(hook: TwilioHook, callId: string, form: Record<string, string>): Promise<Response> {
+  async function onCallback(hook: TwilioHook, callId: string, form: Record<string, string>, url: URL): Promise<Response> {
+    if ((TRANSFER_HOOKS as readonly string[]).includes(hook)) {
+      // The person's leg has a CallSid of its own: transfer.ts checks it against the transfer's.
+      return transfers.handleCallback(hook as TransferHook, { callId, transferId: url.searchParams.get("transferId") ?? "", form });
+    }
     const db = deps.getDb();
     const row = await findTwilioCall(db, callId);
     if (!row) return new Response("Unknown call", { status: 404 });
@@ -143,7 +157,10 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       }
       case "status": {
         const updated = await applyStatusCallback(db, { callId, form, now: now() });
-        if (updated && isFinalStatus(updated.status)) await engine.finishIfReady(callId);
+        if (updated && isFinalStatus(updated.status)) {
+          await transfers.cancelOpenLegs(callId);
+          await engine.finishIfReady(callId);
+        }
         return twimlResponse(emptyTwiml());
       }
       case "amd": {
@@ -166,6 +183,8 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
         await engine.finishIfReady(callId);
         return twimlResponse(emptyTwiml());
       }
+      default:
+        return new Response("Not found", { status: 404 });
     }
   }
 
@@ -174,6 +193,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     settings,
     client,
     media,
+    transfers,
     // Ring timeout + the longest call an agent may have + recording processing, before the watchdog steps in.
     maxCallWallSeconds: 120 + MAX_CALL_SECONDS_CAP + 120,
 
@@ -254,7 +274,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       if (!signed) return new Response("Invalid Twilio signature", { status: 403 });
       const callId = url.searchParams.get("callId") ?? "";
       if (!callId || callId.length > 200) return new Response("Missing callId", { status: 400 });
-      return onCallback(hook, callId, form);
+      return onCallback(hook, callId, form, url);
     },
 
     handleInboundWebhook: createInboundVoiceHandler({ settings, getDb: deps.getDb, now, finishIfReady: (callId) => engine.finishIfReady(callId) }),
@@ -267,6 +287,8 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       if (!row) return "unknown";
       if (row.endedReportedAt) return "already-reported";
       const pending = pendingFinishReasons(row, now(), { recordingMs: recordingWaitMs, streamMs: streamWaitMs });
+      // A transferred call: the person's leg reports its own end (and duration) shortly after the caller's.
+      if (row.completedAt && now().getTime() - row.completedAt.getTime() < streamWaitMs && (await transfers.openLegs(callId)) > 0) pending.push("transfer leg still open");
       if (pending.length > 0) {
         if (row.completedAt) {
           const waited = now().getTime() - row.completedAt.getTime();
@@ -319,6 +341,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     async close() {
       for (const timer of timers) clearTimeout(timer);
       timers.clear();
+      transfers.close();
       await media.close();
     },
   };

@@ -44,8 +44,12 @@ export class HeldMediaSocket {
     else this.ws.on(type, (...args: unknown[]) => (listener as (...a: unknown[]) => void)(...args));
   }
 
+  /** Sees every message sent to Twilio (the listen tap: the agent's audio, `clear`). */
+  onSend: ((data: string) => void) | null = null;
+
   send(data: string) {
     if (this.ws.readyState === this.ws.OPEN) this.ws.send(data);
+    this.onSend?.(data);
   }
 
   close() {

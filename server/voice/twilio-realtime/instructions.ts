@@ -1,4 +1,5 @@
 import { DateTime } from "luxon";
+import { FALLBACK_OFFERS } from "@/server/voice/transfer-settings";
 import type { PlaceCallRequest } from "@/server/voice/types";
 import { buildCallbackInstructions } from "./callback-instructions";
 
@@ -32,5 +33,25 @@ export function buildCallInstructions(request: PlaceCallRequest, now: Date): str
       : "- book_meeting: no calendar is configured for this agent; offer that a colleague will follow up instead.",
     "- opt_out: when the contact asks not to be called again, call it at once, then apologise briefly and say goodbye.",
     "- end_call: after you have said goodbye, call it to hang up.",
+    ...transferInstructions(request),
+    "- press_digits: press keys on the keypad (see Phone menus).",
+    "",
+    "# Phone menus",
+    "If a recorded phone menu answers (\"for sales, press 1\"), do not talk to it: listen to the options and press the key that leads",
+    `towards ${request.agent.phoneMenuGoal?.trim() ? request.agent.phoneMenuGoal.trim() : "a person"} with press_digits; if no option fits, press the one for an operator or a person (often 0).`,
+    "After pressing, stay silent until a person answers, then introduce yourself as usual. Never press keys when a person is talking to you.",
+    "If the contact presses keys, you receive them as a note in the conversation.",
   ].join("\n");
+}
+
+/** The transfer targets and when to use each, or nothing when the agent does not transfer. */
+function transferInstructions(request: PlaceCallRequest): string[] {
+  const config = request.agent.transfer;
+  if (!config || config.targets.length === 0) return [];
+  const fallback = FALLBACK_OFFERS[config.fallback];
+  return [
+    `- transfer_call: when the contact asks for a person, or the situation needs one, hand the call over (${config.mode === "warm" ? "they wait on hold while you get a colleague; the colleague hears a summary first" : "they are put straight through"}). Targets:`,
+    ...config.targets.map((target) => `  - "${target.label}"${target.whenToUse ? `: ${target.whenToUse}` : ""}`),
+    `  Pass the target's label and a one-sentence reason. If the result says nobody is available, tell the contact and ${fallback}.`,
+  ];
 }

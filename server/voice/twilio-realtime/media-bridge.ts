@@ -15,6 +15,11 @@ import { startConversation, type ConversationHooks, type LiveConversation } from
 import { TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
 import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { verifyStreamToken } from "./stream-token";
+import type { Dtmf } from "./dtmf";
+import type { Transfers } from "./transfer";
+import type { ListenHub } from "@/server/voice/listen/listen-hub";
+import { CallAudioMixer } from "@/server/voice/listen/mixer";
+import { transcriptLinesOf } from "./call-state";
 
 export type MediaStreamServerDeps = {
   settings: TwilioRealtimeSettings;
@@ -23,6 +28,11 @@ export type MediaStreamServerDeps = {
   log: (message: string, error?: unknown) => void;
   hangUp: ConversationHooks["hangUp"];
   onStreamEnded: (callId: string) => void;
+  /** Transfers and phone menus (transfer.ts, dtmf.ts); without them the tools are not offered (benchmark). */
+  transfers?: Transfers;
+  dtmf?: Dtmf;
+  /** Supervisors listening in (server/voice/listen): this bridge is the source of its calls' audio. */
+  listenHub?: () => ListenHub;
   /** Replaces the Postgres-backed hooks (the media-bridge benchmark runs the bridge without a database). */
   hooks?: Partial<ConversationHooks>;
   /** Skip the handshake's X-Twilio-Signature check (benchmark only; the stream token is still required). */
@@ -49,6 +59,41 @@ const START_TIMEOUT_MS = 10_000;
  */
 const AMD_WAIT_MS = 32_000;
 const AMD_POLL_MS = 250;
+
+/**
+ * Both sides of the call for whoever listens (any instance: the hub forwards through Postgres NOTIFY). Nothing is
+ * decoded while nobody listens: one map lookup per message.
+ */
+function tapForListeners(hub: ListenHub, callId: string, ws: WebSocket, socket: HeldMediaSocket): () => void {
+  const source = hub.registerSource(callId);
+  const mixer = new CallAudioMixer((frame) => source.push(frame));
+  const onMessage = (data: Buffer) => {
+    if (!source.wanted() || data.length > 4096 || !data.includes('"event":"media"')) return;
+    try {
+      const payload = (JSON.parse(data.toString()) as { media?: { payload?: string } }).media?.payload;
+      if (payload) mixer.inbound(Buffer.from(payload, "base64"));
+    } catch {
+      // Not ours to judge: the transport reads the same message.
+    }
+  };
+  ws.on("message", onMessage);
+  socket.onSend = (data) => {
+    if (!source.wanted()) return;
+    if (data.includes('"event":"clear"')) return mixer.clear();
+    if (!data.includes('"event":"media"')) return;
+    try {
+      const payload = (JSON.parse(data) as { media?: { payload?: string } }).media?.payload;
+      if (payload) mixer.outbound(Buffer.from(payload, "base64"));
+    } catch {
+      // idem
+    }
+  };
+  return () => {
+    ws.off("message", onMessage);
+    socket.onSend = null;
+    source.close();
+  };
+}
 
 function refuse(socket: Duplex, status: number, text: string) {
   socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
@@ -82,8 +127,8 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       return { request, callSid: row.callSid };
     },
     streamStarted: (callId, streamSid) => markStream(deps.getDb(), { callId, event: "started", streamSid, now: deps.now() }),
-    async streamEnded(callId) {
-      await markStream(deps.getDb(), { callId, event: "ended", now: deps.now() });
+    async streamEnded(callId, streamSid) {
+      await markStream(deps.getDb(), { callId, event: "ended", streamSid, now: deps.now() });
       deps.onStreamEnded(callId);
     },
     saveLine: (request, line) => saveTranscriptLine(deps.getDb(), { organizationId: request.organizationId, callId: request.callId, line }),
@@ -120,6 +165,21 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
     },
     hangUp: (callId, params) => deps.hangUp(callId, params),
     answeredBy: (callId, signal) => waitForAnsweredBy(callId, signal),
+    ...(deps.transfers ? { transfer: (request: PlaceCallRequest, params: { callSid: string; target: string; reason: string }) => deps.transfers!.decide(request, params) } : {}),
+    ...(deps.dtmf
+      ? {
+          checkDigits: (digits: string) => deps.dtmf!.check(digits),
+          pressDigits: (callId: string, params: { digits: string; reason: string | null }) => deps.dtmf!.press({ callId, ...params }),
+        }
+      : {}),
+    async resume(request, resume) {
+      const db = deps.getDb();
+      const [row, lines] = await Promise.all([findTwilioCall(db, request.callId), transcriptLinesOf(db, request.callId)]);
+      const digits = /^digits:([0-9*#wW]{1,32})$/.exec(resume)?.[1];
+      const transferId = /^transfer:([a-z0-9.-]{1,80})$/.exec(resume)?.[1];
+      const note = digits && deps.dtmf ? deps.dtmf.resumeNote(digits) : transferId && deps.transfers ? await deps.transfers.resumeNote(request.callId, transferId, request) : null;
+      return { lines: lines.map((line) => ({ itemId: line.itemId, speaker: line.speaker, text: line.text })), note, respond: !digits, answeredAt: row?.answeredAt ?? null };
+    },
   };
   const hooks: ConversationHooks = { ...defaultHooks, ...deps.hooks };
 
@@ -187,9 +247,12 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
         hooks,
         now: deps.now,
         log: deps.log,
+        resume: message.start?.customParameters?.resume ?? null,
       });
       live.set(callId, conversation);
+      const stopListenTap = deps.listenHub ? tapForListeners(deps.listenHub(), callId, ws, socket) : () => {};
       void conversation.ended.finally(() => {
+        stopListenTap();
         if (live.get(callId) === conversation) live.delete(callId);
       });
     };

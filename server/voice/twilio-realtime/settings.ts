@@ -146,10 +146,17 @@ export function mediaStreamPublicUrl(settings: Pick<TwilioRealtimeSettings, "pub
  * upgrade router: under /ws/, where no Next.js route is).
  */
 export const TWILIO_CALLBACK_PREFIX = "/api/voice/twilio";
+/**
+ * Transfers (transfer.ts): the cold `<Dial action>` on the caller's call, and the warm transfer's human leg — its
+ * TwiML when the person answers (the whisper, then the conference) and its status.
+ */
+export const TRANSFER_HOOKS = ["transfer-dial", "transfer-answer", "transfer-status"] as const;
+export type TransferHook = (typeof TRANSFER_HOOKS)[number];
 export const TWILIO_MEDIA_PATH = "/ws/voice/twilio";
-export const TWILIO_HOOKS = ["twiml", "status", "amd", "recording"] as const;
+export const TWILIO_HOOKS = ["twiml", "status", "amd", "recording", ...TRANSFER_HOOKS] as const;
 export type TwilioHook = (typeof TWILIO_HOOKS)[number];
 
-export function callbackUrl(settings: Pick<TwilioRealtimeSettings, "publicBaseUrl">, hook: TwilioHook, callId: string): string {
-  return `${settings.publicBaseUrl}${TWILIO_CALLBACK_PREFIX}/${hook}?callId=${encodeURIComponent(callId)}`;
+export function callbackUrl(settings: Pick<TwilioRealtimeSettings, "publicBaseUrl">, hook: TwilioHook, callId: string, extra: Record<string, string> = {}): string {
+  const query = new URLSearchParams({ callId, ...extra });
+  return `${settings.publicBaseUrl}${TWILIO_CALLBACK_PREFIX}/${hook}?${query.toString()}`;
 }

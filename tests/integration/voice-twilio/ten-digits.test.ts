@@ -129,7 +129,7 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     expect(session.instructions).toContain("Jane Doe");
     expect(session.instructions).toContain("company_name: Acme Corp");
     expect(session.instructions).toMatch(/\(America\/New_York\)/);
-    expect(session.toolNames.sort()).toEqual(["book_meeting", "end_call", "opt_out"]);
+    expect(session.toolNames.sort()).toEqual(["book_meeting", "end_call", "opt_out", "press_digits"]);
     expect(session.config).toMatchObject({ audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } } });
 
     // Analysis: the LLM analyser (openai package, strict structured outputs) read the connected calls' transcripts.

@@ -13,6 +13,7 @@ import { ConfirmButton } from "../../../_components/ui/confirm-button";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { EmptyState, ErrorState, Loading } from "../../../_components/ui/states";
 import { Duration, ZonedTime } from "../../../_components/ui/time";
+import { ListenButton } from "./listen-button";
 import { LiveTranscript } from "./live-transcript";
 
 type LiveCall = RouterOutputs["calls"]["listLive"]["calls"][number];
@@ -80,6 +81,7 @@ function LiveCallCard({ call, follow, onChanged }: { call: LiveCall; follow: boo
           Dialed <ZonedTime iso={call.dialedAt} contactZone={call.contact.timezone} />
         </p>
       )}
+      {can.support && !ended && <ListenButton callId={call.callId} contactName={call.contact.name} />}
       {hangUp.isError && <Alert tone="error">{errorMessage(hangUp.error)}</Alert>}
       {following ? (
         <LiveTranscript

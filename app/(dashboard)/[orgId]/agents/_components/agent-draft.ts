@@ -27,6 +27,8 @@ export const EMPTY_AGENT: AgentDraft = {
   maxCallSeconds: 600,
   voice: "marin",
   replyEndsSequence: false,
+  transferConfig: null,
+  phoneMenuGoal: null,
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -58,5 +60,7 @@ export function draftFromView(view: AgentView): AgentDraft {
     maxCallSeconds: view.maxCallSeconds,
     voice: view.voice,
     replyEndsSequence: view.replyEndsSequence,
+    transferConfig: view.transferConfig,
+    phoneMenuGoal: view.phoneMenuGoal,
   };
 }

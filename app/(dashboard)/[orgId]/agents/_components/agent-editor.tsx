@@ -13,6 +13,7 @@ import type { AgentDraft, AgentView } from "./agent-draft";
 import { BookingFields, ExtractedVariablesFields, GeneralFields, InputVariablesFields, OutcomesFields, PromptFields } from "./editor-sections";
 import { CheckboxField } from "../../../../_components/ui/checkbox";
 import { StepsEditor } from "./steps-editor";
+import { CallHandlingSettings } from "./call-handling-settings";
 import { VoiceCallSettings } from "./voice-call-settings";
 
 const SECTIONS = [
@@ -23,6 +24,7 @@ const SECTIONS = [
   { id: "extracted-variables", title: "Extracted variables" },
   { id: "outcomes", title: "Outcomes" },
   { id: "voice-calls", title: "Phone calls" },
+  { id: "transfers", title: "Transfers and phone menus" },
   { id: "booking", title: "Meeting booking" },
 ] as const;
 
@@ -144,6 +146,9 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
           </Section>
           <Section {...sectionProps("voice-calls")} description="Used on real phone calls; the demo simulator ignores them.">
             <VoiceCallSettings value={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />
+          </Section>
+          <Section {...sectionProps("transfers")} description="Used on real phone calls and by the demo simulator (its digit-1 contacts ask for a person).">
+            <CallHandlingSettings value={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />
           </Section>
           <Section {...sectionProps("booking")} description="The agent always books through the chosen mode and never falls back to another.">
             <BookingFields config={draft.bookingConfig} onChange={(config) => set("bookingConfig", config)} />

@@ -3,7 +3,8 @@
 import { useQuery } from "@tanstack/react-query";
 import { useCallback } from "react";
 import { errorCode, useTRPC } from "@/server/trpc/client/react";
-import { useOrgPath } from "../../../../_components/org-context";
+import { useCan, useOrgPath } from "../../../../_components/org-context";
+import { ListenButton } from "../../live-calls/listen-button";
 import { Alert } from "../../../../_components/ui/alert";
 import { Section } from "../../../../_components/ui/card";
 import { PageHeader } from "../../../../_components/ui/page-header";
@@ -23,6 +24,7 @@ const NOT_YET = new Set(["Scheduled", "Rescheduled", "Calling", "Processing Anal
 export function CallView({ callId }: { callId: string }) {
   const trpc = useTRPC();
   const path = useOrgPath();
+  const can = useCan();
   const recording = useQuery(trpc.recordings.get.queryOptions({ callId, includeTranscript: true }));
   const sequenceId = recording.data?.recording.sequenceId;
   const metadata = useQuery({ ...trpc.conversations.metadata.queryOptions({ sequenceId: sequenceId ?? "" }), enabled: Boolean(sequenceId) });
@@ -87,6 +89,11 @@ export function CallView({ callId }: { callId: string }) {
         }
       />
       <CallDetails call={call} />
+      {result.resultType === "Calling" && can.support && (
+        <Section title="Live">
+          <ListenButton callId={call.callId} contactName={call.name} />
+        </Section>
+      )}
       <Section title="Recording">
         {hasAudio ? (
           <RecordingPlayer url={entry.url!} expiresAt={entry.expiresAt} durationSeconds={entry.durationSeconds} refresh={refreshLink} />
