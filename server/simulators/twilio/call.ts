@@ -514,11 +514,14 @@ export class SimCall {
    * fields) replaces the document. The recording is the call's (both channels), reported at the end.
    */
   private async record(verb: Extract<TwimlVerb, { verb: "Record" }>): Promise<TwimlVerb[] | null> {
+    // The caller is listened to from the beep on; the prompt and the beep are their cue to speak (a person who has
+    // just started being listened to otherwise waits to be spoken to, as after hold).
+    this.recording = true;
     if (verb.playBeep) {
       this.outboundQueue.push({ kind: "audio", bytes: loadClip("tone.beep") });
       while (this.outboundQueue.length > 0 && !this.pendingAction) await this.sleepMedia(40);
     }
-    this.recording = true;
+    this.callee?.agentSpoke();
     const startedAt = this.mediaMs;
     let lastSpeechAt = this.mediaMs;
     let spoke = false;

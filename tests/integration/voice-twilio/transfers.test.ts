@@ -81,7 +81,9 @@ const transferTo = (destination: string, mode: "cold" | "warm"): TransferConfig 
   fallback: "book_meeting",
 });
 
-describe("transfers and phone menus with VOICE_ENGINE=twilio-realtime (simulators)", () => {
+// Whole calls at twice real time: a warm transfer that rings out is ~12 s of ringing, then the meeting; the default
+// 30 s per test is too short for it under load (webhookOf waits up to 150 s and explains what it saw).
+describe("transfers and phone menus with VOICE_ENGINE=twilio-realtime (simulators)", { timeout: 180_000 }, () => {
   it("cold: the hand-over line, then <Dial> with our number as caller ID; the person talks with the caller; the agent is gone", async () => {
     const { apiKey, agent, receiver, secret } = await organizationWithAgent(transferTo(ANSWERS, "cold"));
     const contact = "+12025550141";
