@@ -47,7 +47,7 @@ async function runBridgeChild(realtimeUrl: string) {
     from: "+12025550100",
     to: "+12025550123",
     toExt: "",
-    agent: { agentId: "agent.bench", name: "Ava", prompt: "You are Ava.", hasBookingTool: false, goals: [], voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" as const } },
+    agent: { agentId: "agent.bench", name: "Ava", prompt: "You are Ava.", hasBookingTool: false, goals: [], voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" as const, greetingMode: "on-answer" as const, callPurpose: "about the benchmark", answeredByActions: {} } },
     contact: { name: "Bench Contact", timezone: "America/New_York", email: null, variables: {} },
   });
   const media = createMediaStreamServer({

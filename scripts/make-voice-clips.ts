@@ -1,7 +1,8 @@
 /**
  * Regenerates the voice simulators' speech clips (server/simulators/voice-clips/audio/*.ulaw) from the texts in
  * server/simulators/voice-clips/clips.ts with Debian's espeak-ng and sox: `apt-get install -y espeak-ng sox`, then
- * `npx tsx scripts/make-voice-clips.ts`. The clips are committed, so tests and CI never need espeak-ng or sox.
+ * `npx tsx scripts/make-voice-clips.ts [clip-id …]` (only the named clips when given: the others stay byte for byte).
+ * The clips are committed, so tests and CI never need espeak-ng or sox.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -14,7 +15,8 @@ const VOICES = { callee: "en-us+f3", agent: "en-us+m3", tts: "en-us+f2" } as con
 mkdirSync(VOICE_CLIPS_DIR, { recursive: true });
 const work = mkdtempSync(path.join(os.tmpdir(), "voice-clips-"));
 try {
-  for (const clip of VOICE_CLIPS) {
+  const only = process.argv.slice(2);
+  for (const clip of VOICE_CLIPS.filter((candidate) => only.length === 0 || only.includes(candidate.id))) {
     const out = path.join(VOICE_CLIPS_DIR, `${clip.id}.ulaw`);
     const toUlaw = ["-r", "8000", "-c", "1", "-e", "u-law", "-b", "8", "-t", "raw", out];
     if (clip.speaker === "tone") {
@@ -22,7 +24,7 @@ try {
       execFileSync("sox", ["-n", ...toUlaw, "synth", "0.5", "sine", "1000", "vol", "0.5"]);
     } else {
       const wav = path.join(work, `${clip.id}.wav`);
-      execFileSync("espeak-ng", ["-v", VOICES[clip.speaker], "-s", "175", "-w", wav, clip.text]);
+      execFileSync("espeak-ng", ["-v", ("espeakVoice" in clip ? clip.espeakVoice : undefined) ?? VOICES[clip.speaker], "-s", "175", "-w", wav, clip.text]);
       // Trim the silence espeak leaves at both ends, normalize the level, resample to telephony µ-law.
       execFileSync("sox", [wav, ...toUlaw, "silence", "1", "0.02", "1%", "reverse", "silence", "1", "0.02", "1%", "reverse", "norm", "-3"]);
     }

@@ -11,3 +11,4 @@ export * from "./suppressions";
 export * from "./events";
 export * from "./consent";
 export * from "./messages";
+export * from "./call-quality";

@@ -1,3 +1,4 @@
+import type { CallQuality } from "@/db/schema/call-quality";
 import type { AgentVoiceSettings } from "./agent-voice-settings";
 
 /**
@@ -87,6 +88,8 @@ export type VoiceProviderEvent =
       /** Absent when the call has no retrievable audio. */
       recording: RecordingPayload | null;
       errorMessage?: string;
+      /** What the engine measured on the call (docs/call-quality.md); null or absent when nothing was. */
+      quality?: CallQuality | null;
     });
 
 export type VoiceCallEndedEvent = Extract<VoiceProviderEvent, { type: "call.ended" }>;

@@ -4,6 +4,7 @@ import { findExtractedVariableDefinitions, findInputVariableDefinitions, findOut
 import { promptVersions } from "@/db/schema";
 import type { TConsoleAgent } from "@/server/schemas/agent-config";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
+import { DEFAULT_ANSWERED_BY_ACTIONS } from "@/server/voice/call-quality";
 import { extractedVariableFieldsOf } from "./agent-config";
 
 export type GetAgentConfigParams = { organizationId: string; agentId: string };
@@ -62,6 +63,9 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     ringTimeoutSeconds: agent.ringTimeoutSeconds,
     maxCallSeconds: agent.maxCallSeconds,
     voice: agent.voice as AgentVoiceSettings["voice"],
+    greetingMode: agent.greetingMode,
+    callPurpose: agent.callPurpose,
+    answeredByActions: { ...DEFAULT_ANSWERED_BY_ACTIONS, ...agent.answeredByActions },
     replyEndsSequence: agent.replyEndsSequence,
   };
 }

@@ -264,6 +264,9 @@ function toPlaceCallRequest(
         ringTimeoutSeconds: row.agent.ringTimeoutSeconds,
         maxCallSeconds: row.agent.maxCallSeconds,
         voice: row.agent.voice as AgentVoiceSettings["voice"],
+        greetingMode: row.agent.greetingMode,
+        callPurpose: row.agent.callPurpose,
+        answeredByActions: row.agent.answeredByActions ?? {},
       },
     },
     contact: {

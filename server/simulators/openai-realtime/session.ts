@@ -68,10 +68,14 @@ export class RealtimeSimSession {
   /** Media time (input ms) at which the callee's silence makes the agent speak; null when not waiting. */
   private silenceDeadlineMs: number | null = null;
   private queue: Promise<void> = Promise.resolve();
+  /** Whether the agent has said anything yet (a first `response.create` with nothing to answer is its greeting). */
+  private spoke = false;
 
   constructor(
     private readonly ws: WebSocket,
     model: string | null,
+    /** The model's think time before each response starts (wall ms, read per response): what latency tests inject. */
+    private readonly responseDelayMs: () => number = () => 0,
   ) {
     this.record = { id: id("sess"), model, config: {}, instructions: "", voice: null, toolNames: [], heard: [], toolCalls: [], clientEvents: [], closed: false };
     this.send({ type: "session.created", session: { id: this.record.id, object: "realtime.session", type: "realtime", model, output_modalities: ["audio"] } });
@@ -167,10 +171,11 @@ export class RealtimeSimSession {
     this.lastToolCall = null;
     const unanswered = this.unanswered;
     this.unanswered = null;
-    if (!tool) return this.respond(unanswered ?? []);
+    // Asked to speak first (`greetingMode: on-answer`), the model introduces itself.
+    if (!tool) return this.respond(unanswered ?? (this.spoke ? [] : [{ say: "agent.intro" }]));
     const output = this.record.toolCalls.findLast((call) => call.name === tool.name)?.output ?? "";
     const ok = /"ok"\s*:\s*true/.test(output);
-    await this.respond(agentReplyAfterTool(tool.name, ok));
+    await this.respond(agentReplyAfterTool(tool.name, ok, output));
   }
 
   private onAudio(chunk: Buffer) {
@@ -243,6 +248,8 @@ export class RealtimeSimSession {
   }
 
   private async respond(actions: AgentAction[]) {
+    const delay = this.responseDelayMs();
+    if (delay > 0 && actions.length > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const response = { id: id("resp"), cancelled: false };
     this.activeResponse = response;
     this.send({ type: "response.created", response: { id: response.id, object: "realtime.response", status: "in_progress", output: [] } });
@@ -251,7 +258,8 @@ export class RealtimeSimSession {
     for (const [outputIndex, action] of actions.entries()) {
       if (response.cancelled) break;
       const previous = this.items.at(-1)?.id ?? null;
-      if ("say" in action) {
+      if ("say" in action || "sayText" in action) {
+        this.spoke = true;
         const item: Item = { id: id("item"), type: "message", role: "assistant", status: "in_progress", content: [] };
         this.items.push(item);
         output.push(item);
@@ -259,8 +267,8 @@ export class RealtimeSimSession {
         this.send({ type: "response.output_item.added", response_id: response.id, output_index: outputIndex, item });
         this.send({ type: "conversation.item.added", previous_item_id: previous, item });
         this.send({ type: "response.content_part.added", ...base, part: { type: "audio", transcript: "" } });
-        const audio = loadClip(action.say);
-        const text = clipText(action.say);
+        const audio = "say" in action ? loadClip(action.say) : speechOfLength(action.sayText);
+        const text = "say" in action ? clipText(action.say) : action.sayText;
         const words = text.split(" ");
         let sent = 0;
         for (let offset = 0; offset < audio.length && !response.cancelled; offset += DELTA_BYTES) {
@@ -327,6 +335,18 @@ function mergeConfig(current: Record<string, unknown>, update: Record<string, un
   const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(update)) merged[key] = isPlainObject(value) && isPlainObject(merged[key]) ? mergeConfig(merged[key], value) : value;
   return merged;
+}
+
+/**
+ * Agent speech for text the simulator has no clip of (a tool told it what to say): the introduction's audio, cut or
+ * repeated to the text's spoken length (about 60 ms per character at espeak-ng's 175 words per minute).
+ */
+function speechOfLength(text: string): Buffer {
+  const intro = loadClip("agent.intro");
+  const bytes = Math.max(8 * 400, Math.round(text.length * 60 * 8));
+  const audio = Buffer.alloc(bytes);
+  for (let offset = 0; offset < bytes; offset += intro.length) intro.copy(audio, offset, 0, Math.min(intro.length, bytes - offset));
+  return audio;
 }
 
 const CALLEE_CLIPS = VOICE_CLIPS.filter((clip) => clip.speaker === "callee" || clip.speaker === "tone").map((clip) => clip.id as VoiceClipId);

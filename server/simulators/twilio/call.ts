@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
 import { ULAW_SILENCE, ulawChannelsToWav } from "@/server/voice/g711";
-import { calleeScenarioFor, type CalleeScenario } from "../voice-script";
+import { calleeScenarioFor, clipOfLine, type CalleeLine, type CalleeScenario } from "../voice-script";
 import { clipForText, loadClip, type VoiceClipId } from "../voice-clips/clips";
 import { twilioSignature } from "./signing";
 import { parseTwiml, type TwimlVerb } from "./twiml";
@@ -21,6 +21,8 @@ export type SimCallEnvironment = {
   log: (message: string) => void;
   /** Callees who hang up the moment the media stream has started (tests: a callee gone before the agent says a word). */
   hangsUpAtStreamStart?: (to: string) => boolean;
+  /** Who answers a number instead of its last digit's callee (tests). */
+  scenarioFor?: (to: string) => CalleeScenario | undefined;
 };
 
 export type CreateCallParams = Record<string, string | string[]>;
@@ -88,6 +90,9 @@ export class SimCall {
   readonly events: string[] = [];
   readonly streamMessages: Array<Record<string, unknown>> = [];
   readonly said: string[] = [];
+  /** On the call's media clock (ms since the answer): what the callee said, and when our stream's audio played. */
+  readonly calleeSpans: Array<{ clip: string; startMs: number; endMs: number }> = [];
+  readonly agentSpans: Array<{ startMs: number; endMs: number }> = [];
   private readonly inbound = new Track();
   private readonly outbound = new Track();
   private outboundQueue: OutboundItem[] = [];
@@ -110,7 +115,7 @@ export class SimCall {
   ) {
     this.to = one(params, "To") ?? "";
     this.from = one(params, "From") ?? "";
-    this.scenario = calleeScenarioFor(this.to);
+    this.scenario = this.env.scenarioFor?.(this.to) ?? calleeScenarioFor(this.to);
     this.finished = this.run().catch((error: unknown) => {
       this.env.log(`call ${this.sid} crashed: ${error instanceof Error ? error.stack : String(error)}`);
       this.finish("failed");
@@ -220,7 +225,7 @@ export class SimCall {
     if (this.cancelRequested) return this.finish(this.cancelRequested);
     this.status = "in-progress";
     this.startTime = new Date();
-    this.callee = new CalleeVoice(this.scenario, (kind) => this.onCalleeMilestone(kind));
+    this.callee = new CalleeVoice(this.scenario, (kind) => this.onCalleeMilestone(kind), (clip, startMs, endMs) => this.calleeSpans.push({ clip, startMs, endMs }), () => this.mediaMs);
     this.startTicker();
     await this.statusCallback("answered");
     let verbs: TwimlVerb[];
@@ -417,6 +422,11 @@ export class SimCall {
     const played = this.playOutboundFrame();
     if (played) {
       this.outbound.write(at, played);
+      if (streaming) {
+        const last = this.agentSpans.at(-1);
+        if (last && this.outboundIdleFrames === 0 && last.endMs === this.mediaMs - FRAME_MS) last.endMs = this.mediaMs;
+        else this.agentSpans.push({ startMs: this.mediaMs - FRAME_MS, endMs: this.mediaMs });
+      }
       this.outboundIdleFrames = 0;
       this.callee?.agentSpoke();
     } else {
@@ -550,6 +560,9 @@ export class SimCall {
 class CalleeVoice {
   private index = 0;
   private speaking: Buffer | null = null;
+  private speakingStartedMs = 0;
+  /** Frames the agent has been talking without a pause (an interrupting line counts from there). */
+  private agentRunFrames = 0;
   private position = 0;
   /** A person picks up and says hello after about a second. */
   private gapFrames = 50;
@@ -559,9 +572,11 @@ class CalleeVoice {
   constructor(
     private readonly scenario: CalleeScenario,
     private readonly milestone: (kind: "first-line-done" | "greeting-done") => void,
+    private readonly said: (clip: VoiceClipId, startMs: number, endMs: number) => void = () => {},
+    private readonly mediaMs: () => number = () => 0,
   ) {}
 
-  private get lines(): VoiceClipId[] {
+  private get lines(): CalleeLine[] {
     return this.scenario.kind === "human" || this.scenario.kind === "machine" ? this.scenario.lines : [];
   }
 
@@ -574,7 +589,9 @@ class CalleeVoice {
   }
 
   agentSpoke() {
-    this.agentSpokeSinceLine = true;
+    // What the agent says while the callee is still talking does not count as its reply to the callee's line.
+    if (!this.speaking) this.agentSpokeSinceLine = true;
+    this.agentRunFrames += 1;
   }
 
   /**
@@ -586,6 +603,7 @@ class CalleeVoice {
 
   nextFrame(streaming: boolean, outboundIdleFrames: number): Buffer | null {
     if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone(this.amdVerdict);
+    if (outboundIdleFrames > 0) this.agentRunFrames = 0;
     if (!streaming && !this.speaking) return null;
     if (!this.speaking) {
       if (this.index >= this.lines.length) return null;
@@ -593,10 +611,19 @@ class CalleeVoice {
         this.gapFrames -= 1;
         return null;
       }
+      const line = this.lines[this.index]!;
+      const options: Exclude<CalleeLine, string> = typeof line === "string" ? { clip: line } : line;
       const machine = this.scenario.kind === "machine";
-      const myTurn = machine || this.index === 0 || (this.agentSpokeSinceLine && outboundIdleFrames >= 40);
+      const agentDone = this.agentSpokeSinceLine && outboundIdleFrames >= 40;
+      // A person who picks up to an agent already greeting listens first; one who speaks over the agent does so
+      // `overAgentAfterMs` into its speech; a machine or a screener speaks when its turn comes.
+      const myTurn =
+        machine ||
+        options.atOnce === true ||
+        (options.overAgentAfterMs !== undefined ? this.agentRunFrames * 20 >= options.overAgentAfterMs : this.index === 0 ? !this.agentSpokeSinceLine || agentDone : agentDone);
       if (!myTurn) return null;
-      this.speaking = loadClip(this.lines[this.index]!);
+      this.speaking = loadClip(clipOfLine(line));
+      this.speakingStartedMs = this.mediaMs();
       this.position = 0;
       this.agentSpokeSinceLine = false;
     }
@@ -605,6 +632,7 @@ class CalleeVoice {
     this.speaking.copy(frame, 0, this.position, this.position + take);
     this.position += take;
     if (this.position >= this.speaking.length) {
+      this.said(clipOfLine(this.lines[this.index]!), this.speakingStartedMs, this.mediaMs() + FRAME_MS);
       this.speaking = null;
       this.index += 1;
       this.gapFrames = this.scenario.kind === "machine" ? 15 : 0;

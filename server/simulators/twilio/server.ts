@@ -1,3 +1,4 @@
+import type { CalleeScenario } from "../voice-script";
 import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
 import type { AddressInfo, Socket } from "node:net";
 import { newSid, SimCall, type SentCallback } from "./call";
@@ -35,6 +36,8 @@ export type TwilioSimulator = {
   callTo(number: string): SimCall | undefined;
   /** The callee of `number` hangs up as soon as the media stream has started (an early hang-up). */
   hangUpAtStreamStart(number: string): void;
+  /** Who answers this number instead of the last digit's callee (tests: an interruption, a call screener). */
+  setCallee(number: string, scenario: CalleeScenario): void;
   /** The next `count` REST requests (matching `path` if given) fail with this HTTP status (default 503). */
   failNext(options?: { status?: number; count?: number; path?: string }): void;
   /** Programmable Messaging (server/simulators/twilio/messages.ts): messages, their callbacks, `receive` (a person texts us). */
@@ -77,6 +80,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
   const failures: Array<{ status: number; remaining: number; path?: string }> = [];
   const log = options.log ?? ((message: string) => getLogger("twilio-simulator").warn(message));
   const earlyHangups = new Set<string>();
+  const callees = new Map<string, CalleeScenario>();
   const env = {
     accountSid,
     authToken,
@@ -85,6 +89,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     callbacks,
     log,
     hangsUpAtStreamStart: (to: string) => earlyHangups.has(to),
+    scenarioFor: (to: string) => callees.get(to),
   };
   const base = `/2010-04-01/Accounts/${accountSid}`;
   const messaging = new SimMessaging({ accountSid, authToken, resolvePublicUrl: env.resolvePublicUrl, log });
@@ -217,6 +222,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     messaging,
     callTo: (number) => [...calls.values()].reverse().find((call) => call.to === number),
     hangUpAtStreamStart: (number) => void earlyHangups.add(number),
+    setCallee: (number, scenario) => void callees.set(number, scenario),
     failNext: ({ status = 503, count = 1, path } = {}) => void failures.push({ status, remaining: count, path }),
     idle: async () => {
       await messaging.idle();

@@ -14,6 +14,8 @@ export class HeldMediaSocket {
   private held: unknown[] = [];
   private holding = true;
   private readonly listeners: Listener[] = [];
+  /** Sees every message our side sends to Twilio (the call-quality recorder: first audio frames, `clear`). */
+  onSend: ((data: string) => void) | null = null;
 
   constructor(private readonly ws: WebSocket) {
     ws.on("message", (data: Buffer) => {
@@ -45,7 +47,9 @@ export class HeldMediaSocket {
   }
 
   send(data: string) {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(data);
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(data);
+    this.onSend?.(data);
   }
 
   close() {

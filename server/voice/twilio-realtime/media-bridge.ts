@@ -82,8 +82,8 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       return { request, callSid: row.callSid };
     },
     streamStarted: (callId, streamSid) => markStream(deps.getDb(), { callId, event: "started", streamSid, now: deps.now() }),
-    async streamEnded(callId) {
-      await markStream(deps.getDb(), { callId, event: "ended", now: deps.now() });
+    async streamEnded(callId, quality) {
+      await markStream(deps.getDb(), { callId, event: "ended", now: deps.now(), quality });
       deps.onStreamEnded(callId);
     },
     saveLine: (request, line) => saveTranscriptLine(deps.getDb(), { organizationId: request.organizationId, callId: request.callId, line }),
@@ -180,6 +180,9 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
         ws,
         transport,
         releaseMedia: () => socket.release(),
+        observeTwilioSends: (listener) => {
+          socket.onSend = listener;
+        },
         callId,
         streamSid: message.start?.streamSid ?? "",
         callSid: message.start?.callSid ?? "",

@@ -24,6 +24,8 @@ export type TwilioRealtimeSettings = {
     /** The Realtime WebSocket URL (`wss://api.openai.com/v1/realtime?model=…`, or a simulator's). */
     realtimeUrl: string;
   };
+  /** Call-quality measurement: silence on both sides longer than this counts as dead air (CALL_QUALITY_DEAD_AIR_SECONDS). */
+  quality: { deadAirMs: number };
 };
 
 export class VoiceSettingsError extends Error {
@@ -97,6 +99,9 @@ export function readTwilioRealtimeSettings(env: Readonly<Record<string, string |
   }
   const apiBaseUrl = httpOrigin(trimmed(env, "TWILIO_API_BASE_URL") ?? TWILIO_API_ORIGIN, "TWILIO_API_BASE_URL", problems) ?? TWILIO_API_ORIGIN;
 
+  const deadAirSeconds = Number(trimmed(env, "CALL_QUALITY_DEAD_AIR_SECONDS") ?? "3");
+  if (!(deadAirSeconds > 0 && deadAirSeconds <= 60)) problems.push("CALL_QUALITY_DEAD_AIR_SECONDS must be a number of seconds between 0 and 60");
+
   if (!trimmed(env, "ANALYSIS_LLM_URL")) missing.push("ANALYSIS_LLM_URL (real conversations need the LLM analyser)");
   if (!trimmed(env, "ANALYSIS_LLM_MODEL")) missing.push("ANALYSIS_LLM_MODEL (real conversations need the LLM analyser)");
 
@@ -118,6 +123,7 @@ export function readTwilioRealtimeSettings(env: Readonly<Record<string, string |
     },
     publicBaseUrl,
     openai: { apiKey: openaiKey, model, realtimeUrl },
+    quality: { deadAirMs: deadAirSeconds * 1000 },
   };
   return redactSecrets(settings);
 }
@@ -130,6 +136,7 @@ function redactSecrets(settings: TwilioRealtimeSettings): TwilioRealtimeSettings
     twilio: { accountSid: settings.twilio.accountSid, authToken: REDACTED, restUsername: settings.twilio.restUsername, restPassword: REDACTED, apiBaseUrl: settings.twilio.apiBaseUrl },
     publicBaseUrl: settings.publicBaseUrl,
     openai: { apiKey: REDACTED, model: settings.openai.model, realtimeUrl: settings.openai.realtimeUrl },
+    quality: settings.quality,
   });
   Object.defineProperty(settings, "toJSON", { value: safe, enumerable: false });
   Object.defineProperty(settings, inspect.custom, { value: () => safe(), enumerable: false });
