@@ -64,6 +64,17 @@ export const ZCallQualitySchema = z
     turnLatencies: z
       .array(z.object({ atMs: z.number(), responseMs: z.number(), modelMs: z.number(), bridgeMs: z.number(), heldMs: z.number().describe("Time the answer was held on purpose: waiting for the answering-machine verdict, or a tool running.") }))
       .describe("Each turn, in order (atMs: from the stream start to the end of the contact's speech)."),
+    durationMs: z.number().describe("Length of the measured media stream."),
+    timeline: z
+      .array(
+        z.object({
+          atMs: z.number().describe("From the stream start."),
+          kind: z.enum(["callee-speech", "agent-speech", "turn", "interruption", "dead-air", "amd", "classified"]),
+          durationMs: z.number().optional(),
+          label: z.string().optional(),
+        }),
+      )
+      .describe("What happened when, in order: who spoke, each turn's wait, interruptions, dead air, the AMD verdict, the model's classification."),
   })
   .nullable()
   .describe("Call quality; null when the call was not answered or its engine measured nothing.");

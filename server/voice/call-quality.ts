@@ -1,4 +1,4 @@
-import type { AnsweredByAction, AnsweredByActions, AnsweredByClass, BridgeQuality, CallQuality, QualityTurn } from "@/db/schema";
+import type { AnsweredByAction, AnsweredByActions, AnsweredByClass, BridgeQuality, CallQuality, QualityEvent, QualityTurn } from "@/db/schema";
 
 /**
  * Call quality: what the figures of docs/call-quality.md are made of, shared by both voice engines. The real engine's
@@ -71,6 +71,8 @@ export type TCallQualityPublic = {
   answeredBy: AnsweredByClass;
   amd: { result: string; decisionMs: number | null } | null;
   turnLatencies: Array<Pick<QualityTurn, "atMs" | "responseMs" | "modelMs" | "bridgeMs" | "heldMs">>;
+  durationMs: number;
+  timeline: QualityEvent[];
 };
 
 /** The `quality` object of the call metadata and the webhook (null when nothing was measured: never answered). */
@@ -90,5 +92,7 @@ export function publicQualityOf(quality: CallQuality | null | undefined): TCallQ
     answeredBy: quality.answeredBy,
     amd: quality.amd,
     turnLatencies: quality.turns.map(({ atMs, responseMs, modelMs, bridgeMs, heldMs }) => ({ atMs, responseMs, modelMs, bridgeMs, heldMs })),
+    durationMs: quality.durationMs,
+    timeline: quality.events,
   };
 }

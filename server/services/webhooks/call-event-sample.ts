@@ -149,6 +149,13 @@ export async function buildCallEventSample(db: DbOrTx, params: BuildCallEventSam
         { atMs: 9800, responseMs: 780, modelMs: 776, bridgeMs: 4, heldMs: 0 },
         { atMs: 15400, responseMs: 700, modelMs: 698, bridgeMs: 2, heldMs: 0 },
       ],
+      durationMs: 95_000,
+      timeline: [
+        { atMs: 640, kind: "agent-speech", durationMs: 5200 },
+        { atMs: 1200, kind: "callee-speech", durationMs: 900 },
+        { atMs: 2100, kind: "turn", durationMs: 1320, label: "1320 ms" },
+        { atMs: 3200, kind: "amd", label: "human" },
+      ],
     },
   };
 }
