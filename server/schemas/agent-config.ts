@@ -17,7 +17,7 @@ import {
   MAX_TIMEZONE_LENGTH,
 } from "./limits";
 import { boundedText as text, idText } from "./text";
-import { answeredByActionKinds, greetingModes } from "@/db/schema/call-quality";
+import { greetingModes } from "@/db/schema/call-quality";
 import { CALL_PURPOSE_MAX_LENGTH, MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
 import { ANSWERED_BY_ALLOWED_ACTIONS } from "@/server/voice/call-quality";
 
@@ -35,11 +35,11 @@ export const ZBookingConfigSchema = z.object({
 /** Per class of answerer, one of the actions that class allows (server/voice/call-quality.ts). */
 const ZAnsweredByActionsSchema = z
   .object({
-    machine: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.machine as ["leave-message", "hang-up"]).optional(),
-    fax: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.fax as ["hang-up"]).optional(),
-    ivr: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.ivr as ["hang-up", "converse"]).optional(),
-    screener: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.screener as ["answer-screener", "leave-message", "hang-up"]).optional(),
-    unknown: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.unknown as ["converse", "hang-up"]).optional(),
+    machine: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.machine).optional(),
+    fax: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.fax).optional(),
+    ivr: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.ivr).optional(),
+    screener: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.screener).optional(),
+    unknown: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.unknown).optional(),
   })
   .strict();
 
@@ -136,7 +136,7 @@ export const ZConsoleAgentSchema = z.object({
   voice: z.enum(REALTIME_VOICES),
   greetingMode: z.enum(greetingModes),
   callPurpose: z.string().nullable(),
-  answeredByActions: z.object({ machine: z.enum(answeredByActionKinds), fax: z.enum(answeredByActionKinds), ivr: z.enum(answeredByActionKinds), screener: z.enum(answeredByActionKinds), unknown: z.enum(answeredByActionKinds) }),
+  answeredByActions: ZAnsweredByActionsSchema.required(),
   replyEndsSequence: z.boolean(),
 });
 

@@ -7,27 +7,36 @@ import type { AnsweredByAction, AnsweredByActions, AnsweredByClass, BridgeQualit
  */
 
 /** A person is always talked to; these are the defaults for the other classes (an agent's settings override them). */
-export const DEFAULT_ANSWERED_BY_ACTIONS: Required<AnsweredByActions> = {
+export const DEFAULT_ANSWERED_BY_ACTIONS = {
   machine: "leave-message",
   fax: "hang-up",
   ivr: "hang-up",
   screener: "answer-screener",
   unknown: "converse",
-};
+} as const satisfies Required<AnsweredByActions>;
 
 /** The actions each class allows (the console and the tRPC schema enforce these). */
-export const ANSWERED_BY_ALLOWED_ACTIONS: Record<keyof AnsweredByActions, readonly AnsweredByAction[]> = {
+export const ANSWERED_BY_ALLOWED_ACTIONS = {
   machine: ["leave-message", "hang-up"],
   fax: ["hang-up"],
   ivr: ["hang-up", "converse"],
   screener: ["answer-screener", "leave-message", "hang-up"],
   unknown: ["converse", "hang-up"],
-};
+} as const satisfies Record<keyof AnsweredByActions, readonly AnsweredByAction[]>;
 
 export function answeredByActionFor(actions: AnsweredByActions | null | undefined, answeredBy: AnsweredByClass): AnsweredByAction {
   if (answeredBy === "human") return "converse";
   const chosen = actions?.[answeredBy];
-  return chosen && ANSWERED_BY_ALLOWED_ACTIONS[answeredBy].includes(chosen) ? chosen : DEFAULT_ANSWERED_BY_ACTIONS[answeredBy];
+  const allowed: readonly AnsweredByAction[] = ANSWERED_BY_ALLOWED_ACTIONS[answeredBy];
+  return chosen && allowed.includes(chosen) ? chosen : DEFAULT_ANSWERED_BY_ACTIONS[answeredBy];
+}
+
+export type EffectiveAnsweredByActions = { [K in keyof typeof ANSWERED_BY_ALLOWED_ACTIONS]: (typeof ANSWERED_BY_ALLOWED_ACTIONS)[K][number] };
+
+/** Every class's action as it applies: the agent's choice where it is allowed, else the default. */
+export function effectiveAnsweredByActions(actions: AnsweredByActions | null | undefined): EffectiveAnsweredByActions {
+  const of = (answeredBy: keyof typeof ANSWERED_BY_ALLOWED_ACTIONS) => answeredByActionFor(actions, answeredBy);
+  return { machine: of("machine"), fax: of("fax"), ivr: of("ivr"), screener: of("screener"), unknown: of("unknown") } as EffectiveAnsweredByActions;
 }
 
 /** Twilio's `AnsweredBy` (human, machine_start, machine_end_beep, machine_end_silence, machine_end_other, fax, unknown) as a class. */

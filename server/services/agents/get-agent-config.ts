@@ -4,7 +4,7 @@ import { findExtractedVariableDefinitions, findInputVariableDefinitions, findOut
 import { promptVersions } from "@/db/schema";
 import type { TConsoleAgent } from "@/server/schemas/agent-config";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
-import { DEFAULT_ANSWERED_BY_ACTIONS } from "@/server/voice/call-quality";
+import { effectiveAnsweredByActions } from "@/server/voice/call-quality";
 import { extractedVariableFieldsOf } from "./agent-config";
 
 export type GetAgentConfigParams = { organizationId: string; agentId: string };
@@ -65,7 +65,7 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     voice: agent.voice as AgentVoiceSettings["voice"],
     greetingMode: agent.greetingMode,
     callPurpose: agent.callPurpose,
-    answeredByActions: { ...DEFAULT_ANSWERED_BY_ACTIONS, ...agent.answeredByActions },
+    answeredByActions: effectiveAnsweredByActions(agent.answeredByActions),
     replyEndsSequence: agent.replyEndsSequence,
   };
 }

@@ -26,6 +26,8 @@ export const EMPTY_AGENT: AgentDraft = {
   ringTimeoutSeconds: 30,
   maxCallSeconds: 600,
   voice: "marin",
+  greetingMode: "on-answer",
+  callPurpose: null,
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -56,5 +58,8 @@ export function draftFromView(view: AgentView): AgentDraft {
     ringTimeoutSeconds: view.ringTimeoutSeconds,
     maxCallSeconds: view.maxCallSeconds,
     voice: view.voice,
+    greetingMode: view.greetingMode,
+    callPurpose: view.callPurpose,
+    answeredByActions: view.answeredByActions,
   };
 }
