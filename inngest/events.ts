@@ -62,3 +62,8 @@ export const webhookDeliveryRequested = eventType("webhook/delivery.requested", 
 export const sequenceMessageDue = eventType("sequence/message.due", {
   schema: z.object({ messageId: z.string(), at: z.string() }),
 });
+
+/** An agent test run was created: play its cases (docs/agent-testing.md). */
+export const agentTestRunRequested = eventType("agent-tests/run.requested", {
+  schema: z.object({ runId: z.string() }),
+});

@@ -13,6 +13,7 @@ import { flushLogs, getLogger } from "@/server/observability/logger";
 import { onShutdown } from "@/server/runtime/lifecycle";
 import { installShutdownHandlers } from "@/server/runtime/shutdown";
 import type { SeedResult } from "@/server/seed/demo-seed";
+import { handOverSignalsToServer } from "@/db/embedded";
 import { ensureDemoData, persistentSecret, resolveDatabase, validateConfiguration } from "./lib";
 
 async function main() {
@@ -55,6 +56,7 @@ async function main() {
   const host = listenHost();
   const server = await startHttpServer({ port, dev, listenHost: host });
   installShutdownHandlers({ closeHttp: (budgetMs) => server.close(budgetMs) });
+  handOverSignalsToServer();
   log.info(
     { url: baseUrl, listen: host ? `${host}:${port}` : `:${port}`, mode: isEmbeddedMode() ? "embedded" : "external database" },
     `ready on ${baseUrl}${host === "127.0.0.1" ? " (listening on 127.0.0.1 only; set HOST=0.0.0.0 to accept other machines)" : ""}`,

@@ -11,4 +11,5 @@ export * from "./suppressions";
 export * from "./events";
 export * from "./consent";
 export * from "./messages";
+export * from "./agent-tests";
 export * from "./call-quality";

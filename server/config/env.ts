@@ -43,6 +43,7 @@ export const SETTING_GROUPS = [
   "Background jobs (Inngest)",
   "Call engine",
   "Real voice engine (VOICE_ENGINE=twilio-realtime)",
+  "Agent tests",
   "Sequences: email and SMS",
   "Calendar provider",
   "Recordings",
@@ -575,6 +576,21 @@ const fields = {
     group: "Real voice engine (VOICE_ENGINE=twilio-realtime)",
     description: "OpenAI's API base (tests point it at a simulator).",
     default: "`https://api.openai.com/v1`",
+    sameOnEveryInstance: true,
+  }),
+
+  // Agent tests
+  AGENT_TEST_MODEL: setting(text().default("gpt-4.1-mini"), {
+    group: "Agent tests",
+    description:
+      "The chat model that plays the agent in agent tests' simulated conversations (and judges `judge` expectations), through `OPENAI_BASE_URL` with `OPENAI_API_KEY`. Without `OPENAI_API_KEY` tests use the embedded OpenAI simulator's rule-based stand-ins (docs/agent-testing.md).",
+    default: "`gpt-4.1-mini`",
+    sameOnEveryInstance: true,
+  }),
+  AGENT_TEST_CALLER_MODEL: setting(text().default("gpt-4.1-mini"), {
+    group: "Agent tests",
+    description: "The chat model that plays the simulated caller in agent tests.",
+    default: "`gpt-4.1-mini`",
     sameOnEveryInstance: true,
   }),
 

@@ -12,6 +12,7 @@ import { isShuttingDown } from "@/server/runtime/lifecycle";
 import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { getTwilioRealtimeEngine } from "@/server/voice";
+import { getTestCallServer } from "@/server/voice/test-call/test-call-server";
 import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
@@ -75,9 +76,10 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   };
 }
 
-/** The app's WebSockets: Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */
+/** The app's WebSockets: browser test calls of agents, and Twilio Media Streams when VOICE_ENGINE=twilio-realtime. */
 function appUpgradeRoutes(): UpgradeRoute[] {
-  const routes: UpgradeRoute[] = [];
+  const testCalls = getTestCallServer({ getDb, now: () => new Date() });
+  const routes: UpgradeRoute[] = [{ path: testCalls.path, handle: (request, socket, head) => testCalls.handleUpgrade(request, socket, head) }];
   const voice = getTwilioRealtimeEngine();
   if (voice) routes.push({ path: TWILIO_MEDIA_PATH, handle: (request, socket, head) => void voice.handleUpgrade(request, socket, head) });
   return routes;

@@ -9,11 +9,13 @@ import { getLogger } from "@/server/observability/logger";
  */
 
 /**
- * In this order: `drain` (the HTTP server's requests in flight and the runner's steps, side by side), `services`
- * (simulators), `connections` (database pools), `database` (the embedded PostgreSQL this process started).
+ * In this order: `calls` (the voice engine ends the calls in the air on this instance and reports them, while the
+ * HTTP server still takes their events), `drain` (the HTTP server's requests in flight and the runner's steps, side by
+ * side), `services` (simulators), `connections` (database pools), `database` (the embedded PostgreSQL this process
+ * started).
  */
-export type ShutdownStage = "drain" | "services" | "connections" | "database";
-const STAGE_ORDER: ShutdownStage[] = ["drain", "services", "connections", "database"];
+export type ShutdownStage = "calls" | "drain" | "services" | "connections" | "database";
+const STAGE_ORDER: ShutdownStage[] = ["calls", "drain", "services", "connections", "database"];
 
 type ShutdownHook = { name: string; stage: ShutdownStage; stop: (budgetMs: number) => Promise<void> };
 type LifecycleState = { shuttingDown: boolean; hooks: ShutdownHook[]; inngestRegistered: boolean };

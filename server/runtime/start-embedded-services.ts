@@ -54,8 +54,16 @@ async function start(): Promise<EmbeddedServices> {
   if (calendar?.startedHere) onShutdown("calendar-simulator", "services", () => calendar.stop());
   // Voice engine (DESIGN §7): the simulator by default, in a child process of its own (VOICE_SIMULATOR_PROCESS); it
   // reports calls to this server's /api/voice/events. Its process stops with the simulators, after the drain.
-  const { engine: voice, stop: stopVoice } = await startVoiceEngine();
+  const { engine: voice, stop: stopVoice, endCallsInTheAir } = await startVoiceEngine();
   if (stopVoice) onShutdown("voice-simulator", "services", stopVoice);
+  // First of all on SIGTERM: the calls in the air here end now and are reported while the server still takes their
+  // events; the analysis and the webhook follow from the runner's tables (here or after a restart), once each.
+  if (endCallsInTheAir) {
+    onShutdown("calls-in-the-air", "calls", async (budgetMs) => {
+      const ended = await endCallsInTheAir(budgetMs);
+      if (ended > 0) log.info({ ended }, "calls in the air were ended for the shutdown");
+    });
+  }
   log.info({ engine: voice.kind }, `${voice.kind} voice engine ready${voice.kind === "simulator" ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
   let runner: EmbeddedRunner | null = null;
   if (inngestMode === "embedded") {

@@ -98,6 +98,23 @@ export const MAX_STEP_DAY_OFFSET = 365;
 /** Chili Piper IDs in a booking configuration. */
 export const MAX_CONFIG_VALUE_LENGTH = 200;
 
+// ── Agent tests (docs/agent-testing.md) ─────────────────────────────────────────────────────────────────────────
+/** Test cases of one agent. */
+export const MAX_TEST_CASES_PER_AGENT = 100;
+/** Cases in one test run. */
+export const MAX_TEST_CASES_PER_RUN = 100;
+/** Cases of one run played at once (and the default). */
+export const MAX_TEST_RUN_CONCURRENCY = 10;
+/** A test case's caller persona; an LLM judge's rubric. */
+export const MAX_TEST_PERSONA_LENGTH = 4_000;
+export const MAX_TEST_RUBRIC_LENGTH = 1_000;
+/** Expectations of each kind in one case (outcomes, variables, tools). */
+export const MAX_TEST_EXPECTATIONS = 50;
+/** A case's `maxTurns` (agent and caller turns together). */
+export const MAX_TEST_TURNS = 30;
+/** A number an extracted-variable expectation compares with, either sign. */
+export const MAX_TEST_EXPECTED_NUMBER = 1_000_000_000_000;
+
 // ── Calling limits (agent and organization settings) ────────────────────────────────────────────────────────────
 /** Maximum concurrent calls an organization or an agent may be set to. */
 export const MAX_CONCURRENT_CALLS_SETTING = 10_000;

@@ -6,6 +6,7 @@ import type { Db } from "@/db";
 import { creditAllocations, creditTransactions, inputVariableDefinitions, memberships, sequences, users, type AgentStep, type MemberRole } from "@/db/schema";
 import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
+import { seedAgentTestCases } from "./agent-test-cases";
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
 import { createOrganization } from "@/server/services/organizations/create-organization";
 import { seedCallHistory } from "@/server/services/call-engine/seed-call-history";
@@ -51,7 +52,7 @@ export const DEMO_STEPS: AgentStep[] = [
   { stepType: "CALL", delaySeconds: 86_400, delaySecondsMax: null, executionWindowConfig: { dayOffset: 0, timeWindow: EVERY_DAY_WINDOW, timezoneSource: "contact" } },
 ];
 
-function demoAgentConfig(name: string, overrides: Partial<CreateAgentParams> = {}): Omit<CreateAgentParams, "organizationId"> {
+export function demoAgentConfig(name: string, overrides: Partial<CreateAgentParams> = {}): Omit<CreateAgentParams, "organizationId"> {
   return {
     name,
     timezones: ["America/New_York", "America/Los_Angeles"],
@@ -135,6 +136,11 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   // Calendar booking before the history, so that the history's digit-0 calls on booking agents book too.
   const agentsByRole = new Map(primaryAgents.map((agent) => [agent.role, agent.agentId]));
   await configureDemoBooking(db, { organizationId: primary.id, agentsByRole });
+  await seedAgentTestCases(db, {
+    organizationId: primary.id,
+    agents: primaryAgents.map((agent) => ({ agentId: agent.agentId, timezone: "America/New_York", hasCalendar: ["link", "crm", "concierge"].includes(agent.role) })),
+    now,
+  });
   // 30 days of calls produced by the call engine itself (simulator, analyser, lifecycle, charging).
   const callHistory = await seedCallHistory(db, { organizationId: primary.id, agentIds: primaryAgents.map((a) => a.agentId), now });
   const meetings = await seedMeetingFixtures(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, now });
@@ -159,6 +165,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   const secondaryAgent = await createAgent(db, { organizationId: secondary.id, ...demoAgentConfig("Globex Agent") });
   await softDeleteLegacyField(db, secondaryAgent.id);
   await db.insert(memberships).values({ organizationId: secondary.id, userId: demoUsers[0]!.id, role: "admin" });
+  await seedAgentTestCases(db, { organizationId: secondary.id, agents: [{ agentId: secondaryAgent.id, timezone: "America/New_York", hasCalendar: false }], now });
   organizations.push({
     key: "secondary",
     orgId: secondary.orgId,
@@ -184,6 +191,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
     });
     largeAgents.push({ agentId: agent.id, name: agent.name, status: agent.status, role: "bulk", requiredInputVariables: [] });
   }
+  await seedAgentTestCases(db, { organizationId: large.id, agents: largeAgents.map((agent) => ({ agentId: agent.agentId, timezone: "America/New_York", hasCalendar: false })), now });
   organizations.push({
     key: "large",
     orgId: large.orgId,

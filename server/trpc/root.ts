@@ -1,4 +1,5 @@
 import { agentsRouter } from "../routers/agents/router";
+import { agentTestsRouter } from "../routers/agent-tests/router";
 import { creditsRouter } from "../routers/credits/router";
 import { apiKeysRouter } from "../routers/api-keys/router";
 import { membersRouter } from "../routers/members/router";
@@ -26,6 +27,7 @@ export const appRouter = router({
   conversations: conversationsRouter,
   recordings: recordingsRouter,
   agents: agentsRouter,
+  agentTests: agentTestsRouter,
   credits: creditsRouter,
   apiKeys: apiKeysRouter,
   members: membersRouter,

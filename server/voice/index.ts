@@ -77,11 +77,20 @@ export function setVoiceEngine(engine: VoiceEngine | undefined): void {
  * Called by the embedded services at server start: creates the engine now so a misconfiguration fails early, and
  * waits for the simulator's process when it has one. `stop` (the simulator's process) is for the shutdown.
  */
-export async function startVoiceEngine(): Promise<{ engine: VoiceEngine; stop?: (budgetMs: number) => Promise<void> }> {
+export async function startVoiceEngine(): Promise<{
+  engine: VoiceEngine;
+  stop?: (budgetMs: number) => Promise<void>;
+  /** Ends this instance's calls in the air and waits until they are reported (the shutdown's `calls` stage). */
+  endCallsInTheAir?: (budgetMs: number) => Promise<number>;
+}> {
   const engine = getVoiceEngine();
+  if (engine.kind === "twilio-realtime") {
+    const twilio = engine as TwilioRealtimeEngine;
+    return { engine, endCallsInTheAir: (budgetMs) => twilio.endLiveCalls(budgetMs) };
+  }
   if (!isSimulatorProcessEngine(engine)) return { engine };
   await engine.ready();
-  return { engine, stop: (budgetMs) => engine.stop(budgetMs) };
+  return { engine, stop: (budgetMs) => engine.stop(budgetMs), endCallsInTheAir: () => engine.hangUpAll() };
 }
 
 function isSimulatorProcessEngine(engine: VoiceEngine): engine is SimulatorProcessEngine {

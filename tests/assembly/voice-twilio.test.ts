@@ -120,6 +120,8 @@ describe("the built app with VOICE_ENGINE=twilio-realtime (npm start, Twilio and
       const call = twilio.callTo(`+1202555017${digit}`)!;
       const sentMedia = call.streamMessages.filter((message) => message.event === "media").length;
       expect(sentMedia, `digit ${digit}: agent audio frames`).toBeGreaterThan(50);
+      // Marks after the agent's audio, which Twilio echoes once played (the bridge waits for them before end_call).
+      expect(call.streamMessages.filter((message) => message.event === "mark").length, `digit ${digit}: marks`).toBeGreaterThan(0);
       expect(call.events, `digit ${digit}`).not.toContain("stream-error: 31920 Stream - WebSocket - Handshake Error");
       const metadata = await app.api(`/conversations/metadata/${sequenceByDigit.get(digit)}`);
       expect(metadata.status).toBe(200);

@@ -1,8 +1,9 @@
 import { createAgentFromConsole } from "@/server/services/agents/create-agent-from-console";
 import { requireRole } from "@/server/trpc/init";
-import { ZCreateAgentRequestSchema, ZCreateAgentResponseSchema } from "./agent-config.schema";
+import { ZCreateAgentRequestSchema, ZCreateAgentResponseSchema, createAgentMeta } from "./agent-config.schema";
 
-export const createAgentProcedure = requireRole("admin", { sessionOnly: true })
+export const createAgentProcedure = requireRole("admin")
+  .meta(createAgentMeta)
   .input(ZCreateAgentRequestSchema)
   .output(ZCreateAgentResponseSchema)
   .mutation(({ ctx, input }) => {

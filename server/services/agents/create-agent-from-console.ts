@@ -7,7 +7,7 @@ import { voiceSettingsOf } from "./update-agent-config";
 export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId: string | null; config: TAgentConfig };
 
 /** Validates the console's configuration and creates the agent with its first prompt version (one transaction). */
-export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFromConsoleParams): Promise<{ agentId: string }> {
+export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFromConsoleParams): Promise<{ agentId: string; promptVersionId: string }> {
   const config = normalizeAgentConfig(params.config);
   config.bookingConfig = await resolveBookingConfig(db, { organizationId: params.organizationId, requested: config.bookingConfig, stored: null });
   const agent = await createAgent(db, {
@@ -25,5 +25,5 @@ export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFrom
     createdByUserId: params.actorUserId,
     voiceSettings: voiceSettingsOf(config),
   });
-  return { agentId: agent.id };
+  return { agentId: agent.id, promptVersionId: agent.currentPromptVersionId! };
 }

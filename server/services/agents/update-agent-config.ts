@@ -13,6 +13,8 @@ export type UpdateAgentConfigParams = {
   actorUserId: string | null;
   config: TAgentConfig;
   now: Date;
+  /** Match definitions sent without an `id` to existing ones by slug / name (REST: a document kept in a repository). */
+  matchDefinitionsByKey?: boolean;
 };
 
 function assertKnownIds(ids: Array<string | undefined>, known: Set<string>, field: string) {
@@ -37,6 +39,7 @@ export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigPar
     stored: stored.bookingConfig ?? null,
   });
   return db.transaction(async (tx) => {
+    if (params.matchDefinitionsByKey) await matchDefinitionsByKey(tx, params.agentId, config);
     // The row lock serializes two saves of the same agent.
     const [agent] = await tx
       .select()
@@ -76,6 +79,40 @@ export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigPar
     await saveOutcomes(tx, agent.id, config.outcomes);
     return { agentId: agent.id, promptVersionId: promptVersionId!, promptChanged };
   });
+}
+
+/**
+ * Definitions sent without an `id` (a document kept in a repository, sent through `PUT /agents/{agentId}`) are the
+ * existing ones with the same slug (variables) or name (outcomes, any case): updated, not deleted and made again.
+ * System-default extraction variables and system outcomes in the document (as GET /agents/{agentId}/config shows
+ * them) are left out: they are not the customer's to edit.
+ */
+async function matchDefinitionsByKey(tx: Tx, agentId: string, config: TAgentConfig) {
+  const [inputs, allExtracted, outcomes] = await Promise.all([
+    findInputVariableDefinitions(tx, { agentId }),
+    findExtractedVariableDefinitions(tx, { agentId, customerDefinedOnly: false }),
+    tx.select({ id: outcomeDefinitions.id, name: outcomeDefinitions.name, customerDefined: outcomeDefinitions.customerDefined }).from(outcomeDefinitions).where(eq(outcomeDefinitions.agentId, agentId)),
+  ]);
+  // System defaults are not the customer's to edit: GET /agents/{agentId}/config lists them, a PUT of it leaves them be.
+  const systemDefaults = allExtracted.filter((row) => row.systemDefault);
+  config.extractedVariables = config.extractedVariables.filter((v) => !systemDefaults.some((row) => row.id === v.id || (!v.id && row.slug === v.slug)));
+  const extracted = allExtracted.filter((row) => !row.systemDefault);
+  const systemOutcomes = outcomes.filter((row) => !row.customerDefined);
+  config.outcomes = config.outcomes.filter((o) => !systemOutcomes.some((row) => row.id === o.id || (!o.id && row.name.toLowerCase() === o.name.toLowerCase())));
+  const claim = <T extends { id?: string }>(items: T[], keyOf: (item: T) => string, existing: Array<{ id: string; key: string }>) => {
+    const taken = new Set(items.map((item) => item.id).filter(Boolean));
+    for (const item of items) {
+      if (item.id) continue;
+      const match = existing.find((row) => row.key === keyOf(item) && !taken.has(row.id));
+      if (match) {
+        item.id = match.id;
+        taken.add(match.id);
+      }
+    }
+  };
+  claim(config.inputVariables, (v) => v.slug, inputs.map((row) => ({ id: row.id, key: row.slug })));
+  claim(config.extractedVariables, (v) => v.slug, extracted.map((row) => ({ id: row.id, key: row.slug })));
+  claim(config.outcomes, (o) => o.name.toLowerCase(), outcomes.filter((row) => row.customerDefined).map((row) => ({ id: row.id, key: row.name.toLowerCase() })));
 }
 
 /** The voice-engine settings the document carries (left-out ones keep their stored values). */

@@ -109,19 +109,28 @@ async function resolveWorkspace(client: ChiliPiperClient, configured: string, hi
   return configured;
 }
 
-async function bookThroughProvider(
+/** Step one of a booking: the route (or init) call's slot for the caller, and step two, which books it. */
+type RoutedSlot = { slot: string; routeId: string; schedule: () => Promise<Booked> };
+
+async function routeThroughProvider(
   client: ChiliPiperClient,
   config: BookingConfig,
   input: { guest: Guest; interval: Interval; preferred?: string | Date; workspaceHints: Array<string | undefined> },
-): Promise<Booked> {
+): Promise<RoutedSlot> {
   const noSlots = () => new BookingFailure("NO_AVAILABILITY", "The provider offered no available slot in the search window.");
 
   if (config.mode === "link") {
     const session = await client.initSchedulingLink({ link: config.schedulingLinkId!, interval: input.interval, guest: input.guest });
     const slot = pickSlot(session.startTimes, input.preferred);
     if (!slot) throw noSlots();
-    const meeting = await client.scheduleSchedulingLink(session.routeId, slot);
-    return { meeting, workspaceId: meeting.workspaceId ?? config.workspaceId ?? null, routeId: session.routeId };
+    return {
+      slot,
+      routeId: session.routeId,
+      schedule: async () => {
+        const meeting = await client.scheduleSchedulingLink(session.routeId, slot);
+        return { meeting, workspaceId: meeting.workspaceId ?? config.workspaceId ?? null, routeId: session.routeId };
+      },
+    };
   }
 
   if (config.mode === "concierge") {
@@ -131,8 +140,14 @@ async function bookThroughProvider(
     const session = await client.routeConcierge({ slug: router.slug, guest: input.guest, interval: input.interval });
     const slot = pickSlot(session.startTimes, input.preferred);
     if (!slot) throw noSlots();
-    const meeting = await client.scheduleConcierge(session.routeId, slot);
-    return { meeting, workspaceId: meeting.workspaceId ?? router.workspaceId, routeId: session.routeId };
+    return {
+      slot,
+      routeId: session.routeId,
+      schedule: async () => {
+        const meeting = await client.scheduleConcierge(session.routeId, slot);
+        return { meeting, workspaceId: meeting.workspaceId ?? router.workspaceId, routeId: session.routeId };
+      },
+    };
   }
 
   const workspaceId = await resolveWorkspace(client, config.workspaceId!, input.workspaceHints);
@@ -154,8 +169,63 @@ async function bookThroughProvider(
   }
   const slot = pickSlot(path.startTimes, input.preferred);
   if (!slot) throw noSlots();
-  const meeting = await client.scheduleHandoff({ routingId: session.routingId, routerId: router.routerId, pathId: path.pathId, bookerId: config.bookerId!, startTime: slot });
-  return { meeting, workspaceId: meeting.workspaceId ?? workspaceId, routeId: session.routingId };
+  return {
+    slot,
+    routeId: session.routingId,
+    schedule: async () => {
+      const meeting = await client.scheduleHandoff({ routingId: session.routingId, routerId: router.routerId, pathId: path.pathId, bookerId: config.bookerId!, startTime: slot });
+      return { meeting, workspaceId: meeting.workspaceId ?? workspaceId, routeId: session.routingId };
+    },
+  };
+}
+
+async function bookThroughProvider(
+  client: ChiliPiperClient,
+  config: BookingConfig,
+  input: { guest: Guest; interval: Interval; preferred?: string | Date; workspaceHints: Array<string | undefined> },
+): Promise<Booked> {
+  return (await routeThroughProvider(client, config, input)).schedule();
+}
+
+export type OfferTestSlotParams = {
+  organizationId: string;
+  bookingConfig: BookingConfig;
+  guest: { email: string | null; name: string; timeZone: string };
+  variables: Record<string, string>;
+  preferredStartTime?: string | Date;
+  now: Date;
+  baseUrl?: string;
+};
+
+export type TestSlotOffer =
+  | { status: "offered"; mode: BookingMode; startTime: string; routeId: string }
+  | { status: "failed"; mode: BookingMode; errorCode: BookingErrorCode; message: string };
+
+/**
+ * Agent tests' `book_meeting`: step one of the agent's booking mode against the real provider (its routing rules, its
+ * live availability, the slot the caller would get) — and no step two: nothing is booked, so nothing needs cancelling.
+ * Failures are those a call would see (not connected, no email, no CRM match, no availability).
+ */
+export async function offerSlotForTest(db: Db, params: OfferTestSlotParams): Promise<TestSlotOffer> {
+  const mode = params.bookingConfig.mode;
+  try {
+    const opened = await openProviderClient(db, { organizationId: params.organizationId, baseUrl: params.baseUrl });
+    if (!opened) throw new BookingFailure("PROVIDER_NOT_CONNECTED", "The organization has not connected its Chili Piper account.");
+    const email = params.guest.email ?? params.variables.email ?? params.variables.toEmailAddress;
+    if (!email) throw new BookingFailure("MISSING_EMAIL", "The contact has no email address: the invite cannot be sent.");
+    const routed = await routeThroughProvider(opened.client, params.bookingConfig, {
+      guest: { email, name: params.guest.name, timeZone: params.guest.timeZone },
+      interval: { startsAt: params.now.toISOString(), duration: "P7D" },
+      preferred: params.preferredStartTime,
+      workspaceHints: WORKSPACE_VARIABLES.map((key) => params.variables[key]),
+    });
+    return { status: "offered", mode, startTime: new Date(routed.slot).toISOString(), routeId: routed.routeId };
+  } catch (error) {
+    if (error instanceof BookingFailure) return { status: "failed", mode, errorCode: error.errorCode, message: error.message };
+    if (error instanceof AppError && (error.code === "PROVIDER_ERROR" || error.code === "PROVIDER_UNAVAILABLE")) return { status: "failed", mode, errorCode: error.code, message: error.message };
+    getLogger("calendar").error({ err: error }, "test booking failed unexpectedly");
+    return { status: "failed", mode, errorCode: "INTERNAL_ERROR", message: "The booking failed because of an internal error." };
+  }
 }
 
 /**

@@ -39,7 +39,7 @@ export type FinalizeCallOutcome =
     };
 
 /** Actions recorded during the call (the calendar tool's booking attempt) are kept; the analyser's are added. */
-function mergeActions(during: CallAction[], analysed: CallAction[]): CallAction[] {
+export function mergeActions(during: CallAction[], analysed: CallAction[]): CallAction[] {
   const keys = new Set(during.map((item) => item.actionKey));
   return [...during, ...analysed.filter((item) => !keys.has(item.actionKey))];
 }

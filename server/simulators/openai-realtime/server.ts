@@ -2,12 +2,15 @@ import { createServer, type IncomingMessage, type ServerResponse } from "node:ht
 import type { AddressInfo, Socket } from "node:net";
 import { WebSocketServer } from "ws";
 import { answerAnalysisRequest, ChatRequestError, type ChatCompletionRequest } from "./chat-completions";
+import { answerConversationRequest, conversationRequestKind, type ConversationRequest } from "./conversation-models";
 import { RealtimeSimSession, type RealtimeSessionRecord } from "./session";
 
 export type StartOpenAiSimulatorOptions = {
   port?: number;
   host?: string;
   apiKey?: string;
+  /** The listening socket does not keep the process alive (the app's embedded simulator). */
+  unref?: boolean;
   /** The model's think time before each Realtime response starts (ms of wall time; default 0). */
   responseDelayMs?: number;
 };
@@ -44,7 +47,8 @@ function apiError(res: ServerResponse, status: number, message: string, code: st
 /**
  * A local stand-in for the OpenAI API subset the app uses, driven by the official packages: the Realtime API over
  * WebSocket (`/v1/realtime?model=…`, Bearer auth; see session.ts) for `@openai/agents-realtime`, and
- * `/v1/chat/completions` with strict structured outputs (chat-completions.ts) for the `openai` package.
+ * `/v1/chat/completions` for the `openai` package: the analyser's strict structured outputs (chat-completions.ts) and
+ * agent tests' agent, simulated caller and judge (conversation-models.ts).
  */
 export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions = {}): Promise<OpenAiSimulator> {
   const apiKey = options.apiKey ?? DEFAULT_API_KEY;
@@ -78,7 +82,8 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
         return json(res, 200, { id: "chatcmpl-garbage", object: "chat.completion", created: 0, model: body.model, choices: [{ index: 0, message: { role: "assistant", content: "I think it went well!", refusal: null }, finish_reason: "stop", logprobs: null }] });
       }
       try {
-        json(res, 200, answerAnalysisRequest(body));
+        const conversation = body as ConversationRequest;
+        json(res, 200, conversationRequestKind(conversation) ? answerConversationRequest(conversation) : answerAnalysisRequest(body));
       } catch (error) {
         if (error instanceof ChatRequestError) return apiError(res, error.status, error.message);
         throw error;
@@ -98,7 +103,7 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
     if (!authorized(req)) return refuse(401, "Unauthorized");
     if (down) return refuse(503, "Service Unavailable");
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const session = new RealtimeSimSession(ws, url.searchParams.get("model"), () => responseDelayMs);
+      const session = new RealtimeSimSession(ws, url.searchParams.get("model"), url.searchParams.get("sim_script") === "test-call" ? "test-call" : "phone", () => responseDelayMs);
       sessions.push(session.record);
       live.add(session);
       ws.on("close", () => live.delete(session));
@@ -111,6 +116,7 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
     socket.on("close", () => sockets.delete(socket));
   });
   await new Promise<void>((resolve) => server.listen(options.port ?? 0, options.host ?? "127.0.0.1", resolve));
+  if (options.unref) server.unref();
   const { port } = server.address() as AddressInfo;
   return {
     baseUrl: `http://127.0.0.1:${port}/v1`,

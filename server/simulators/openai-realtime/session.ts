@@ -68,12 +68,16 @@ export class RealtimeSimSession {
   /** Media time (input ms) at which the callee's silence makes the agent speak; null when not waiting. */
   private silenceDeadlineMs: number | null = null;
   private queue: Promise<void> = Promise.resolve();
-  /** Whether the agent has said anything yet (a first `response.create` with nothing to answer is its greeting). */
+  /** Test-call script: the caller turns heard so far, and a typed turn waiting for its `response.create`. */
+  private callerTurns = 0;
+  private pendingText: string | null = null;
+  /** Whether the agent has said anything yet (on a phone call, a first `response.create` with nothing to answer is its greeting). */
   private spoke = false;
 
   constructor(
     private readonly ws: WebSocket,
     model: string | null,
+    private readonly script: RealtimeScript = "phone",
     /** The model's think time before each response starts (wall ms, read per response): what latency tests inject. */
     private readonly responseDelayMs: () => number = () => 0,
   ) {
@@ -134,6 +138,7 @@ export class RealtimeSimSession {
         this.items.push(item);
         this.send({ type: "conversation.item.added", previous_item_id: previous, item });
         this.send({ type: "conversation.item.done", previous_item_id: previous, item });
+        if (item.type === "message" && item.role === "user") this.pendingText = textOfUserItem(item);
         if (item.type === "function_call_output") {
           const call = this.record.toolCalls.findLast((candidate) => candidate.output === null);
           if (call) call.output = String(item.output ?? "");
@@ -169,10 +174,17 @@ export class RealtimeSimSession {
   private async respondToRequest() {
     const tool = this.lastToolCall;
     this.lastToolCall = null;
+    const typed = this.pendingText;
+    this.pendingText = null;
+    if (!tool && typed !== null && this.script === "test-call") {
+      this.callerTurns += 1;
+      this.record.heard.push("text");
+      return this.respond(testCallReply(typed, this.callerTurns));
+    }
     const unanswered = this.unanswered;
     this.unanswered = null;
     // Asked to speak first (`greetingMode: on-answer`), the model introduces itself.
-    if (!tool) return this.respond(unanswered ?? (this.spoke ? [] : [{ say: "agent.intro" }]));
+    if (!tool) return this.respond(unanswered ?? (this.spoke || this.script !== "phone" ? [] : [{ say: "agent.intro" }]));
     const output = this.record.toolCalls.findLast((call) => call.name === tool.name)?.output ?? "";
     const ok = /"ok"\s*:\s*true/.test(output);
     await this.respond(agentReplyAfterTool(tool.name, ok, output));
@@ -229,10 +241,12 @@ export class RealtimeSimSession {
     this.send({ type: "conversation.item.done", previous_item_id: previous, item });
     const clip = recognize(audio);
     this.record.heard.push(clip ?? "unrecognized");
-    const transcript = clip ? clipText(clip) : "";
+    this.callerTurns += 1;
+    const seconds = audio.length / 8000;
+    const transcript = clip ? clipText(clip) : this.script === "test-call" ? `[speech, ${seconds.toFixed(1)} s: not transcribed by the simulator]` : "";
     item.content = [{ type: "input_audio", transcript }];
-    this.send({ type: "conversation.item.input_audio_transcription.completed", item_id: itemId, content_index: 0, transcript, usage: { type: "duration", seconds: Math.ceil(audio.length / 8000) } });
-    const reply = clip ? AGENT_REPLIES[clip] : undefined;
+    this.send({ type: "conversation.item.input_audio_transcription.completed", item_id: itemId, content_index: 0, transcript, usage: { type: "duration", seconds: Math.ceil(seconds) } });
+    const reply = clip ? AGENT_REPLIES[clip] : this.script === "test-call" ? testCallReply(null, this.callerTurns) : undefined;
     if (!reply || reply.length === 0) return;
     // `turn_detection.create_response: false`: the turn is committed, the client decides when to respond.
     if (!this.createsResponses()) {
@@ -324,6 +338,33 @@ export class RealtimeSimSession {
   close() {
     this.ws.terminate();
   }
+}
+
+/** `phone`: the scripted phone conversations only; `test-call`: also answers speech and text it cannot recognize. */
+export type RealtimeScript = "phone" | "test-call";
+
+function textOfUserItem(item: Item): string {
+  const content = Array.isArray(item.content) ? (item.content as Array<{ text?: unknown; transcript?: unknown }>) : [];
+  return content.map((part) => String(part.text ?? part.transcript ?? "")).join(" ");
+}
+
+const TYPED_OPT_OUT = /\b(remove me|do not call|don'?t call|stop calling|unsubscribe)\b/i;
+const TYPED_BOOK = /\b(book|yes|sounds good|schedule)\b/i;
+const TYPED_END = /\b(bye|goodbye|not now|not interested|busy)\b/i;
+
+/**
+ * A browser test call's agent (`sim_script=test-call`), for what the closed-vocabulary recognizer cannot read. A typed
+ * turn is read for phrases: "remove me" / "stop calling" → opt_out; "book" / "yes" → book_meeting; "bye" / "not now"
+ * → goodbye and end_call. Speech (and typed text without those phrases) is answered by the caller's turn count:
+ * the 1st → the intro, the 2nd → book_meeting, later ones → goodbye and end_call.
+ */
+export function testCallReply(typed: string | null, turn: number): AgentAction[] {
+  if (typed !== null && TYPED_OPT_OUT.test(typed)) return [{ call: "opt_out", arguments: {} }];
+  if (typed !== null && TYPED_BOOK.test(typed)) return [{ call: "book_meeting", arguments: { preferredStartTime: null } }];
+  if (typed !== null && TYPED_END.test(typed)) return [{ say: "agent.no-problem" }, { call: "end_call", arguments: { reason: "caller ended" } }];
+  if (turn <= 1) return [{ say: "agent.intro" }];
+  if (turn === 2) return [{ call: "book_meeting", arguments: { preferredStartTime: null } }];
+  return [{ say: "agent.no-problem" }, { call: "end_call", arguments: { reason: "conversation over" } }];
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -33,6 +33,8 @@ export type SimulatorProcessEngine = VoiceEngine & {
   pid(): number | null;
   /** Stops the simulator process (SIGTERM, then SIGKILL after `budgetMs`) and starts no new one. */
   stop(budgetMs?: number): Promise<void>;
+  /** Hangs up the calls in the air and resolves (with their number) once their events reached the app. */
+  hangUpAll(): Promise<number>;
 };
 
 /** A request made while no simulator process runs, or to one that died before answering: a provider outage. */
@@ -49,7 +51,7 @@ type Running = {
   failStart: (error: Error) => void;
   recordingOrigin: string | null;
   exited: boolean;
-  pending: Map<number, { resolve: (value: PlaceCallResult | boolean) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>;
+  pending: Map<number, { resolve: (value: PlaceCallResult | boolean | number) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>;
 };
 
 /**
@@ -171,7 +173,7 @@ export function createSimulatorProcessEngine(options: SimulatorProcessOptions): 
     restartTimer.unref();
   }
 
-  async function ask<T extends PlaceCallResult | boolean>(build: (id: number) => Extract<ToSimulatorProcess, { id: number }>): Promise<T> {
+  async function ask<T extends PlaceCallResult | boolean | number>(build: (id: number) => Extract<ToSimulatorProcess, { id: number }>): Promise<T> {
     const running = current;
     if (!running) throw new SimulatorProcessDownError("the voice simulator process is not running (a new one is being started)");
     await running.ready;
@@ -182,7 +184,7 @@ export function createSimulatorProcessEngine(options: SimulatorProcessOptions): 
         running.pending.delete(id);
         reject(new Error(`the voice simulator process did not answer within ${replyTimeoutMs} ms`));
       }, replyTimeoutMs);
-      running.pending.set(id, { resolve: resolve as (value: PlaceCallResult | boolean) => void, reject, timer });
+      running.pending.set(id, { resolve: resolve as (value: PlaceCallResult | boolean | number) => void, reject, timer });
       running.child.send(build(id), (error) => {
         if (!error || !running.pending.delete(id)) return;
         clearTimeout(timer);
@@ -205,6 +207,15 @@ export function createSimulatorProcessEngine(options: SimulatorProcessOptions): 
       } catch (error) {
         // No simulator process, or it died: the call is not live here any more.
         if (error instanceof SimulatorProcessDownError) return false;
+        throw error;
+      }
+    },
+
+    async hangUpAll() {
+      try {
+        return await ask<number>((id) => ({ type: "end-all", id }));
+      } catch (error) {
+        if (error instanceof SimulatorProcessDownError) return 0;
         throw error;
       }
     },

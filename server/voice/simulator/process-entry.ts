@@ -38,7 +38,12 @@ async function start(settings: SimulatorProcessSettings) {
 async function answer(message: Extract<ToSimulatorProcess, { id: number }>) {
   try {
     if (!engine) throw new Error("the voice simulator process has not started yet");
-    const value = message.type === "place" ? await engine.placeCall(message.request) : ((await engine.endCall?.(message.callId)) ?? false);
+    const value =
+      message.type === "place"
+        ? await engine.placeCall(message.request)
+        : message.type === "end-all"
+          ? await engine.hangUpAll()
+          : ((await engine.endCall?.(message.callId)) ?? false);
     send({ type: "reply", id: message.id, ok: true, value });
   } catch (error) {
     send({ type: "reply", id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) });

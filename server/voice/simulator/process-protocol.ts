@@ -14,10 +14,12 @@ export type SimulatorProcessSettings = {
 export type ToSimulatorProcess =
   | { type: "start"; settings: SimulatorProcessSettings }
   | { type: "place"; id: number; request: PlaceCallRequest }
-  | { type: "end"; id: number; callId: string };
+  | { type: "end"; id: number; callId: string }
+  /** Hang up every call in the air and reply (with their number) once their events are delivered. */
+  | { type: "end-all"; id: number };
 
 export type FromSimulatorProcess =
   /** Started: its recording host listens at `recordingOrigin`. */
   | { type: "ready"; recordingOrigin: string }
-  | { type: "reply"; id: number; ok: true; value: PlaceCallResult | boolean }
+  | { type: "reply"; id: number; ok: true; value: PlaceCallResult | boolean | number }
   | { type: "reply"; id: number; ok: false; message: string };

@@ -56,6 +56,11 @@ export type SimulatedVoiceEngine = VoiceEngine & {
   runPending(callId?: string): Promise<void>;
   /** Resolves when every conversation started in realtime pace has delivered its last event. */
   idle(): Promise<void>;
+  /**
+   * Hangs up every call in the air (as the console's hang-up does: each ends with what was said so far) and resolves
+   * with their number once every conversation has delivered its last event (the app's shutdown, stage `calls`).
+   */
+  hangUpAll(): Promise<number>;
   /** Stops the recording host (url recordings); its URLs stop answering. */
   close(): Promise<void>;
 };
@@ -264,6 +269,18 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
 
     async idle() {
       while (running.size > 0) await Promise.allSettled([...running]);
+    },
+
+    async hangUpAll() {
+      let count = 0;
+      for (const call of live.values()) {
+        if (call.hungUp) continue;
+        call.hungUp = true;
+        call.wake();
+        count += 1;
+      }
+      while (running.size > 0) await Promise.allSettled([...running]);
+      return count;
     },
 
     async close() {

@@ -6,6 +6,7 @@ import { answeredByClasses, type BridgeQuality } from "@/db/schema/call-quality"
 import { answeredByActionFor, answeredByClassOfAmd, screenerAnswerOf } from "@/server/voice/call-quality";
 import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
 import type { TranscriptLineInput } from "./call-state";
+import { CALL_TOOLS } from "./call-tools";
 import { buildCallInstructions } from "./instructions";
 import { CallQualityRecorder } from "./quality-recorder";
 import type { TwilioRealtimeSettings } from "./settings";
@@ -26,6 +27,8 @@ export type ConversationHooks = {
    * callback landed; `unknown` when none came in time. Rejects when `signal` aborts (the stream ended first).
    */
   answeredBy(callId: string, signal: AbortSignal): Promise<string>;
+  /** The session is created (not yet connected): a browser test call follows its tool calls and audio from here. */
+  sessionCreated?(session: RealtimeSession, request: PlaceCallRequest): void;
 };
 
 export type LiveConversation = {
@@ -227,20 +230,17 @@ export function startConversation(params: {
       }),
       tool({
         name: "book_meeting",
-        description: "Book the follow-up meeting the contact agreed to, through the agent's calendar. Returns whether it was booked and the details to confirm.",
-        parameters: z.object({ preferredStartTime: z.string().nullable().describe("When the contact would like to meet, as they said it; null if they did not say.") }),
+        ...CALL_TOOLS.book_meeting,
         execute: async ({ preferredStartTime }) => timed(async () => JSON.stringify(await hooks.bookMeeting(current, params.callSid, { preferredStartTime })))(),
       }),
       tool({
         name: "opt_out",
-        description: "The contact asked not to be called again: record it now (their number is never called again by this organization).",
-        parameters: z.object({}),
+        ...CALL_TOOLS.opt_out,
         execute: async () => timed(async () => JSON.stringify(await hooks.optOut(current)))(),
       }),
       tool({
         name: "end_call",
-        description: "Hang up. Call it only after you have said goodbye.",
-        parameters: z.object({ reason: z.string().nullable().describe("Why the call ends, in a few words.") }),
+        ...CALL_TOOLS.end_call,
         execute: async () => {
           closingByUs = true;
           void (async () => {
@@ -265,6 +265,7 @@ export function startConversation(params: {
         },
       },
     });
+    hooks.sessionCreated?.(session, current);
     session.on("history_updated", (history) => persist(history));
     session.on("audio", () => {
       audioChunksSent += 1;

@@ -56,6 +56,12 @@ export type TwilioRealtimeEngine = VoiceEngine & {
   finishIfReady(callId: string): Promise<"reported" | "waiting" | "already-reported" | "unknown">;
   /** Hangs up a live call, optionally saying something first (TwiML `<Say>`). */
   hangUp(callId: string, params: { reason: string; say?: string | null; failure?: string }): Promise<void>;
+  /**
+   * The shutdown's `calls` stage: hangs up the calls whose media stream is on this instance (their conversation cannot
+   * outlive it) and waits, within `budgetMs`, until Twilio's callbacks have let each be reported ended. Resolves with
+   * how many were hung up.
+   */
+  endLiveCalls(budgetMs: number): Promise<number>;
   close(): Promise<void>;
 };
 
@@ -287,6 +293,19 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
         // 21220: the call already ended (the callee hung up first).
         if (twilioErrorCode(error) !== 21220) log(`hanging up ${callId} failed`, error);
       }
+    },
+
+    async endLiveCalls(budgetMs) {
+      const callIds = [...media.live.keys()];
+      await Promise.all(callIds.map((callId) => engine.hangUp(callId, { reason: "shutdown" }).catch((error: unknown) => log(`hanging up ${callId} for the shutdown failed`, error))));
+      const deadline = Date.now() + budgetMs;
+      let waiting = callIds;
+      while (waiting.length > 0 && Date.now() < deadline) {
+        await new Promise((resolve) => setTimeout(resolve, 100));
+        const states = await Promise.all(waiting.map(async (callId) => ((await engine.finishIfReady(callId).catch(() => "waiting")) === "waiting" ? callId : null)));
+        waiting = states.filter((callId): callId is string => callId !== null);
+      }
+      return callIds.length;
     },
 
     async endCall(callId) {

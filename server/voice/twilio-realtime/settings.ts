@@ -2,6 +2,8 @@ import { inspect } from "node:util";
 
 export const DEFAULT_REALTIME_MODEL = "gpt-realtime";
 export const TWILIO_API_ORIGIN = "https://api.twilio.com";
+/** CALL_QUALITY_DEAD_AIR_SECONDS's default (server/config/env.ts declares the setting). */
+export const DEFAULT_DEAD_AIR_MS = 3000;
 const OPENAI_API_BASE_URL = "https://api.openai.com/v1";
 
 /** Everything `VOICE_ENGINE=twilio-realtime` needs, read once at start. Secrets are redacted from inspect/JSON. */
@@ -99,7 +101,7 @@ export function readTwilioRealtimeSettings(env: Readonly<Record<string, string |
   }
   const apiBaseUrl = httpOrigin(trimmed(env, "TWILIO_API_BASE_URL") ?? TWILIO_API_ORIGIN, "TWILIO_API_BASE_URL", problems) ?? TWILIO_API_ORIGIN;
 
-  const deadAirSeconds = Number(trimmed(env, "CALL_QUALITY_DEAD_AIR_SECONDS") ?? "3");
+  const deadAirSeconds = Number(trimmed(env, "CALL_QUALITY_DEAD_AIR_SECONDS") ?? String(DEFAULT_DEAD_AIR_MS / 1000));
   if (!(deadAirSeconds > 0 && deadAirSeconds <= 60)) problems.push("CALL_QUALITY_DEAD_AIR_SECONDS must be a number of seconds between 0 and 60");
 
   if (!trimmed(env, "ANALYSIS_LLM_URL")) missing.push("ANALYSIS_LLM_URL (real conversations need the LLM analyser)");

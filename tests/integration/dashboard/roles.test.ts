@@ -59,7 +59,12 @@ describe("role checks at the procedure level", () => {
     expect(await codeOf(keyCaller.apiKeys.create({ name: "minted by a key" }))).toBe("FORBIDDEN");
     expect(await codeOf(keyCaller.members.list())).toBe("FORBIDDEN");
     expect(await codeOf(keyCaller.invitations.create({ email: "key@test.example", role: "admin" }))).toBe("FORBIDDEN");
-    expect(await codeOf(keyCaller.agents.create(AGENT_CONFIG))).toBe("FORBIDDEN");
+  });
+
+  it("an API key can create agents (POST /api/v1/agents: agents as code)", async () => {
+    const { apiKey } = await createOrgWithRoles(db);
+    const keyCaller = createCaller(createContext({ db, headers: new Headers({ "x-api-key": apiKey }), source: "rest" }));
+    expect(await codeOf(keyCaller.agents.create(AGENT_CONFIG))).toBe("OK");
   });
 
   it("members: everyone reads, only admins invite, change roles and remove", async () => {

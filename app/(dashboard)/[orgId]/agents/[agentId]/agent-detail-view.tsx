@@ -16,6 +16,7 @@ import { AgentEditor } from "../_components/agent-editor";
 import { AgentStatusBadge } from "../_components/agent-status";
 import { CallingLimitsPanel } from "./calling-limits-panel";
 import { EnrollContactForm } from "./enroll-contact-form";
+import { AgentTestsTab } from "./tests/agent-tests-tab";
 
 export function AgentDetailView({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
@@ -59,6 +60,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
           <TabsTrigger value="settings">Settings</TabsTrigger>
           {can.admin && <TabsTrigger value="enroll">Enroll one contact</TabsTrigger>}
           <TabsTrigger value="limits">Calling limits</TabsTrigger>
+          <TabsTrigger value="tests">Tests</TabsTrigger>
         </TabsList>
         <TabsContent value="settings" forceMount className="data-[state=inactive]:hidden">
           {/* Keyed by updatedAt: after a save the form restarts from what the server stored. */}
@@ -71,6 +73,9 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
         )}
         <TabsContent value="limits">
           <CallingLimitsPanel agentId={view.agentId} />
+        </TabsContent>
+        <TabsContent value="tests">
+          <AgentTestsTab agent={view} />
         </TabsContent>
       </Tabs>
     </div>
