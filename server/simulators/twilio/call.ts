@@ -97,6 +97,13 @@ export class SimCall {
   private readonly outbound = new Track();
   private outboundQueue: OutboundItem[] = [];
   private outboundIdleFrames = 0;
+  /**
+   * The agent's current utterance over the stream: open from its first frame played until its `done:` mark is reached
+   * (the SDK marks the end of each item) or the audio is cleared; and how many frames of it have played. A person
+   * waits for the end of the agent's sentence, not for a gap in its audio (a starved sender leaves gaps).
+   */
+  private agentItemOpen = false;
+  private agentItemFrames = 0;
   private pendingAction: Action | null = null;
   private actionWaiters: Array<() => void> = [];
   private ws: WebSocket | null = null;
@@ -390,6 +397,8 @@ export class SimCall {
     } else if (message.event === "mark" && typeof message.mark?.name === "string") {
       this.outboundQueue.push({ kind: "mark", name: message.mark.name });
     } else if (message.event === "clear") {
+      this.agentItemOpen = false;
+      this.agentItemFrames = 0;
       // The buffered audio is dropped; its marks come back at once.
       const marks = this.outboundQueue.filter((item): item is Extract<OutboundItem, { kind: "mark" }> => item.kind === "mark");
       this.outboundQueue = [];
@@ -413,7 +422,7 @@ export class SimCall {
     this.framesDone += 1;
     this.mediaMs = this.framesDone * FRAME_MS;
     const streaming = this.ws !== null;
-    const inbound = this.callee?.nextFrame(streaming, this.outboundIdleFrames) ?? null;
+    const inbound = this.callee?.nextFrame(streaming, this.outboundIdleFrames, { open: this.agentItemOpen, frames: this.agentItemFrames }) ?? null;
     const frame = inbound ?? Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     this.inbound.write(at, frame);
     if (streaming) {
@@ -440,6 +449,10 @@ export class SimCall {
     const flushMarks = () => {
       while (this.outboundQueue[0]?.kind === "mark") {
         const mark = this.outboundQueue.shift() as Extract<OutboundItem, { kind: "mark" }>;
+        if (mark.name.startsWith("done:")) {
+          this.agentItemOpen = false;
+          this.agentItemFrames = 0;
+        }
         this.send({ event: "mark", streamSid: this.streamSid, mark: { name: mark.name } });
       }
     };
@@ -454,6 +467,11 @@ export class SimCall {
       else item.bytes = item.bytes.subarray(take);
     }
     if (filled === 0) return null;
+    if (this.ws) {
+      // Before the marks after it: a `done:` mark right behind the last frame closes the utterance.
+      this.agentItemOpen = true;
+      this.agentItemFrames += 1;
+    }
     flushMarks();
     return frame;
   }
@@ -561,8 +579,6 @@ class CalleeVoice {
   private index = 0;
   private speaking: Buffer | null = null;
   private speakingStartedMs = 0;
-  /** Frames the agent has been talking without a pause (an interrupting line counts from there). */
-  private agentRunFrames = 0;
   private position = 0;
   /** A person picks up and says hello after about a second. */
   private gapFrames = 50;
@@ -591,7 +607,6 @@ class CalleeVoice {
   agentSpoke() {
     // What the agent says while the callee is still talking does not count as its reply to the callee's line.
     if (!this.speaking) this.agentSpokeSinceLine = true;
-    this.agentRunFrames += 1;
   }
 
   /**
@@ -601,9 +616,8 @@ class CalleeVoice {
   private amdCountdown = -1;
   private amdVerdict: "first-line-done" | "greeting-done" = "greeting-done";
 
-  nextFrame(streaming: boolean, outboundIdleFrames: number): Buffer | null {
+  nextFrame(streaming: boolean, outboundIdleFrames: number, agentItem: { open: boolean; frames: number } = { open: false, frames: 0 }): Buffer | null {
     if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone(this.amdVerdict);
-    if (outboundIdleFrames > 0) this.agentRunFrames = 0;
     if (!streaming && !this.speaking) return null;
     if (!this.speaking) {
       if (this.index >= this.lines.length) return null;
@@ -614,13 +628,13 @@ class CalleeVoice {
       const line = this.lines[this.index]!;
       const options: Exclude<CalleeLine, string> = typeof line === "string" ? { clip: line } : line;
       const machine = this.scenario.kind === "machine";
-      const agentDone = this.agentSpokeSinceLine && outboundIdleFrames >= 40;
+      const agentDone = this.agentSpokeSinceLine && outboundIdleFrames >= 40 && !agentItem.open;
       // A person who picks up to an agent already greeting listens first; one who speaks over the agent does so
       // `overAgentAfterMs` into its speech; a machine or a screener speaks when its turn comes.
       const myTurn =
         machine ||
         options.atOnce === true ||
-        (options.overAgentAfterMs !== undefined ? this.agentRunFrames * 20 >= options.overAgentAfterMs : this.index === 0 ? !this.agentSpokeSinceLine || agentDone : agentDone);
+        (options.overAgentAfterMs !== undefined ? agentItem.frames * 20 >= options.overAgentAfterMs : this.index === 0 ? !this.agentSpokeSinceLine || agentDone : agentDone);
       if (!myTurn) return null;
       this.speaking = loadClip(clipOfLine(line));
       this.speakingStartedMs = this.mediaMs();
