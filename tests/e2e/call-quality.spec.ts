@@ -15,15 +15,13 @@ function database() {
   return postgres(runtime.url, { max: 1 });
 }
 
-const orgOf = (orgId: string) => `(select id from organizations where org_id = '${orgId.replace(/'/g, "''")}')`;
-
 test("a seeded call shows its quality timeline under the transcript", async ({ page }) => {
   const org = primaryOrg();
   const sql = database();
   const [call] = await sql<Array<{ id: string; sequenceId: string; greetingMs: number; turns: number }>>`
     select c.id, c.sequence_id as "sequenceId", (c.quality->>'greetingMs')::int as "greetingMs", jsonb_array_length(c.quality->'turns')::int as turns
       from calls c
-     where c.organization_id = ${sql.unsafe(orgOf(org.orgId))} and c.quality is not null and c.result_type = 'Goal Not Completed'
+     where c.organization_id = (select id from organizations where org_id = ${org.orgId}) and c.quality is not null and c.result_type = 'Goal Not Completed'
        and jsonb_array_length(c.quality->'turns') >= 1
      order by c.ended_at desc limit 1`;
   await sql.end();
@@ -61,15 +59,15 @@ test("the overview shows response latency and greeting delay per agent, who answ
   const perAgent = await sql<Array<{ name: string; p50: number; p95: number }>>`
     select a.name, percentile_cont(0.5) within group (order by (t->>'responseMs')::float8) as p50, percentile_cont(0.95) within group (order by (t->>'responseMs')::float8) as p95
       from calls c join agents a on a.id = c.agent_id cross join lateral jsonb_array_elements(c.quality->'turns') t
-     where c.organization_id = ${sql.unsafe(orgOf(org.orgId))} and c.quality is not null and c.ended_at >= ${since}::timestamptz and c.ended_at <= now()
+     where c.organization_id = (select id from organizations where org_id = ${org.orgId}) and c.quality is not null and c.ended_at >= ${since}::timestamptz and c.ended_at <= now()
      group by a.name order by a.name`;
   const [slow] = await sql<Array<{ total: number }>>`
     select count(*)::int as total from calls c
      cross join lateral (select percentile_cont(0.95) within group (order by (t->>'responseMs')::float8) as p95 from jsonb_array_elements(c.quality->'turns') t) q
-     where c.organization_id = ${sql.unsafe(orgOf(org.orgId))} and c.quality is not null and c.ended_at >= ${since}::timestamptz and c.ended_at <= now() and q.p95 > 1500`;
+     where c.organization_id = (select id from organizations where org_id = ${org.orgId}) and c.quality is not null and c.ended_at >= ${since}::timestamptz and c.ended_at <= now() and q.p95 > 1500`;
   const [machines] = await sql<Array<{ calls: number }>>`
     select count(*)::int as calls from calls c
-     where c.organization_id = ${sql.unsafe(orgOf(org.orgId))} and c.quality->>'answeredBy' = 'machine' and c.ended_at >= ${since}::timestamptz and c.ended_at <= now()`;
+     where c.organization_id = (select id from organizations where org_id = ${org.orgId}) and c.quality->>'answeredBy' = 'machine' and c.ended_at >= ${since}::timestamptz and c.ended_at <= now()`;
   await sql.end();
   expect(perAgent.length, "measured calls in the demo seed").toBeGreaterThan(0);
 
