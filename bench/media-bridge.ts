@@ -12,6 +12,11 @@
  *     WebSocket hops through one Node process on this machine.
  * Latency per frame is taken in this (driver) process from send to receipt, by a sequence number in the payload.
  * The added latency is bridge − relay, per percentile. Prints the largest N whose added p99 (worse direction) ≤ 20 ms.
+ *
+ * Per turn (issue 28): every second each call's model side ends the contact's turn (`speech_stopped`) and starts a new
+ * response; two figures per N: the bridge's own measurement of what it added to each turn (its call-quality recorder's
+ * bridgeMs: the model's first audio event seen → first frame written to Twilio's socket, the figure stored per call),
+ * and the first frame of each turn as the driver sees it, bridge − relay.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import http from "node:http";
@@ -47,7 +52,7 @@ async function runBridgeChild(realtimeUrl: string) {
     from: "+12025550100",
     to: "+12025550123",
     toExt: "",
-    agent: { agentId: "agent.bench", name: "Ava", prompt: "You are Ava.", hasBookingTool: false, goals: [], voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" as const } },
+    agent: { agentId: "agent.bench", name: "Ava", prompt: "You are Ava.", hasBookingTool: false, goals: [], voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" as const, greetingMode: "on-answer" as const, callPurpose: "about the benchmark", answeredByActions: {} } },
     contact: { name: "Bench Contact", timezone: "America/New_York", email: null, variables: {} },
   });
   const media = createMediaStreamServer({
@@ -75,6 +80,24 @@ async function runBridgeChild(realtimeUrl: string) {
   });
   server.listen(0, "127.0.0.1", () => process.send!({ port: (server.address() as AddressInfo).port }));
   answerCpuRequests();
+  // What the bridge's call-quality recorders measured on the turns so far (read before the calls end).
+  process.on("message", (message: { turns?: boolean }) => {
+    if (!message.turns) return;
+    const bridgeMs = [...media.live.values()].flatMap((conversation) => conversation.quality.turnsSoFar.map((turn) => turn.bridgeMs));
+    process.send!({ turnBridgeMs: bridgeMs });
+  });
+}
+
+async function turnsOf(child: ChildProcess): Promise<number[]> {
+  return new Promise((resolve) => {
+    const onMessage = (message: { turnBridgeMs?: number[] }) => {
+      if (!message.turnBridgeMs) return;
+      child.off("message", onMessage);
+      resolve(message.turnBridgeMs);
+    };
+    child.on("message", onMessage);
+    child.send({ turns: true });
+  });
 }
 
 /** The child's CPU time (user + system, ms) on request: what a call costs the process, whatever else runs on the machine. */
@@ -123,7 +146,9 @@ async function cpuOf(child: ChildProcess): Promise<number> {
 }
 
 // ---------------------------------------------------------------------------------------------- driver
-type Samples = { inbound: number[]; outbound: number[] };
+type Samples = { inbound: number[]; outbound: number[]; turnFirstFrame: number[] };
+/** A call's model side starts a new response (a new turn) every this many frames (1 s). */
+const FRAMES_PER_TURN = 50;
 
 function frameWith(call: number, seq: number): Buffer {
   const frame = Buffer.alloc(FRAME, 0xff);
@@ -178,7 +203,7 @@ function percentile(values: number[], p: number): number {
 
 async function measure(params: { child: ChildProcess; port: number; calls: number; seconds: number; realtime: Awaited<ReturnType<typeof startRealtimeEnd>>; sent: Map<string, number>; samples: { current: Samples }; bridge: boolean }) {
   const { createStreamToken } = await import("@/server/voice/twilio-realtime/stream-token");
-  const samples: Samples = { inbound: [], outbound: [] };
+  const samples: Samples = { inbound: [], outbound: [], turnFirstFrame: [] };
   params.samples.current = samples;
   params.sent.clear();
   const sockets: WebSocket[] = [];
@@ -196,7 +221,9 @@ async function measure(params: { child: ChildProcess; port: number; calls: numbe
       const key = `o:${bytes.readUInt32LE(0)}:${bytes.readUInt32LE(4)}`;
       const at = params.sent.get(key);
       if (at !== undefined) {
-        samples.outbound.push(performance.now() - at);
+        const latency = performance.now() - at;
+        samples.outbound.push(latency);
+        if (bytes.readUInt32LE(4) % FRAMES_PER_TURN === 0) samples.turnFirstFrame.push(latency);
         params.sent.delete(key);
       }
     });
@@ -227,12 +254,19 @@ async function measure(params: { child: ChildProcess; port: number; calls: numbe
         if (measuring) params.sent.set(`i:${call}:${seq}`, now);
         sockets[call]!.send(JSON.stringify({ event: "media", streamSid: `MZ${call}`, media: { track: "inbound", chunk: String(seq), timestamp: String(seq * 20), payload: frameWith(call, seq).toString("base64") } }));
       }
+      const turn = Math.floor(seq / FRAMES_PER_TURN);
       for (const [index, model] of modelSockets.entries()) {
-        const now = performance.now();
         // The relay and the bridge both hand a delta to one Twilio socket; the call index is embedded by the model side.
         const call = index;
+        const responseId = `resp_${index}_${turn}`;
+        if (seq % FRAMES_PER_TURN === 0) {
+          // The contact's turn ends and the model answers at once: the bridge's share of the turn is all that is left.
+          model.send(JSON.stringify({ type: "input_audio_buffer.speech_stopped", event_id: `s${seq}`, item_id: `user_${index}_${turn}`, audio_end_ms: seq * 20 }));
+          model.send(JSON.stringify({ type: "response.created", event_id: `c${seq}`, response: { id: responseId, object: "realtime.response", status: "in_progress", output: [] } }));
+        }
+        const now = performance.now();
         if (measuring) params.sent.set(`o:${call}:${seq}`, now);
-        model.send(JSON.stringify({ type: "response.output_audio.delta", event_id: `d${seq}`, response_id: `resp_${index}`, item_id: `item_${index}`, output_index: 0, content_index: 0, delta: frameWith(call, seq).toString("base64") }));
+        model.send(JSON.stringify({ type: "response.output_audio.delta", event_id: `d${seq}`, response_id: responseId, item_id: `item_${index}_${turn}`, output_index: 0, content_index: 0, delta: frameWith(call, seq).toString("base64") }));
       }
       if (performance.now() - started >= params.seconds * 1000) return resolve();
       const next = started + seq * 20 - performance.now();
@@ -242,12 +276,13 @@ async function measure(params: { child: ChildProcess; port: number; calls: numbe
   });
   const wallMs = performance.now() - started;
   const cpuMs = (await cpuOf(params.child)) - cpuBefore;
+  const turnBridgeMs = params.bridge ? await turnsOf(params.child) : [];
   await new Promise((resolve) => setTimeout(resolve, 300));
   for (const ws of sockets) ws.close();
   await new Promise((resolve) => setTimeout(resolve, 300));
   const expected = Math.max(0, seq - warmupFrames) * params.calls;
   // CPU milliseconds the path's process spends per call-second (100 frames: 50 in, 50 out).
-  return { samples, expected, cpuPerCallSecondMs: cpuMs / (params.calls * (wallMs / 1000)) };
+  return { samples, expected, turnBridgeMs, cpuPerCallSecondMs: cpuMs / (params.calls * (wallMs / 1000)) };
 }
 
 async function main() {
@@ -261,21 +296,30 @@ async function main() {
   const seconds = Number(arg("seconds", "6"));
   const counts = arg("counts", "25,50,100,150,200,300").split(",").map(Number);
   const sent = new Map<string, number>();
-  const samples = { current: { inbound: [], outbound: [] } as Samples };
+  const samples = { current: { inbound: [], outbound: [], turnFirstFrame: [] } as Samples };
   const realtime = await startRealtimeEnd(sent, samples);
   console.log(`media-bridge benchmark: ${seconds} s per run, 50 frames/s each way per call, ${process.env.HOSTNAME ?? "this machine"} (${(await import("node:os")).cpus().length} cores)`);
   console.log(`load average ${(await import("node:os")).loadavg().map((v) => v.toFixed(1)).join(" ")} (latency percentiles include the machine's scheduling; the CPU column does not)`);
   console.log("calls | path   | inbound p50/p99 ms | outbound p50/p99 ms | frames received | CPU of the path's process");
   let best = 0;
   for (const calls of counts) {
-    const results: Record<string, { in50: number; in99: number; out50: number; out99: number }> = {};
+    const results: Record<string, { in50: number; in99: number; out50: number; out99: number; turn50: number; turn99: number }> = {};
+    let recorded: number[] = [];
     for (const mode of ["relay", "bridge"] as const) {
       const { port, child: proc } = await startChild(mode, realtime.url);
-      const { samples: got, expected, cpuPerCallSecondMs } = await measure({ child: proc, port, calls, seconds, realtime, sent, samples, bridge: mode === "bridge" });
+      const { samples: got, expected, turnBridgeMs, cpuPerCallSecondMs } = await measure({ child: proc, port, calls, seconds, realtime, sent, samples, bridge: mode === "bridge" });
       proc.kill();
       await new Promise((resolve) => setTimeout(resolve, 300));
       realtime.sessions.clear();
-      results[mode] = { in50: percentile(got.inbound, 50), in99: percentile(got.inbound, 99), out50: percentile(got.outbound, 50), out99: percentile(got.outbound, 99) };
+      results[mode] = {
+        in50: percentile(got.inbound, 50),
+        in99: percentile(got.inbound, 99),
+        out50: percentile(got.outbound, 50),
+        out99: percentile(got.outbound, 99),
+        turn50: percentile(got.turnFirstFrame, 50),
+        turn99: percentile(got.turnFirstFrame, 99),
+      };
+      if (mode === "bridge") recorded = turnBridgeMs;
       const r = results[mode]!;
       console.log(
         `${String(calls).padStart(5)} | ${mode.padEnd(6)} | ${r.in50.toFixed(2).padStart(7)} / ${r.in99.toFixed(2).padStart(7)} | ${r.out50.toFixed(2).padStart(8)} / ${r.out99.toFixed(2).padStart(7)} | in ${got.inbound.length}/${expected}, out ${got.outbound.length}/${expected} | CPU ${cpuPerCallSecondMs.toFixed(2)} ms per call-second → ≤ ${Math.floor(1000 / cpuPerCallSecondMs)} calls per core`,
@@ -286,6 +330,9 @@ async function main() {
     const added = { in50: bridge.in50 - relay.in50, in99: bridge.in99 - relay.in99, out50: bridge.out50 - relay.out50, out99: bridge.out99 - relay.out99 };
     const worst99 = Math.max(added.in99, added.out99);
     console.log(`      | added  | ${added.in50.toFixed(2).padStart(7)} / ${added.in99.toFixed(2).padStart(7)} | ${added.out50.toFixed(2).padStart(8)} / ${added.out99.toFixed(2).padStart(7)} | ${worst99 <= 20 ? "within" : "over"} 20 ms`);
+    console.log(
+      `      | turns  | the bridge's own per-turn figure (bridgeMs, ${recorded.length} turns) p50 ${percentile(recorded, 50).toFixed(2)} / p99 ${percentile(recorded, 99).toFixed(2)} ms; first frame of each turn, bridge − relay: p50 ${(bridge.turn50 - relay.turn50).toFixed(2)} / p99 ${(bridge.turn99 - relay.turn99).toFixed(2)} ms | ${Math.max(percentile(recorded, 99), bridge.turn99 - relay.turn99) <= 20 ? "within" : "over"} 20 ms`,
+    );
     if (worst99 <= 20) best = calls;
     else break;
   }

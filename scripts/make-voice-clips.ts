@@ -1,7 +1,8 @@
 /**
  * Regenerates the voice simulators' speech clips (server/simulators/voice-clips/audio/*.ulaw) from the texts in
  * server/simulators/voice-clips/clips.ts with Debian's espeak-ng and sox: `apt-get install -y espeak-ng sox`, then
- * `npx tsx scripts/make-voice-clips.ts` (missing clips; `--all` remakes every one). The clips are committed, so tests and CI never need espeak-ng or sox.
+ * `npx tsx scripts/make-voice-clips.ts [clip-id …]` (only the named clips when given: the others stay byte for byte).
+ * The clips are committed, so tests and CI never need espeak-ng or sox.
  */
 import { execFileSync } from "node:child_process";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, statSync } from "node:fs";
@@ -21,7 +22,8 @@ const ALL = process.argv.includes("--all");
 mkdirSync(VOICE_CLIPS_DIR, { recursive: true });
 const work = mkdtempSync(path.join(os.tmpdir(), "voice-clips-"));
 try {
-  for (const clip of VOICE_CLIPS) {
+  const only = process.argv.slice(2);
+  for (const clip of VOICE_CLIPS.filter((candidate) => only.length === 0 || only.includes(candidate.id))) {
     const out = path.join(VOICE_CLIPS_DIR, `${clip.id}.ulaw`);
     if (!ALL && existsSync(out)) continue;
     const toUlaw = ["-r", "8000", "-c", "1", "-e", "u-law", "-b", "8", "-t", "raw", out];
@@ -29,7 +31,7 @@ try {
       execFileSync("sox", ["-n", ...toUlaw, ...TONES[clip.id]!]);
     } else {
       const wav = path.join(work, `${clip.id}.wav`);
-      execFileSync("espeak-ng", ["-v", VOICES[clip.speaker], "-s", "175", "-w", wav, clip.text]);
+      execFileSync("espeak-ng", ["-v", ("espeakVoice" in clip ? clip.espeakVoice : undefined) ?? VOICES[clip.speaker], "-s", "175", "-w", wav, clip.text]);
       // Trim the silence espeak leaves at both ends, normalize the level, resample to telephony µ-law.
       execFileSync("sox", [wav, ...toUlaw, "silence", "1", "0.02", "1%", "reverse", "silence", "1", "0.02", "1%", "reverse", "norm", "-3"]);
     }

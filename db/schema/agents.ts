@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { AnsweredByActions, GreetingMode } from "./call-quality";
 import { organizations } from "./organizations";
 
 export const agentStatus = pgEnum("agent_status", ["ACTIVE", "PAUSED", "ARCHIVED"]);
@@ -80,6 +81,12 @@ export const agents = pgTable(
     transferConfig: jsonb("transfer_config").$type<TransferConfig | null>(),
     /** Where the agent heads when a call reaches a phone menu; null = towards a person. */
     phoneMenuGoal: text("phone_menu_goal"),
+    /** Real voice engine: `on-answer` greets as the stream starts; `wait-for-callee` lets the callee speak first. */
+    greetingMode: text("greeting_mode").$type<GreetingMode>().notNull().default("on-answer"),
+    /** Real voice engine: why the agent calls, in a few words (what it tells an automated call screener). */
+    callPurpose: text("call_purpose"),
+    /** Real voice engine: what the agent does for each class of answerer (left-out classes take the defaults). */
+    answeredByActions: jsonb("answered_by_actions").$type<AnsweredByActions>().notNull().default(sql`'{}'::jsonb`),
     /** Any SMS reply from the contact ends the sequence as `done` (an opt-out always does). */
     replyEndsSequence: boolean("reply_ends_sequence").notNull().default(false),
     /** Calls of this agent in the air at once; null = no agent limit (the organization's still applies). */

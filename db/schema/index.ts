@@ -13,3 +13,4 @@ export * from "./consent";
 export * from "./messages";
 export * from "./agent-tests";
 export * from "./phone-numbers";
+export * from "./call-quality";

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { AgentStep } from "./agents";
+import type { CallQuality } from "./call-quality";
 import type { ConsentRecord } from "./consent";
 import { agents } from "./agents";
 import { organizations } from "./organizations";
@@ -131,6 +132,8 @@ export const calls = pgTable(
     recordingDurationSeconds: integer("recording_duration_seconds"),
     recordingDeletedAt: timestamp("recording_deleted_at", { withTimezone: true, mode: "date" }),
     providerCallId: text("provider_call_id"),
+    /** Call quality as the voice engine measured it (greeting, per-turn latency, interruptions, answerer); docs/call-quality.md. */
+    quality: jsonb("quality").$type<CallQuality>(),
     /** How the call ended at the telephony level (voice engine): answered, voicemail, busy, no-answer, invalid-number, failed. */
     disposition: text("disposition"),
     /** The voice provider's error message for a failed call. */

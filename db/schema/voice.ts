@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
-import { bigserial, index, integer, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { bigserial, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { BridgeQuality } from "./call-quality";
 import { organizations } from "./organizations";
 import { calls } from "./sequences";
 
@@ -23,6 +24,8 @@ export const twilioCalls = pgTable(
     status: text("status").notNull().default("queued"),
     /** Answering-machine detection: human, machine_start, machine_end_beep, fax, unknown… */
     answeredBy: text("answered_by"),
+    /** Twilio's `MachineDetectionDuration`: how long AMD took to decide, from the answer (ms). */
+    amdDurationMs: integer("amd_duration_ms"),
     answeredAt: timestamp("answered_at", { withTimezone: true, mode: "date" }),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     durationSeconds: integer("duration_seconds"),
@@ -41,6 +44,8 @@ export const twilioCalls = pgTable(
     /** Set when the conversation failed on our side (the Realtime model unreachable or lost): the call ends `failed`. */
     failureReason: text("failure_reason"),
     voicemailMessage: text("voicemail_message"),
+    /** What our media bridge measured on this call's stream (written when the stream ends; server/voice/call-quality.ts). */
+    quality: jsonb("quality").$type<BridgeQuality>(),
     /** When `call.ended` was handed to the call engine: exactly once per call. */
     endedReportedAt: timestamp("ended_reported_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),

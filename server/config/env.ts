@@ -406,6 +406,16 @@ const fields = {
     default: "`simulator`",
     sameOnEveryInstance: true,
   }),
+  CALL_QUALITY_LATENCY_THRESHOLD_MS: setting(wholeNumber(100, 60_000).default(1500), {
+    group: "Call engine",
+    description: "The overview lists the calls whose p95 response latency is above this (docs/call-quality.md).",
+    default: "`1500`",
+  }),
+  CALL_QUALITY_DEAD_AIR_SECONDS: setting(wholeNumber(1, 60).default(3), {
+    group: "Call engine",
+    description: "Silence on both sides of a call longer than this counts as dead air (docs/call-quality.md).",
+    default: "`3`",
+  }),
   SIMULATOR_EVENTS_URL: setting(httpUrl().optional(), {
     group: "Call engine",
     description: "Where the simulated voice engine posts its call events.",

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import client from "prom-client";
 import type { Db } from "@/db";
+import type { CallQuality } from "@/db/schema/call-quality";
 
 /**
  * Prometheus metrics (prom-client), served at `GET /metrics` (server/http/ops-routes.ts).
@@ -15,6 +16,8 @@ import type { Db } from "@/db";
  */
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
+/** Conversational latency: what a person notices starts around half a second. */
+const LATENCY_BUCKETS = [0.1, 0.2, 0.3, 0.4, 0.5, 0.6, 0.8, 1, 1.25, 1.5, 2, 3, 5, 8];
 
 function createMetrics() {
   const registry = new client.Registry();
@@ -89,6 +92,32 @@ function createMetrics() {
       buckets: DURATION_BUCKETS,
       registers: [registry],
     }),
+    callResponseLatency: new client.Histogram({
+      name: "call_response_latency_seconds",
+      help: "Per turn: end of the contact's speech to the agent's first audio frame sent to the carrier, by voice engine (docs/call-quality.md).",
+      labelNames: ["engine"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    callGreetingDelay: new client.Histogram({
+      name: "call_greeting_delay_seconds",
+      help: "Media stream start to the agent's first audio frame sent, by voice engine and greeting mode.",
+      labelNames: ["engine", "greeting_mode"] as const,
+      buckets: LATENCY_BUCKETS,
+      registers: [registry],
+    }),
+    callAnsweredBy: new client.Counter({
+      name: "call_answered_by_total",
+      help: "Answered calls by who answered (human, machine, fax, ivr, screener, unknown).",
+      labelNames: ["engine", "answered_by"] as const,
+      registers: [registry],
+    }),
+    callInterruptions: new client.Counter({
+      name: "call_interruptions_total",
+      help: "Times a contact spoke over the agent (its audio cleared at the carrier).",
+      labelNames: ["engine"] as const,
+      registers: [registry],
+    }),
     rateLimitRejections: new client.Counter({
       name: "rate_limit_rejections_total",
       help: "Requests refused with 429, by limit (key: per API key; session: per signed-in person on /api/trpc; address: requests without credentials).",
@@ -141,6 +170,16 @@ export function recordRunnerSteps(functionId: string, outcome: "completed" | "er
   for (const op of ops) {
     if (typeof op.timing?.b === "number") histogram.observe({ function: functionId, outcome }, Math.max(0, op.timing.b / 1e9));
   }
+}
+
+/** A call's quality as it was stored when the call ended (voice-events.ts). */
+export function observeCallQuality(quality: CallQuality): void {
+  const metrics = getMetrics();
+  const engine = quality.source;
+  for (const turn of quality.turns) metrics.callResponseLatency.observe({ engine }, turn.responseMs / 1000);
+  if (quality.greetingMs !== null) metrics.callGreetingDelay.observe({ engine, greeting_mode: quality.greetingMode }, quality.greetingMs / 1000);
+  metrics.callAnsweredBy.inc({ engine, answered_by: quality.answeredBy });
+  if (quality.interruptions > 0) metrics.callInterruptions.inc({ engine }, quality.interruptions);
 }
 
 export function recordRateLimitRejection(limit: "key" | "session" | "address"): void {

@@ -17,7 +17,6 @@ import {
   MAX_TIMEZONE_LENGTH,
 } from "./limits";
 import { boundedText as text, idText } from "./text";
-import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
 import {
   MAX_TRANSFER_TARGETS,
   PHONE_MENU_GOAL_MAX_LENGTH,
@@ -28,6 +27,9 @@ import {
   TRANSFER_MODES,
   TRANSFER_WHEN_TO_USE_MAX_LENGTH,
 } from "@/server/voice/transfer-settings";
+import { greetingModes } from "@/db/schema/call-quality";
+import { CALL_PURPOSE_MAX_LENGTH, MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+import { ANSWERED_BY_ALLOWED_ACTIONS } from "@/server/voice/call-quality";
 
 export const ZBookingConfigSchema = z.object({
   mode: z.enum(["link", "crm", "concierge"]),
@@ -40,6 +42,17 @@ export const ZBookingConfigSchema = z.object({
   conciergeRouterId: text(MAX_CONFIG_VALUE_LENGTH).optional(),
 });
 
+/** Per class of answerer, one of the actions that class allows (server/voice/call-quality.ts). */
+const ZAnsweredByActionsSchema = z
+  .object({
+    machine: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.machine).optional(),
+    fax: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.fax).optional(),
+    ivr: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.ivr).optional(),
+    screener: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.screener).optional(),
+    unknown: z.enum(ANSWERED_BY_ALLOWED_ACTIONS.unknown).optional(),
+  })
+  .strict();
+
 /** Settings of the real voice engine (Twilio + OpenAI Realtime); left out on update = unchanged. */
 const ZAgentVoiceSettingsFields = {
   voicemailMessage: z
@@ -51,6 +64,9 @@ const ZAgentVoiceSettingsFields = {
   ringTimeoutSeconds: z.number().int().min(RING_TIMEOUT_SECONDS.min).max(RING_TIMEOUT_SECONDS.max).optional().describe("Seconds the phone rings before the call counts as not answered."),
   maxCallSeconds: z.number().int().min(MAX_CALL_SECONDS.min).max(MAX_CALL_SECONDS.max).optional().describe("The longest a connected call may last, in seconds."),
   voice: z.enum(REALTIME_VOICES).optional().describe("The speech-to-speech voice of the agent."),
+  greetingMode: z.enum(greetingModes).optional().describe("`on-answer`: the agent greets as soon as the call is answered; `wait-for-callee`: it lets the callee speak first."),
+  callPurpose: z.string().max(CALL_PURPOSE_MAX_LENGTH).nullable().optional().describe("Why the agent calls, in a few words (\"about your recent enquiry\"): what it tells an automated call screener."),
+  answeredByActions: ZAnsweredByActionsSchema.optional().describe("What the agent does when a machine, fax, phone menu, call screener or unknown answerer picks up; left-out classes take the defaults."),
 };
 
 /** Handing a call to a person (docs/call-engine.md "Transfers"); null = the agent never transfers. */
@@ -167,6 +183,9 @@ export const ZConsoleAgentSchema = z.object({
   voice: z.enum(REALTIME_VOICES),
   transferConfig: ZTransferConfigSchema.nullable(),
   phoneMenuGoal: z.string().nullable(),
+  greetingMode: z.enum(greetingModes),
+  callPurpose: z.string().nullable(),
+  answeredByActions: ZAnsweredByActionsSchema.required(),
   replyEndsSequence: z.boolean(),
 });
 

@@ -42,6 +42,43 @@ export const ZCrmSchedulingDetailsSchema = z
   })
   .describe("`{}` when no meeting was booked.");
 
+const ZPercentilesSchema = z.object({ p50: z.number(), p95: z.number() });
+
+/** Additive (issue 28): what the voice engine measured on the call; docs/call-quality.md defines each figure. */
+export const ZCallQualitySchema = z
+  .object({
+    greetingMs: z.number().nullable().describe("Media stream start (the answer) to the agent's first audio frame sent; null when the agent never spoke."),
+    turns: z.number().int().describe("Responses of the agent to the contact's speech that were measured."),
+    responseMs: ZPercentilesSchema.extend({ max: z.number() })
+      .nullable()
+      .describe("Per turn, end of the contact's speech to the agent's first audio frame sent to the carrier: p50, p95 and max over the call's turns; null without turns."),
+    modelMs: ZPercentilesSchema.nullable().describe("The part of the response latency spent by the speech-to-speech model."),
+    bridgeMs: ZPercentilesSchema.nullable().describe("The part spent in our media bridge (model audio received → frame sent to the carrier)."),
+    interruptions: z.number().int().describe("Times the contact spoke over the agent (the agent's audio was cleared)."),
+    deadAirSeconds: z.number().describe("Total length of the silences on both sides longer than the dead-air threshold (default 3 s)."),
+    answeredBy: z.enum(["human", "machine", "fax", "ivr", "screener", "unknown"]).describe("Who answered: the model's own classification when it gave one, else the carrier's answering-machine detection."),
+    amd: z
+      .object({ result: z.string().describe("Twilio's AnsweredBy, e.g. human, machine_end_beep, fax, unknown."), decisionMs: z.number().nullable().describe("How long the detection took, from the answer.") })
+      .nullable()
+      .describe("The carrier's answering-machine detection; null when it gave no result."),
+    turnLatencies: z
+      .array(z.object({ atMs: z.number(), responseMs: z.number(), modelMs: z.number(), bridgeMs: z.number(), heldMs: z.number().describe("Time the answer was held on purpose: waiting for the answering-machine verdict, or a tool running.") }))
+      .describe("Each turn, in order (atMs: from the stream start to the end of the contact's speech)."),
+    durationMs: z.number().describe("Length of the measured media stream."),
+    timeline: z
+      .array(
+        z.object({
+          atMs: z.number().describe("From the stream start."),
+          kind: z.enum(["callee-speech", "agent-speech", "turn", "interruption", "dead-air", "amd", "classified"]),
+          durationMs: z.number().optional(),
+          label: z.string().optional(),
+        }),
+      )
+      .describe("What happened when, in order: who spoke, each turn's wait, interruptions, dead air, the AMD verdict, the model's classification."),
+  })
+  .nullable()
+  .describe("Call quality; null when the call was not answered or its engine measured nothing.");
+
 /** The call-result webhook payload (the spec's sample fields plus attempt/createdAt/updatedAt/callStatus). */
 export const ZCallEventPayloadSchema = z.object({
   agentId: z.string(),
@@ -66,6 +103,7 @@ export const ZCallEventPayloadSchema = z.object({
   createdAt: z.string(),
   updatedAt: z.string(),
   callStatus: z.string().describe("Hyphenated lower case, e.g. `goal-not-completed`."),
+  quality: ZCallQualitySchema,
 });
 
 /** The Call metadata object of GET /conversations/metadata/{sequenceId}. */

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { answeredByClasses, greetingModes, qualityEventKinds } from "@/db/schema/call-quality";
 import { callDispositions } from "./types";
 
 const ZBase = z.object({
@@ -12,6 +13,25 @@ const ZTranscriptLine = z.object({
   speaker: z.enum(["agent", "customer"]),
   text: z.string().max(20_000),
   offsetMs: z.number().int().min(0).max(24 * 3600 * 1000),
+});
+
+const ms = z.number().min(0).max(24 * 3600 * 1000);
+
+/** A call's quality as an engine reports it with `call.ended` (CallQuality, docs/call-quality.md). */
+export const ZCallQualityEventSchema = z.object({
+  source: z.enum(["twilio-realtime", "simulator"]),
+  greetingMode: z.enum(greetingModes),
+  greetingMs: ms.nullable(),
+  turns: z
+    .array(z.object({ atMs: ms, responseMs: ms, modelMs: z.number(), bridgeMs: ms, heldMs: ms, speechEnd: z.enum(["model", "energy"]) }))
+    .max(2000),
+  interruptions: z.number().int().min(0),
+  deadAirSeconds: z.number().min(0),
+  modelClass: z.enum(answeredByClasses).nullable(),
+  answeredBy: z.enum(answeredByClasses),
+  amd: z.object({ result: z.string().max(100), decisionMs: ms.nullable() }).nullable(),
+  durationMs: ms,
+  events: z.array(z.object({ atMs: ms, kind: z.enum(qualityEventKinds), durationMs: ms.optional(), label: z.string().max(200).optional() })).max(1000),
 });
 
 /** The provider events the entry point accepts (`POST /api/voice/events`). */
@@ -35,5 +55,6 @@ export const ZVoiceProviderEventSchema = z.discriminatedUnion("type", [
       })
       .nullable(),
     errorMessage: z.string().max(2000).optional(),
+    quality: ZCallQualityEventSchema.nullable().optional(),
   }),
 ]);

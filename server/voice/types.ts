@@ -1,4 +1,5 @@
 import type { TransferConfig } from "@/db/schema/agents";
+import type { CallQuality } from "@/db/schema/call-quality";
 import type { AgentVoiceSettings } from "./agent-voice-settings";
 
 /**
@@ -104,6 +105,8 @@ export type VoiceProviderEvent =
       /** Absent when the call has no retrievable audio. */
       recording: RecordingPayload | null;
       errorMessage?: string;
+      /** What the engine measured on the call (docs/call-quality.md); null or absent when nothing was. */
+      quality?: CallQuality | null;
     });
 
 export type VoiceCallEndedEvent = Extract<VoiceProviderEvent, { type: "call.ended" }>;

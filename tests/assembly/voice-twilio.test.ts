@@ -137,11 +137,15 @@ describe("the built app with VOICE_ENGINE=twilio-realtime (npm start, Twilio and
     expect(again.status).toBe(409);
     expect(again.body.error).toBe("OPTED_OUT");
 
-    // Digit 2: the machine's greeting was not talked over; the whole voicemail message after the beep, then the end.
+    // Digit 2: the agent greets on answer (issue 28) and the machine's greeting cuts it off at once; nothing of the
+    // agent after the beep (where a voicemail box records), the whole voicemail message, then the end.
     const voicemail = twilio.callTo("+12025550172")!;
     expect(voicemail.answeredBy).toBe("machine_end_beep");
     expect(voicemail.said).toEqual([VOICEMAIL_MESSAGE]);
-    expect(voicemail.streamMessages.filter((message) => message.event === "media"), "agent audio over the greeting").toHaveLength(0);
+    const greeting = voicemail.calleeSpans.find((span) => span.clip === "callee.voicemail-greeting")!;
+    const beep = voicemail.calleeSpans.find((span) => span.clip === "tone.beep")!;
+    expect(voicemail.agentSpans.every((span) => span.endMs <= beep.startMs), "agent audio after the beep").toBe(true);
+    expect(voicemail.agentSpans.every((span) => span.endMs <= greeting.startMs + 500), "agent audio over the machine's greeting").toBe(true);
 
     // Recordings: dual-channel WAV with speech on both channels, through the API's signed link.
     const listed = await app.api("/recordings", { body: { sequenceIds: [...sequenceByDigit.values()] } });

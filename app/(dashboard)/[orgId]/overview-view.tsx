@@ -10,6 +10,7 @@ import { Section } from "../../_components/ui/card";
 import { CopyButton } from "../../_components/ui/copy-button";
 import { PageHeader } from "../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../_components/ui/states";
+import { CallQualitySection } from "./_overview/call-quality-section";
 import { DailyCharts, MonthCredits, OverviewAlerts, PeriodStats, RecentCalls } from "./_overview/overview-sections";
 import { FailingEndpointsAlert } from "./webhooks/endpoint-health";
 
@@ -49,6 +50,7 @@ export function OverviewView() {
             <PeriodStats overview={overview.data} />
           </div>
           <DailyCharts overview={overview.data} />
+          <CallQualitySection overview={overview.data} />
           <MonthCredits overview={overview.data} />
           <RecentCalls overview={overview.data} />
         </>

@@ -1,3 +1,4 @@
+import { getConfig } from "@/server/config/env";
 import { getOverview } from "@/server/services/overview/get-overview";
 import { requireRole } from "@/server/trpc/init";
 import { ZGetOverviewRequestSchema, ZGetOverviewResponseSchema } from "./get-overview.schema";
@@ -6,4 +7,11 @@ import { ZGetOverviewRequestSchema, ZGetOverviewResponseSchema } from "./get-ove
 export const getOverviewProcedure = requireRole("member", { sessionOnly: true })
   .input(ZGetOverviewRequestSchema)
   .output(ZGetOverviewResponseSchema)
-  .query(async ({ ctx, input }) => getOverview(ctx.db, { organizationId: ctx.auth.organizationId, days: input.days, now: ctx.now() }));
+  .query(async ({ ctx, input }) =>
+    getOverview(ctx.db, {
+      organizationId: ctx.auth.organizationId,
+      days: input.days,
+      now: ctx.now(),
+      latencyThresholdMs: getConfig().CALL_QUALITY_LATENCY_THRESHOLD_MS,
+    }),
+  );

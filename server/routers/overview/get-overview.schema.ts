@@ -1,10 +1,12 @@
 import { z } from "zod";
+import { answeredByClasses } from "@/db/schema/call-quality";
 
 export const ZGetOverviewRequestSchema = z.object({
   days: z.union([z.literal(7), z.literal(30)]).default(7).describe("The last 7 or 30 UTC days, today included."),
 });
 
 const ZCount = z.number().int().nonnegative();
+const ZPercentiles = z.object({ p50: z.number(), p95: z.number() });
 
 export const ZGetOverviewResponseSchema = z.object({
   period: z.object({ days: z.number().int(), startDate: z.string(), endDate: z.string() }),
@@ -43,6 +45,26 @@ export const ZGetOverviewResponseSchema = z.object({
       endedAt: z.string(),
     }),
   ),
+  callQuality: z
+    .object({
+      latencyThresholdMs: z.number().int().describe("CALL_QUALITY_LATENCY_THRESHOLD_MS: a call whose p95 response latency is above it is slow."),
+      agents: z.array(
+        z.object({
+          agentId: z.string(),
+          name: z.string(),
+          calls: ZCount.describe("Calls of the period with measurements."),
+          turns: ZCount,
+          responseMs: ZPercentiles.nullable().describe("Over all measured turns of the agent's calls."),
+          greetingMs: ZPercentiles.nullable(),
+        }),
+      ),
+      answeredBy: z.array(z.object({ answeredBy: z.enum(answeredByClasses), calls: ZCount, share: z.number().nullable().describe("Per 100 measured calls.") })),
+      slowCalls: z.object({
+        total: ZCount,
+        calls: z.array(z.object({ callId: z.string(), sequenceId: z.string(), agentName: z.string(), contactName: z.string(), endedAt: z.string(), responseP95Ms: z.number() })),
+      }),
+    })
+    .describe("Call quality over the period (docs/call-quality.md)."),
   alerts: z.object({
     failingEndpoints: z.array(z.object({ endpointId: z.string(), url: z.string(), failingSince: z.string().nullable(), consecutiveFailures: z.number().int() })),
     pausedAgents: z.array(

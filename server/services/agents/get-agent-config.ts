@@ -4,6 +4,7 @@ import { findExtractedVariableDefinitions, findInputVariableDefinitions, findOut
 import { promptVersions } from "@/db/schema";
 import type { TConsoleAgent } from "@/server/schemas/agent-config";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
+import { effectiveAnsweredByActions } from "@/server/voice/call-quality";
 import { extractedVariableFieldsOf } from "./agent-config";
 
 export type GetAgentConfigParams = { organizationId: string; agentId: string };
@@ -64,6 +65,9 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     voice: agent.voice as AgentVoiceSettings["voice"],
     transferConfig: agent.transferConfig ?? null,
     phoneMenuGoal: agent.phoneMenuGoal ?? null,
+    greetingMode: agent.greetingMode,
+    callPurpose: agent.callPurpose,
+    answeredByActions: effectiveAnsweredByActions(agent.answeredByActions),
     replyEndsSequence: agent.replyEndsSequence,
   };
 }

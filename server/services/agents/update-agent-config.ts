@@ -123,6 +123,9 @@ export function voiceSettingsOf(config: TAgentConfig) {
     ...(config.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: config.ringTimeoutSeconds } : {}),
     ...(config.maxCallSeconds !== undefined ? { maxCallSeconds: config.maxCallSeconds } : {}),
     ...(config.voice !== undefined ? { voice: config.voice } : {}),
+    ...(config.greetingMode !== undefined ? { greetingMode: config.greetingMode } : {}),
+    ...(config.callPurpose !== undefined ? { callPurpose: config.callPurpose?.trim() || null } : {}),
+    ...(config.answeredByActions !== undefined ? { answeredByActions: config.answeredByActions } : {}),
   };
 }
 

@@ -3,6 +3,7 @@ import type { Db, DbOrTx } from "@/db";
 import { calls, callTranscriptLines } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { getLogger } from "@/server/observability/logger";
+import { observeCallQuality } from "@/server/observability/metrics";
 import { downloadRecordingToStore } from "@/server/storage/recording-download";
 import { getRecordingStore } from "@/server/storage/recording-store";
 import { isTrustedRecordingUrl } from "@/server/voice/recording-origins";
@@ -232,6 +233,7 @@ async function recordCallEnded(
       recordingKey,
       recordingContentType,
       recordingDurationSeconds: recordingKey ? Math.round(event.recording?.durationSeconds ?? event.durationSeconds) : null,
+      quality: event.quality ?? null,
       endedAt,
       updatedAt: sql`greatest(${calls.updatedAt}, ${endedAt.toISOString()}::timestamptz)`,
     })
@@ -239,5 +241,6 @@ async function recordCallEnded(
     .where(sql`${calls.id} = ${call.id} and ${calls.resultType} = 'Calling'`)
     .returning({ id: calls.id });
   if (updated.length === 0) return { status: "ignored", reason: "call is no longer Calling" };
+  if (event.quality) observeCallQuality(event.quality);
   return { status: "accepted", callEnded: true };
 }

@@ -1,6 +1,7 @@
 import type { CallMetadataRow } from "@/db/queries/calls";
 import { appBaseUrl } from "@/server/config/settings";
 import type { TCallEventPayload, TCallMetadata } from "@/server/schemas/call";
+import { publicQualityOf } from "@/server/voice/call-quality";
 
 /** `Goal Not Completed` → `goal-not-completed`. */
 export function callStatusOf(resultType: string): string {
@@ -46,6 +47,7 @@ export function toCallEventPayload(row: CallMetadataRow): TCallEventPayload {
     createdAt: call.createdAt.toISOString(),
     updatedAt: call.updatedAt.toISOString(),
     callStatus: callStatusOf(call.resultType),
+    quality: publicQualityOf(call.quality),
   };
 }
 

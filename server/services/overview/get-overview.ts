@@ -6,6 +6,7 @@ import { chargedResultTypes } from "@/server/services/call-engine/charging";
 import { getCreditUsage } from "@/server/services/credits/get-credit-usage";
 import { getDailyCreditSpend } from "@/server/services/credits/get-daily-credit-spend";
 import { listEndpointHealth } from "@/server/services/webhooks/endpoint-health";
+import { getCallQualityOverview } from "./get-call-quality-overview";
 
 export const OVERVIEW_PERIODS = [7, 30] as const;
 export type OverviewPeriodDays = (typeof OVERVIEW_PERIODS)[number];
@@ -17,7 +18,7 @@ const RECENT_CALLS = 10;
 /** Results that are not (yet) a call that happened: never dialed, replaced by another step, or still in the air. */
 const NOT_PLACED: ResultType[] = ["Scheduled", "Cancelled", "Rescheduled", "Calling"];
 
-export type OverviewParams = { organizationId: string; days: OverviewPeriodDays; now: Date };
+export type OverviewParams = { organizationId: string; days: OverviewPeriodDays; now: Date; latencyThresholdMs: number };
 
 /**
  * "How are my calls going": the organization's calls, connect and goal-completion rates, meetings booked and credits
@@ -119,6 +120,8 @@ export async function getOverview(db: DbOrTx, params: OverviewParams) {
   const lowCredits =
     allocatedCredits !== null && remainingCredits !== null && allocatedCredits > 0 && (remainingCredits <= allocatedCredits * LOW_CREDITS_SHARE || forecast.runsOutBeforeMonthEnd);
 
+  const callQuality = await getCallQualityOverview(db, { organizationId: org, start: start.toJSDate(), end: params.now, latencyThresholdMs: params.latencyThresholdMs });
+
   return {
     period: { days: params.days, startDate, endDate },
     totals: {
@@ -129,6 +132,7 @@ export async function getOverview(db: DbOrTx, params: OverviewParams) {
     daily,
     month: { month: month.period.month!, ...month.organization, ...forecast },
     recentCalls: recent.map((call) => ({ ...call, endedAt: call.endedAt!.toISOString() })),
+    callQuality,
     alerts: {
       failingEndpoints: failingEndpoints.map(({ endpointId, url, failingSince, consecutiveFailures }) => ({ endpointId, url, failingSince, consecutiveFailures })),
       pausedAgents: pausedAgents

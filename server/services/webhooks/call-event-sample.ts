@@ -134,5 +134,28 @@ export async function buildCallEventSample(db: DbOrTx, params: BuildCallEventSam
       : {},
     sequence: { sequenceId: `call-sequence.${sampleUlid(`${agent.id}:sequence`)}`, lifecycleStatus: "done" },
     promptVersionId: agent.currentPromptVersionId ?? `prompt-ver.${sampleUlid(`${agent.id}:prompt`)}`,
+    quality: {
+      greetingMs: 640,
+      turns: 3,
+      responseMs: { p50: 780, p95: 1320, max: 1320 },
+      modelMs: { p50: 690, p95: 760 },
+      bridgeMs: { p50: 2, p95: 4 },
+      interruptions: 0,
+      deadAirSeconds: 0,
+      answeredBy: "human",
+      amd: { result: "human", decisionMs: 2400 },
+      turnLatencies: [
+        { atMs: 2100, responseMs: 1320, modelMs: 700, bridgeMs: 3, heldMs: 617 },
+        { atMs: 9800, responseMs: 780, modelMs: 776, bridgeMs: 4, heldMs: 0 },
+        { atMs: 15400, responseMs: 700, modelMs: 698, bridgeMs: 2, heldMs: 0 },
+      ],
+      durationMs: 95_000,
+      timeline: [
+        { atMs: 640, kind: "agent-speech", durationMs: 5200 },
+        { atMs: 1200, kind: "callee-speech", durationMs: 900 },
+        { atMs: 2100, kind: "turn", durationMs: 1320, label: "1320 ms" },
+        { atMs: 3200, kind: "amd", label: "human" },
+      ],
+    },
   };
 }

@@ -11,6 +11,8 @@ export type StartOpenAiSimulatorOptions = {
   apiKey?: string;
   /** The listening socket does not keep the process alive (the app's embedded simulator). */
   unref?: boolean;
+  /** The model's think time before each Realtime response starts (ms of wall time; default 0). */
+  responseDelayMs?: number;
 };
 
 export type OpenAiSimulator = {
@@ -23,6 +25,8 @@ export type OpenAiSimulator = {
   chatRequests: ChatCompletionRequest[];
   /** While down, new Realtime connections are refused (503) and chat completions answer 503. */
   setDown(down: boolean): void;
+  /** Changes the model's think time before each response (ms of wall time), for every session from now on. */
+  setResponseDelay(ms: number): void;
   /** An outage mid-call: every open Realtime connection is dropped at once. */
   dropSessions(): void;
   /** The next `count` chat completions fail with this status, or answer content that is not JSON (`garbage`). */
@@ -53,6 +57,7 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
   const chatRequests: ChatCompletionRequest[] = [];
   const chatFailures: Array<{ status: number; remaining: number; garbage: boolean }> = [];
   let down = false;
+  let responseDelayMs = options.responseDelayMs ?? 0;
   const authorized = (req: IncomingMessage) => req.headers.authorization === `Bearer ${apiKey}`;
 
   const server = createServer((req, res) => {
@@ -98,7 +103,7 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
     if (!authorized(req)) return refuse(401, "Unauthorized");
     if (down) return refuse(503, "Service Unavailable");
     wss.handleUpgrade(req, socket, head, (ws) => {
-      const session = new RealtimeSimSession(ws, url.searchParams.get("model"), url.searchParams.get("sim_script") === "test-call" ? "test-call" : "phone");
+      const session = new RealtimeSimSession(ws, url.searchParams.get("model"), url.searchParams.get("sim_script") === "test-call" ? "test-call" : "phone", () => responseDelayMs);
       sessions.push(session.record);
       live.add(session);
       ws.on("close", () => live.delete(session));
@@ -121,6 +126,9 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
     chatRequests,
     setDown: (value) => {
       down = value;
+    },
+    setResponseDelay: (ms) => {
+      responseDelayMs = Math.max(0, ms);
     },
     dropSessions: () => {
       for (const session of live) session.close();

@@ -74,11 +74,15 @@ export class RealtimeSimSession {
   /** Test-call script: the caller turns heard so far, and a typed turn waiting for its `response.create`. */
   private callerTurns = 0;
   private pendingText: string | null = null;
+  /** Whether the agent has said anything yet (on a phone call, a first `response.create` with nothing to answer is its greeting). */
+  private spoke = false;
 
   constructor(
     private readonly ws: WebSocket,
     model: string | null,
     private readonly script: RealtimeScript = "phone",
+    /** The model's think time before each response starts (wall ms, read per response): what latency tests inject. */
+    private readonly responseDelayMs: () => number = () => 0,
   ) {
     this.record = { id: id("sess"), model, config: {}, instructions: "", voice: null, toolNames: [], heard: [], toolCalls: [], notes: [], clientEvents: [], closed: false };
     this.send({ type: "session.created", session: { id: this.record.id, object: "realtime.session", type: "realtime", model, output_modalities: ["audio"] } });
@@ -195,11 +199,14 @@ export class RealtimeSimSession {
     this.unanswered = null;
     const note = this.pendingNote;
     this.pendingNote = null;
-    const nobodySpoke = !this.items.some((item) => item.type === "message");
-    if (!tool) return this.respond(unanswered ?? (note ? agentReplyToNote(note) : nobodySpoke ? openingLineOf(this.record.instructions) : []));
+    // Asked to speak first (`greetingMode: on-answer`, a call to us), the model opens: with the line its instructions
+    // give (`Open with: "…"`), else its introduction.
+    const opening = this.spoke || this.script !== "phone" ? [] : openingLineOf(this.record.instructions);
+    const greeting: AgentAction[] = this.spoke || this.script !== "phone" ? [] : opening.length > 0 ? opening : [{ say: "agent.intro" }];
+    if (!tool) return this.respond(unanswered ?? (note ? agentReplyToNote(note) : greeting));
     const output = this.record.toolCalls.findLast((call) => call.name === tool.name)?.output ?? "";
     const ok = /"ok"\s*:\s*true/.test(output);
-    await this.respond(agentReplyAfterTool(tool.name, ok));
+    await this.respond(agentReplyAfterTool(tool.name, ok, output));
   }
 
   private onAudio(chunk: Buffer) {
@@ -274,6 +281,8 @@ export class RealtimeSimSession {
   }
 
   private async respond(actions: AgentAction[]) {
+    const delay = this.responseDelayMs();
+    if (delay > 0 && actions.length > 0) await new Promise((resolve) => setTimeout(resolve, delay));
     const response = { id: id("resp"), cancelled: false };
     this.activeResponse = response;
     this.send({ type: "response.created", response: { id: response.id, object: "realtime.response", status: "in_progress", output: [] } });
@@ -282,7 +291,8 @@ export class RealtimeSimSession {
     for (const [outputIndex, action] of actions.entries()) {
       if (response.cancelled) break;
       const previous = this.items.at(-1)?.id ?? null;
-      if ("say" in action) {
+      if ("say" in action || "sayText" in action) {
+        this.spoke = true;
         const item: Item = { id: id("item"), type: "message", role: "assistant", status: "in_progress", content: [] };
         this.items.push(item);
         output.push(item);
@@ -290,8 +300,8 @@ export class RealtimeSimSession {
         this.send({ type: "response.output_item.added", response_id: response.id, output_index: outputIndex, item });
         this.send({ type: "conversation.item.added", previous_item_id: previous, item });
         this.send({ type: "response.content_part.added", ...base, part: { type: "audio", transcript: "" } });
-        const audio = loadClip(action.say);
-        const text = action.text ?? clipText(action.say);
+        const audio = "say" in action ? loadClip(action.say) : speechOfLength(action.sayText);
+        const text = "say" in action ? (action.text ?? clipText(action.say)) : action.sayText;
         const words = text.split(" ");
         let sent = 0;
         for (let offset = 0; offset < audio.length && !response.cancelled; offset += DELTA_BYTES) {
@@ -385,6 +395,18 @@ function mergeConfig(current: Record<string, unknown>, update: Record<string, un
   const merged: Record<string, unknown> = { ...current };
   for (const [key, value] of Object.entries(update)) merged[key] = isPlainObject(value) && isPlainObject(merged[key]) ? mergeConfig(merged[key], value) : value;
   return merged;
+}
+
+/**
+ * Agent speech for text the simulator has no clip of (a tool told it what to say): the introduction's audio, cut or
+ * repeated to the text's spoken length (about 60 ms per character at espeak-ng's 175 words per minute).
+ */
+function speechOfLength(text: string): Buffer {
+  const intro = loadClip("agent.intro");
+  const bytes = Math.max(8 * 400, Math.round(text.length * 60 * 8));
+  const audio = Buffer.alloc(bytes);
+  for (let offset = 0; offset < bytes; offset += intro.length) intro.copy(audio, offset, 0, Math.min(intro.length, bytes - offset));
+  return audio;
 }
 
 const CALLEE_CLIPS = VOICE_CLIPS.filter((clip) => clip.speaker === "callee" || clip.speaker === "tone" || clip.speaker === "person" || clip.speaker === "menu").map((clip) => clip.id as VoiceClipId);

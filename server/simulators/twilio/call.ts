@@ -1,7 +1,7 @@
 import { randomBytes } from "node:crypto";
 import WebSocket from "ws";
 import { ULAW_SILENCE, ulawChannelsToWav } from "@/server/voice/g711";
-import { calleeScenarioFor, type CalleeScenario } from "../voice-script";
+import { calleeScenarioFor, clipOfLine, type CalleeLine, type CalleeScenario } from "../voice-script";
 import { clipForText, loadClip, type VoiceClipId } from "../voice-clips/clips";
 import { dtmfAudio, SimRoom, type JoinOptions } from "./conference";
 import { twilioSignature } from "./signing";
@@ -22,7 +22,7 @@ export type SimCallEnvironment = {
   log: (message: string) => void;
   /** Callees who hang up the moment the media stream has started (tests: a callee gone before the agent says a word). */
   hangsUpAtStreamStart?: (to: string) => boolean;
-  /** A scenario set for this number (a phone menu, a contact who asks for a person); else the last digit's. */
+  /** A scenario set for this number (a phone menu, a contact who asks for a person, a screener); else the last digit's. */
   scenarioFor?: (to: string) => CalleeScenario | undefined;
   /** Conference rooms by name (the account's conferences). */
   rooms: Map<string, SimRoom>;
@@ -109,10 +109,20 @@ export class SimCall {
   readonly events: string[] = [];
   readonly streamMessages: Array<Record<string, unknown>> = [];
   readonly said: string[] = [];
+  /** On the call's media clock (ms since the answer): what the callee said, and when our stream's audio played. */
+  readonly calleeSpans: Array<{ clip: string; startMs: number; endMs: number }> = [];
+  readonly agentSpans: Array<{ startMs: number; endMs: number }> = [];
   private readonly inbound = new Track();
   private readonly outbound = new Track();
   private outboundQueue: OutboundItem[] = [];
   private outboundIdleFrames = 0;
+  /**
+   * The agent's current utterance over the stream: open from its first frame played until its `done:` mark is reached
+   * (the SDK marks the end of each item) or the audio is cleared; and how many frames of it have played. A person
+   * waits for the end of the agent's sentence, not for a gap in its audio (a starved sender leaves gaps).
+   */
+  private agentItemOpen = false;
+  private agentItemFrames = 0;
   private pendingAction: Action | null = null;
   private actionWaiters: Array<() => void> = [];
   private ws: WebSocket | null = null;
@@ -274,6 +284,7 @@ export class SimCall {
         this.events.push("party-hung-up");
         this.setAction({ kind: "hangup" });
       },
+      { said: (clip, startMs, endMs) => this.calleeSpans.push({ clip, startMs, endMs }), mediaMs: () => this.mediaMs },
     );
     this.startTicker();
     await this.statusCallback("answered");
@@ -639,6 +650,8 @@ export class SimCall {
     } else if (message.event === "mark" && typeof message.mark?.name === "string") {
       this.outboundQueue.push({ kind: "mark", name: message.mark.name });
     } else if (message.event === "clear") {
+      this.agentItemOpen = false;
+      this.agentItemFrames = 0;
       // The buffered audio is dropped; its marks come back at once.
       const marks = this.outboundQueue.filter((item): item is Extract<OutboundItem, { kind: "mark" }> => item.kind === "mark");
       this.outboundQueue = [];
@@ -664,7 +677,7 @@ export class SimCall {
     const streaming = this.ws !== null;
     const partners = this.room?.partnersOf(this) ?? [];
     // The callee talks when someone is there to hear: the agent's stream, a <Record>, or a person in the same room.
-    const inbound = this.callee?.nextFrame(streaming || this.recording || partners.length > 0, this.outboundIdleFrames) ?? null;
+    const inbound = this.callee?.nextFrame(streaming || this.recording || partners.length > 0, this.outboundIdleFrames, { open: this.agentItemOpen, frames: this.agentItemFrames }) ?? null;
     const frame = inbound ?? Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     this.inbound.write(at, frame);
     if (inbound) for (const partner of partners) partner.hear(inbound);
@@ -677,6 +690,11 @@ export class SimCall {
       if (played?.speech) this.holdWatch = null;
       else if (played) this.holdWatch.silentMs = 0;
       else this.longestSilenceSinceHoldMs = Math.max(this.longestSilenceSinceHoldMs, (this.holdWatch.silentMs += FRAME_MS));
+    }
+    if (played?.speech && streaming) {
+      const last = this.agentSpans.at(-1);
+      if (last && this.outboundIdleFrames === 0 && last.endMs === this.mediaMs - FRAME_MS) last.endMs = this.mediaMs;
+      else this.agentSpans.push({ startMs: this.mediaMs - FRAME_MS, endMs: this.mediaMs });
     }
     if (played?.speech) {
       this.outboundIdleFrames = 0;
@@ -705,6 +723,10 @@ export class SimCall {
     const flushMarks = () => {
       while (this.outboundQueue[0]?.kind === "mark") {
         const mark = this.outboundQueue.shift() as Extract<OutboundItem, { kind: "mark" }>;
+        if (mark.name.startsWith("done:")) {
+          this.agentItemOpen = false;
+          this.agentItemFrames = 0;
+        }
         this.send({ event: "mark", streamSid: this.streamSid, mark: { name: mark.name } });
       }
     };
@@ -721,6 +743,11 @@ export class SimCall {
       else item.bytes = item.bytes.subarray(take);
     }
     if (filled === 0) return null;
+    if (this.ws) {
+      // Before the marks after it: a `done:` mark right behind the last frame closes the utterance.
+      this.agentItemOpen = true;
+      this.agentItemFrames += 1;
+    }
     flushMarks();
     return { frame, speech };
   }
@@ -834,12 +861,13 @@ type AmdMilestone = "first-line-done" | "greeting-done" | "menu-prompt-done";
 class CalleeVoice {
   private index = 0;
   private speaking: Buffer | null = null;
+  private speakingStartedMs = 0;
   private position = 0;
   /** A person picks up and says hello after about a second. */
   private gapFrames = 50;
   private agentSpokeSinceLine = false;
   private streaming = false;
-  private lines: VoiceClipId[];
+  private lines: CalleeLine[];
   /** Lines before this index are said without waiting for a turn (a greeting, a menu's announcement). */
   private unpromptedUntil = 1;
   /** Phone menu: prompts said, frames until the next one; `connected` once a key led to a person. */
@@ -852,8 +880,13 @@ class CalleeVoice {
     private readonly scenario: CalleeScenario,
     private readonly milestone: (kind: AmdMilestone) => void,
     private readonly hangUp: () => void,
-    /** A caller (inbound) waits for the agent's greeting before their first line too. */
-    private readonly options: { waitsForAgent?: boolean } = {},
+    private readonly options: {
+      /** A caller (inbound) waits for the agent's greeting before their first line too. */
+      waitsForAgent?: boolean;
+      /** Each line said, on the media clock (the simulator's record of who spoke when). */
+      said?: (clip: VoiceClipId, startMs: number, endMs: number) => void;
+      mediaMs?: () => number;
+    } = {},
   ) {
     this.lines = scenario.kind === "human" || scenario.kind === "machine" ? [...scenario.lines] : [];
     this.menu = scenario.kind === "menu" ? { prompts: 0, waitFrames: 0, connected: false } : null;
@@ -879,7 +912,8 @@ class CalleeVoice {
   }
 
   agentSpoke() {
-    this.agentSpokeSinceLine = true;
+    // What the agent says while the callee is still talking does not count as its reply to the callee's line.
+    if (!this.speaking) this.agentSpokeSinceLine = true;
   }
 
   /** Keys pressed on the line (`<Play digits>`): a phone menu routes on the first one it knows. */
@@ -907,7 +941,7 @@ class CalleeVoice {
     return (this.scenario.kind === "human" ? this.scenario.replyGapFrames : undefined) ?? 40;
   }
 
-  nextFrame(talking: boolean, outboundIdleFrames: number): Buffer | null {
+  nextFrame(talking: boolean, outboundIdleFrames: number, agentItem: { open: boolean; frames: number } = { open: false, frames: 0 }): Buffer | null {
     if (this.amdCountdown > 0 && (this.amdCountdown -= 1) === 0) this.milestone(this.amdVerdict);
     // Back from hold (or a menu's tones): a person waits to be spoken to before they say their next line.
     if (talking && !this.wasTalking) this.agentSpokeSinceLine = false;
@@ -925,9 +959,23 @@ class CalleeVoice {
         return null;
       }
       const machine = this.scenario.kind === "machine";
-      const myTurn = machine || this.index < this.unpromptedUntil || (this.agentSpokeSinceLine && outboundIdleFrames >= this.replyGapFrames);
+      const line = this.lines[this.index]!;
+      const options: Exclude<CalleeLine, string> = typeof line === "string" ? { clip: line } : line;
+      const agentDone = this.agentSpokeSinceLine && outboundIdleFrames >= this.replyGapFrames && !agentItem.open;
+      // A person who picks up to an agent already greeting listens first; one who speaks over the agent does so
+      // `overAgentAfterMs` into its speech; a machine or a screener speaks when its turn comes; a menu's announcement
+      // and the person it connects to speak unprompted; everyone else waits for the agent to finish.
+      const myTurn =
+        machine ||
+        options.atOnce === true ||
+        (options.overAgentAfterMs !== undefined
+          ? agentItem.frames * 20 >= options.overAgentAfterMs
+          : this.index < this.unpromptedUntil
+            ? this.menu?.connected || this.index > 0 || !this.agentSpokeSinceLine || agentDone
+            : agentDone);
       if (!myTurn) return null;
-      this.speaking = loadClip(this.lines[this.index]!);
+      this.speaking = loadClip(clipOfLine(line));
+      this.speakingStartedMs = this.options.mediaMs?.() ?? 0;
       this.position = 0;
       this.agentSpokeSinceLine = false;
     }
@@ -963,6 +1011,7 @@ class CalleeVoice {
     speaking.copy(frame, 0, this.position, this.position + take);
     this.position += take;
     if (this.position >= speaking.length) {
+      if (!this.menu || this.menu.connected) this.options.said?.(clipOfLine(this.lines[this.index]!), this.speakingStartedMs, (this.options.mediaMs?.() ?? 0) + FRAME_MS);
       this.speaking = null;
       if (this.menu && !this.menu.connected) {
         if (this.menu.prompts === 1) [this.amdVerdict, this.amdCountdown] = ["menu-prompt-done", 60];

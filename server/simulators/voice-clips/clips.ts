@@ -18,6 +18,7 @@ export const VOICE_CLIPS = [
   { id: "callee.remove-me", speaker: "callee", text: "Please remove me from your list and do not call this number again." },
   { id: "callee.talk-to-someone", speaker: "callee", text: "Actually, could I talk to someone from your sales team, please?" },
   { id: "callee.yes-please", speaker: "callee", text: "Yes please, that works for me." },
+  { id: "callee.screener", speaker: "callee", text: "Hi, the person you are calling is using a screening service. Please say your name and why you are calling.", espeakVoice: "en-us+f4" },
   { id: "callee.voicemail-greeting", speaker: "callee", text: "Hi, you have reached Jane. I can't take your call right now. Please leave a message after the tone." },
   { id: "agent.intro", speaker: "agent", text: "Hi, this is Ava, an assistant calling about your recent enquiry. Do you have a minute to talk about a short follow-up meeting?" },
   { id: "agent.booked", speaker: "agent", text: "Great, your meeting is booked. You will get an invitation by email. Thanks, and goodbye!" },

@@ -2,6 +2,7 @@ import { ulid } from "ulid";
 import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
 import { planSimulatedCall, renderSimulatedTranscript, type SimulatedCallPlan } from "./script";
 import { createSimulatorRecordingHost, type SimulatorRecordingHost } from "./recording-host";
+import { simulatedCallQuality } from "./quality";
 import { createConversationWav, seedOf } from "./wav";
 import { getLogger } from "@/server/observability/logger";
 
@@ -223,6 +224,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
         durationSeconds,
         transcript,
         recording,
+        quality: simulatedCallQuality({ callId: request.callId, disposition: plan.outcome.disposition, transcript, durationSeconds, greetingMode: request.agent.voice.greetingMode ?? "on-answer" }),
         ...(plan.outcome.disposition === "failed" ? { errorMessage: "Simulated carrier error (SIP 503)" } : {}),
       });
     }

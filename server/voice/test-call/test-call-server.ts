@@ -12,6 +12,7 @@ import { loadAgentTestContext, testPlaceCallRequest, type AgentTestContext } fro
 import { bookMeetingInTest, newTestToolState, optOutInTest } from "@/server/services/agent-tests/test-tools";
 import { startConversation, type ConversationHooks } from "@/server/voice/twilio-realtime/conversation";
 import { HeldMediaSocket } from "@/server/voice/twilio-realtime/held-media-socket";
+import { DEFAULT_DEAD_AIR_MS } from "@/server/voice/twilio-realtime/settings";
 import { TestCallRecorder } from "./recorder";
 
 export { TEST_CALL_SOCKET_PATH };
@@ -171,10 +172,11 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
         ws,
         transport,
         releaseMedia: () => socket.release(),
+        observeTwilioSends: (listener) => void socket.observeSends(listener),
         callId: testCallId,
         streamSid: message.start?.streamSid ?? testCallId,
         callSid: testCallId,
-        settings: { openai: models.realtime },
+        settings: { openai: models.realtime, quality: { deadAirMs: DEFAULT_DEAD_AIR_MS } },
         hooks,
         now: deps.now,
         log: (text, error) => log.warn({ testCallId, err: error }, text),

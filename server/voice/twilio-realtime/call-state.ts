@@ -1,6 +1,7 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { callTranscriptLines, twilioCalls, type TranscriptSpeaker } from "@/db/schema";
+import { callTranscriptLines, twilioCalls, type BridgeQuality, type TranscriptSpeaker } from "@/db/schema";
+import { callQualityOf, mergeStreamQuality } from "@/server/voice/call-quality";
 import type { CallDisposition, RecordingPayload, VoiceCallEndedEvent } from "@/server/voice/types";
 
 export type TwilioCallRow = typeof twilioCalls.$inferSelect;
@@ -90,11 +91,11 @@ export async function applyStatusCallback(db: DbOrTx, params: { callId: string; 
   });
 }
 
-/** The asynchronous AMD result; the first one counts. Returns whether it was new. */
-export async function applyAmdCallback(db: DbOrTx, params: { callId: string; answeredBy: string; now: Date }): Promise<boolean> {
+/** The asynchronous AMD result (and how long it took, Twilio's MachineDetectionDuration); the first one counts. Returns whether it was new. */
+export async function applyAmdCallback(db: DbOrTx, params: { callId: string; answeredBy: string; durationMs?: number | null; now: Date }): Promise<boolean> {
   const updated = await db
     .update(twilioCalls)
-    .set({ answeredBy: params.answeredBy, updatedAt: params.now })
+    .set({ answeredBy: params.answeredBy, amdDurationMs: params.durationMs ?? null, updatedAt: params.now })
     .where(and(eq(twilioCalls.callId, params.callId), isNull(twilioCalls.answeredBy)))
     .returning({ callId: twilioCalls.callId });
   return updated.length > 0;
@@ -110,11 +111,19 @@ export async function applyRecordingCallback(
     .where(and(eq(twilioCalls.callId, params.callId), sql`${twilioCalls.recordingStatus} is distinct from 'completed'`));
 }
 
-export async function markStream(db: DbOrTx, params: { callId: string; event: "started" | "ended"; streamSid?: string; now: Date }): Promise<void> {
+/** The stream's start, or its end with what the bridge measured on it (in the same write: the end makes the call finishable). */
+export async function markStream(db: DbOrTx, params: { callId: string; event: "started" | "ended"; streamSid?: string; now: Date; quality?: BridgeQuality | null }): Promise<void> {
+  let quality = params.quality ?? null;
+  if (params.event === "ended" && quality) {
+    // A later stream of the same call adds to what the earlier ones measured (one stream at a time per call).
+    const [row] = await db.select({ quality: twilioCalls.quality, answeredAt: twilioCalls.answeredAt, streamStartedAt: twilioCalls.streamStartedAt }).from(twilioCalls).where(eq(twilioCalls.callId, params.callId));
+    const offsetMs = row?.streamStartedAt && row.answeredAt ? row.streamStartedAt.getTime() - row.answeredAt.getTime() : 0;
+    quality = mergeStreamQuality(row?.quality ?? null, quality, offsetMs);
+  }
   await db
     .update(twilioCalls)
     // A call may have several streams in turn (keys pressed, a transfer handed back): a new one is open until it ends.
-    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, streamEndedAt: null, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now })
+    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, streamEndedAt: null, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now, ...(quality ? { quality } : {}) })
     .where(
       params.event === "ended" && params.streamSid
         ? and(eq(twilioCalls.callId, params.callId), eq(twilioCalls.streamSid, params.streamSid))
@@ -173,6 +182,8 @@ export function dispositionOf(row: TwilioCallRow): { disposition: CallDispositio
     default:
       if (!row.answeredAt) return { disposition: "no-answer" };
       if (row.answeredBy && (/^(machine|fax)/.test(row.answeredBy) || row.answeredBy === CALLER_MESSAGE)) return { disposition: "voicemail" };
+      // The model told a voicemail greeting that AMD took for a person (report_answered_by).
+      if (row.quality?.modelClass === "machine") return { disposition: "voicemail" };
       return { disposition: "answered" };
   }
 }
@@ -207,6 +218,7 @@ export async function buildCallEndedEvent(
     durationSeconds: row.durationSeconds ?? 0,
     transcript: connected ? formatTranscriptLines(spoken) : null,
     recording: params.recording,
+    quality: row.answeredAt ? callQualityOf(row.quality ?? null, { result: row.answeredBy, durationMs: row.amdDurationMs }, row.streamStartedAt !== null) : null,
     ...(errorMessage ? { errorMessage: errorMessage.slice(0, 2000) } : {}),
   };
 }

@@ -2,10 +2,13 @@ import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
 import { backgroundResult, RealtimeAgent, RealtimeSession, tool, type RealtimeAgentConfiguration, type RealtimeItem } from "@openai/agents-realtime";
 import type WebSocket from "ws";
 import { z } from "zod";
+import { answeredByClasses, type BridgeQuality } from "@/db/schema/call-quality";
+import { answeredByActionFor, answeredByClassOfAmd, screenerAnswerOf } from "@/server/voice/call-quality";
 import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
 import type { TranscriptLineInput } from "./call-state";
 import { CALL_TOOLS } from "./call-tools";
 import { buildCallInstructions } from "./instructions";
+import { CallQualityRecorder } from "./quality-recorder";
 import type { TwilioRealtimeSettings } from "./settings";
 import { APOLOGY_MESSAGE } from "./twiml";
 
@@ -13,8 +16,11 @@ import { APOLOGY_MESSAGE } from "./twiml";
 export type ConversationHooks = {
   load(callId: string): Promise<{ request: PlaceCallRequest; callSid: string | null } | null>;
   streamStarted(callId: string, streamSid: string): Promise<void>;
-  /** `streamSid`: only this stream's end counts (a call may have several streams in turn). */
-  streamEnded(callId: string, streamSid?: string): Promise<void>;
+  /**
+   * The stream is over. `streamSid`: only this stream's end counts (a call may have several streams in turn);
+   * `quality`: what the bridge measured on it (null when no conversation ran).
+   */
+  streamEnded(callId: string, streamSid: string, quality: BridgeQuality | null): Promise<void>;
   saveLine(request: PlaceCallRequest, line: TranscriptLineInput): Promise<void>;
   bookMeeting(request: PlaceCallRequest, callSid: string, args: { preferredStartTime: string | null }): Promise<ToolCallResult>;
   optOut(request: PlaceCallRequest): Promise<ToolCallResult>;
@@ -48,6 +54,8 @@ const CONTACT_KEYS_GATHER_MS = 1200;
 export type LiveConversation = {
   callId: string;
   session: RealtimeSession | null;
+  /** What the bridge has measured so far on this call (the benchmark reads it). */
+  quality: CallQualityRecorder;
   /** Resolves when the media stream is over and everything was flushed. */
   ended: Promise<void>;
   /**
@@ -60,10 +68,15 @@ export type LiveConversation = {
 const PLAYBACK_DRAIN_TIMEOUT_MS = 15_000;
 
 /**
- * The model hears the callee from the start but answers nothing until Twilio's answering-machine detection has
- * decided: on a person it answers what it heard (or greets), on a machine it never speaks — the engine leaves the
- * agent's voicemail message after the beep, whole, or hangs up (engine.ts, `amd`). Turn detection then creates
- * responses as usual. A partial `session.update`: the Realtime API keeps every field not named.
+ * The answer (docs/call-quality.md, "Greeting and answering machines"). The model hears the callee from the start.
+ * With `greetingMode: on-answer` it greets at once (one `response.create` as soon as it is connected), but turn
+ * detection creates no response until Twilio's answering-machine detection has decided: on a person it answers what
+ * was said since (if anything), on a machine it is cut off (`clear`) and never speaks again — the engine leaves the
+ * agent's voicemail message after the beep, whole, or hangs up (engine.ts, `amd`). A voicemail box records from its
+ * beep, and AMD (DetectMessageEnd) decides after the beep, but the greeting is cut long before: the machine's own
+ * greeting talking over it interrupts it (server VAD), so nothing of the agent lands between the beep and the
+ * message. With `wait-for-callee` nothing is said before the verdict, as before. A partial `session.update`: the
+ * Realtime API keeps every field not named.
  */
 const RESPONSES_ON = { type: "session.update", session: { type: "realtime", audio: { input: { turn_detection: { type: "server_vad", create_response: true, interrupt_response: true } } } } } as const;
 
@@ -89,10 +102,12 @@ export function startConversation(params: {
   transport: TwilioRealtimeTransportLayer;
   /** Lets the caller's audio held since the stream started reach the model (once it is connected). */
   releaseMedia: () => void;
+  /** Registers the listener of every message our side sends to Twilio. */
+  observeTwilioSends: (listener: (data: string) => void) => void;
   callId: string;
   streamSid: string;
   callSid: string;
-  settings: Pick<TwilioRealtimeSettings, "openai">;
+  settings: Pick<TwilioRealtimeSettings, "openai" | "quality">;
   hooks: ConversationHooks;
   now: () => Date;
   log: (message: string, error?: unknown) => void;
@@ -110,6 +125,12 @@ export function startConversation(params: {
   const saved = new Set<string>();
   let writes: Promise<void> = Promise.resolve();
   let request: PlaceCallRequest | null = null;
+  const quality = new CallQualityRecorder({ greetingMode: "on-answer", deadAirMs: params.settings.quality.deadAirMs });
+  let conversationRan = false;
+  params.observeTwilioSends((data) => quality.twilioSent(data));
+  /** A committed user turn no response has started on yet (the verdict's `response.create` answers it). */
+  let userTurnWaiting = false;
+  let amdVerdict: Promise<string> | null = null;
 
   const offsetOf = (itemId: string) => (itemStartedAt.get(itemId) ?? Date.now()) - startedAtMs;
 
@@ -161,21 +182,39 @@ export function startConversation(params: {
   let contactKeys = "";
   let contactKeysTimer: NodeJS.Timeout | null = null;
   let conversing = false;
+  const contactPressed = (digit: string) => {
+    contactKeys = (contactKeys + digit).slice(-32);
+    if (contactKeysTimer) clearTimeout(contactKeysTimer);
+    contactKeysTimer = setTimeout(() => {
+      const keys = contactKeys;
+      contactKeys = "";
+      if (!conversing || closingByUs || !session) return;
+      session.sendMessage(`[The contact pressed ${keys.split("").join(" ")} on their phone's keypad.]`);
+    }, CONTACT_KEYS_GATHER_MS);
+  };
 
-  transport.on("*", (event: { type?: string; message?: { event?: string; mark?: { name?: string }; dtmf?: { digit?: string } }; item_id?: string; item?: { id?: string }; response?: { id?: string } }) => {
-    if (event.type === "twilio_message" && event.message?.event === "mark" && !String(event.message.mark?.name ?? "").startsWith("done:")) audioMarksBack += 1;
-    if (event.type === "twilio_message" && event.message?.event === "dtmf" && /^[0-9*#A-D]$/.test(event.message.dtmf?.digit ?? "")) {
-      contactKeys = (contactKeys + event.message.dtmf!.digit).slice(-32);
-      if (contactKeysTimer) clearTimeout(contactKeysTimer);
-      contactKeysTimer = setTimeout(() => {
-        const keys = contactKeys;
-        contactKeys = "";
-        if (!conversing || closingByUs || !session) return;
-        session.sendMessage(`[The contact pressed ${keys.split("").join(" ")} on their phone's keypad.]`);
-      }, CONTACT_KEYS_GATHER_MS);
-    }
-    if (handover && !handover.started && event.type === "response.created" && !handover.responseId && event.response?.id) handover.responseId = event.response.id;
-    if (handover && event.type === "response.done" && event.response?.id && event.response.id === handover.responseId) runHandover();
+  transport.on(
+    "*",
+    (event: {
+      type?: string;
+      message?: { event?: string; mark?: { name?: string }; media?: { payload?: string }; dtmf?: { digit?: string } };
+      item_id?: string;
+      item?: { id?: string };
+      response?: { id?: string };
+      response_id?: string;
+      delta?: string;
+    }) => {
+      if (event.type === "twilio_message") {
+        if (event.message?.event === "media" && typeof event.message.media?.payload === "string") quality.inboundAudio(event.message.media.payload);
+        else if (event.message?.event === "mark" && !String(event.message.mark?.name ?? "").startsWith("done:")) audioMarksBack += 1;
+        else if (event.message?.event === "dtmf" && /^[0-9*#A-D]$/.test(event.message.dtmf?.digit ?? "")) contactPressed(event.message.dtmf!.digit!);
+        return;
+      }
+      quality.modelEvent(event);
+      if (event.type === "input_audio_buffer.committed") userTurnWaiting = true;
+      if (event.type === "response.created") userTurnWaiting = false;
+      if (handover && !handover.started && event.type === "response.created" && !handover.responseId && event.response?.id) handover.responseId = event.response.id;
+      if (handover && event.type === "response.done" && event.response?.id && event.response.id === handover.responseId) runHandover();
     if (event.type === "input_audio_buffer.speech_started" && event.item_id) itemStartedAt.set(event.item_id, Date.now());
     if (event.type === "response.output_item.added" && event.item?.id) itemStartedAt.set(event.item.id, Date.now());
   });
@@ -199,7 +238,7 @@ export function startConversation(params: {
       if (session) persist(session.history);
       session?.close();
       await writes;
-      await hooks.streamEnded(callId, params.streamSid).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
+      await hooks.streamEnded(callId, params.streamSid, conversationRan ? quality.finish() : null).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
       resolveEnded();
     })();
   });
@@ -216,17 +255,59 @@ export function startConversation(params: {
     // A resumed conversation keeps one clock: its turns are placed after the ones already stored.
     if (resumed?.answeredAt) startedAtMs = resumed.answeredAt.getTime();
     for (const line of resumed?.lines ?? []) saved.add(line.itemId);
+    const greetingMode = current.agent.voice.greetingMode ?? "on-answer";
+    quality.greetingMode = greetingMode;
     await hooks.streamStarted(callId, params.streamSid);
+    /** Tools run while the contact waits: their time is counted as held, not as the model's. */
+    const timed = <T>(run: () => Promise<T>) => async () => {
+      const done = quality.toolStarted();
+      try {
+        return await run();
+      } finally {
+        done();
+      }
+    };
+    /** Cuts the agent off (our own `clear`: not counted as the contact's interruption) and ends the call our way. */
+    const endForAnswerer = (ending: { reason: string; say: string | null }) => {
+      closingByUs = true;
+      quality.ourInterruption(() => transport.interrupt());
+      void hooks.hangUp(callId, { reason: ending.reason, say: ending.say }).catch((error: unknown) => log(`hang-up of ${callId} failed`, error));
+    };
     const tools: NonNullable<RealtimeAgentConfiguration["tools"]> = [
+      tool({
+        name: "report_answered_by",
+        description:
+          "Call it once, as soon as you can tell who or what answered: a person, a voicemail greeting (machine), a phone menu (ivr), an automated call screener asking who is calling and why (screener), or a fax tone. Its result tells you what to do next.",
+        parameters: z.object({ answeredBy: z.enum(answeredByClasses.filter((answeredBy) => answeredBy !== "unknown") as ["human", "machine", "fax", "ivr", "screener"]).describe("Who or what answered the call.") }),
+        execute: async ({ answeredBy }) => {
+          quality.classified(answeredBy);
+          const action = answeredByActionFor(current.agent.voice.answeredByActions, answeredBy);
+          if (action === "converse") return JSON.stringify({ ok: true, action, message: "Carry on the conversation." });
+          if (action === "answer-screener") {
+            const say = screenerAnswerOf({ name: current.agent.name, callPurpose: current.agent.voice.callPurpose });
+            return JSON.stringify({ ok: true, action, say, message: "Say exactly `say` to the screener, then wait for the person to pick up and continue the call." });
+          }
+          if (action === "leave-message") {
+            // A machine: Twilio's AMD (DetectMessageEnd) hears the beep; when it says machine, the engine leaves the
+            // message itself. When it heard a person (or nothing), we leave it now: the model heard the greeting end.
+            const verdict = answeredByClassOfAmd(await Promise.race([amdVerdict ?? Promise.resolve("unknown"), new Promise<string>((resolve) => setTimeout(() => resolve("unknown"), 15_000))]).catch(() => "unknown"));
+            if (verdict !== "machine" && verdict !== "fax") endForAnswerer({ reason: "voicemail", say: current.agent.voice.voicemailMessage });
+            else closingByUs = true;
+            return backgroundResult("A message is left; say nothing more.");
+          }
+          endForAnswerer({ reason: `answered-by-${answeredBy}`, say: null });
+          return backgroundResult("The call is being ended; say nothing more.");
+        },
+      }),
       tool({
         name: "book_meeting",
         ...CALL_TOOLS.book_meeting,
-        execute: async ({ preferredStartTime }) => JSON.stringify(await hooks.bookMeeting(current, params.callSid, { preferredStartTime })),
+        execute: async ({ preferredStartTime }) => timed(async () => JSON.stringify(await hooks.bookMeeting(current, params.callSid, { preferredStartTime })))(),
       }),
       tool({
         name: "opt_out",
         ...CALL_TOOLS.opt_out,
-        execute: async () => JSON.stringify(await hooks.optOut(current)),
+        execute: async () => timed(async () => JSON.stringify(await hooks.optOut(current)))(),
       }),
       tool({
         name: "end_call",
@@ -339,17 +420,31 @@ export function startConversation(params: {
       }
     }
     params.releaseMedia();
+    conversationRan = true;
+    // A resumed stream (keys pressed, a transfer come back) does not greet again.
+    if (greetingMode === "on-answer" && !resumed) transport.sendEvent({ type: "response.create" });
     let verdict: string;
     try {
-      verdict = await hooks.answeredBy(callId, streamGone.signal);
+      amdVerdict = hooks.answeredBy(callId, streamGone.signal);
+      verdict = await amdVerdict;
     } catch {
       return;
     }
-    if (closingByUs || failed || /^(machine|fax)/.test(verdict)) return;
+    quality.amdVerdict(verdict);
+    if (/^(machine|fax)/.test(verdict)) {
+      // Silent for good; whatever is still playing of the greeting stops now.
+      if (!closingByUs && !failed) quality.ourInterruption(() => transport.interrupt());
+      return;
+    }
+    if (closingByUs || failed) return;
     conversing = true;
     transport.sendEvent(RESPONSES_ON);
-    // After pressed keys the agent listens (the menu or a person speaks next); otherwise it answers or greets.
-    if (!resumed || resumed.respond) transport.sendEvent({ type: "response.create" });
+    // After pressed keys the agent listens (the menu or a person speaks next); greeted already and nothing said since:
+    // turn detection answers the next utterance; otherwise answer (or greet) now.
+    if (resumed && !resumed.respond) return;
+    if (!resumed && greetingMode === "on-answer" && !userTurnWaiting) return;
+    quality.responseRequested();
+    transport.sendEvent({ type: "response.create" });
   })().catch((error: unknown) => {
     log(`conversation of ${callId} failed`, describeFailure(error));
     void fail("realtime-unavailable", "The conversation could not be started.");
@@ -357,6 +452,7 @@ export function startConversation(params: {
 
   return {
     callId,
+    quality,
     get session() {
       return session;
     },

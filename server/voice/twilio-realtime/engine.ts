@@ -31,6 +31,7 @@ import { createStreamToken } from "./stream-token";
 import { createTwilioClient, twilioErrorCode, type TwilioClient } from "./twilio-client";
 import { emptyTwiml, sayAndHangUpTwiml, streamTwiml } from "./twiml";
 import { getLogger } from "@/server/observability/logger";
+import { answeredByActionFor, answeredByClassOfAmd } from "@/server/voice/call-quality";
 
 export type TwilioRealtimeEngineDeps = {
   settings: TwilioRealtimeSettings;
@@ -165,14 +166,17 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       }
       case "amd": {
         const answeredBy = form.AnsweredBy ?? "unknown";
-        const first = await applyAmdCallback(db, { callId, answeredBy, now: now() });
+        const amdDuration = Number(form.MachineDetectionDuration);
+        const first = await applyAmdCallback(db, { callId, answeredBy, durationMs: Number.isFinite(amdDuration) && form.MachineDetectionDuration ? Math.round(amdDuration) : null, now: now() });
         // The conversation (if its stream is on this instance) has kept the model silent until now: a person lets it
         // speak, a machine keeps it silent for good (other instances' conversations see the row).
         if (first) media.answered(callId, answeredBy);
         if (first && /^(machine|fax)/.test(answeredBy)) {
-          // A machine: no conversation. Leave the agent's voicemail message after the beep, if it has one.
+          // A machine: no conversation. Leave the agent's voicemail message after the beep if it has one and its
+          // setting for machines says so (a fax, or `hang-up`, just ends the call).
           const request = await media.placeCallRequest(callId);
-          const message = answeredBy.startsWith("machine_end") ? (request?.agent.voice.voicemailMessage ?? null) : null;
+          const action = answeredByActionFor(request?.agent.voice.answeredByActions, answeredByClassOfAmd(answeredBy));
+          const message = answeredBy.startsWith("machine_end") && action === "leave-message" ? (request?.agent.voice.voicemailMessage ?? null) : null;
           await engine.hangUp(callId, { reason: "voicemail", say: message });
         }
         return twimlResponse(emptyTwiml());

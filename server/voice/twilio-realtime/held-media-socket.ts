@@ -14,6 +14,8 @@ export class HeldMediaSocket {
   private held: unknown[] = [];
   private holding = true;
   private readonly listeners: Listener[] = [];
+  /** See every message our side sends to Twilio: the call-quality recorder (first audio frames, `clear`), the listen tap. */
+  private readonly sendObservers = new Set<(data: string) => void>();
 
   constructor(private readonly ws: WebSocket) {
     ws.on("message", (data: Buffer) => {
@@ -44,12 +46,16 @@ export class HeldMediaSocket {
     else this.ws.on(type, (...args: unknown[]) => (listener as (...a: unknown[]) => void)(...args));
   }
 
-  /** Sees every message sent to Twilio (the listen tap: the agent's audio, `clear`). */
-  onSend: ((data: string) => void) | null = null;
+  /** Adds an observer of every message sent to Twilio; returns its removal. */
+  observeSends(observer: (data: string) => void): () => void {
+    this.sendObservers.add(observer);
+    return () => void this.sendObservers.delete(observer);
+  }
 
   send(data: string) {
-    if (this.ws.readyState === this.ws.OPEN) this.ws.send(data);
-    this.onSend?.(data);
+    if (this.ws.readyState !== this.ws.OPEN) return;
+    this.ws.send(data);
+    for (const observer of this.sendObservers) observer(data);
   }
 
   close() {

@@ -5,8 +5,8 @@ import { buildCallbackInstructions } from "./callback-instructions";
 
 /**
  * The Realtime agent's instructions for one call: the agent's own prompt, then who is being called (name, email,
- * the input variables it was enrolled with), the current date and time in the contact's time zone, and how to use
- * the three tools.
+ * the input variables it was enrolled with), the current date and time in the contact's time zone, when to greet, and
+ * how to use the tools.
  */
 export function buildCallInstructions(request: PlaceCallRequest, now: Date): string {
   if (request.callback) return buildCallbackInstructions(request, now);
@@ -25,7 +25,10 @@ export function buildCallInstructions(request: PlaceCallRequest, now: Date): str
     ...(goals.length ? ["During the conversation, find out:", ...goals] : []),
     "",
     "# How to talk",
-    "Let the callee speak first, then introduce yourself. Speak briefly and naturally, one question at a time.",
+    request.agent.voice.greetingMode === "wait-for-callee"
+      ? "Let the callee speak first, then introduce yourself. Speak briefly and naturally, one question at a time."
+      : "Greet the contact and introduce yourself as soon as the call starts, without waiting for them. Speak briefly and naturally, one question at a time; stop when they speak.",
+    `If an automated call screener asks who is calling and why, you are ${request.agent.name}${request.agent.voice.callPurpose ? `, calling ${request.agent.voice.callPurpose}` : ""}.`,
     "",
     "# Tools",
     request.agent.hasBookingTool
@@ -41,6 +44,7 @@ export function buildCallInstructions(request: PlaceCallRequest, now: Date): str
     `towards ${request.agent.phoneMenuGoal?.trim() ? request.agent.phoneMenuGoal.trim() : "a person"} with press_digits; if no option fits, press the one for an operator or a person (often 0).`,
     "After pressing, stay silent until a person answers, then introduce yourself as usual. Never press keys when a person is talking to you.",
     "If the contact presses keys, you receive them as a note in the conversation.",
+    "- report_answered_by: as soon as you can tell who or what answered (a person, a voicemail greeting, a phone menu, an automated call screener, a fax), call it once and follow its result.",
   ].join("\n");
 }
 

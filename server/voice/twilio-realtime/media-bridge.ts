@@ -77,7 +77,7 @@ function tapForListeners(hub: ListenHub, callId: string, ws: WebSocket, socket: 
     }
   };
   ws.on("message", onMessage);
-  socket.onSend = (data) => {
+  const stopObserving = socket.observeSends((data) => {
     if (!source.wanted()) return;
     if (data.includes('"event":"clear"')) return mixer.clear();
     if (!data.includes('"event":"media"')) return;
@@ -87,10 +87,10 @@ function tapForListeners(hub: ListenHub, callId: string, ws: WebSocket, socket: 
     } catch {
       // idem
     }
-  };
+  });
   return () => {
     ws.off("message", onMessage);
-    socket.onSend = null;
+    stopObserving();
     source.close();
   };
 }
@@ -127,8 +127,8 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       return { request, callSid: row.callSid };
     },
     streamStarted: (callId, streamSid) => markStream(deps.getDb(), { callId, event: "started", streamSid, now: deps.now() }),
-    async streamEnded(callId, streamSid) {
-      await markStream(deps.getDb(), { callId, event: "ended", streamSid, now: deps.now() });
+    async streamEnded(callId, streamSid, quality) {
+      await markStream(deps.getDb(), { callId, event: "ended", streamSid, now: deps.now(), quality });
       deps.onStreamEnded(callId);
     },
     saveLine: (request, line) => saveTranscriptLine(deps.getDb(), { organizationId: request.organizationId, callId: request.callId, line }),
@@ -240,6 +240,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
         ws,
         transport,
         releaseMedia: () => socket.release(),
+        observeTwilioSends: (listener) => void socket.observeSends(listener),
         callId,
         streamSid: message.start?.streamSid ?? "",
         callSid: message.start?.callSid ?? "",

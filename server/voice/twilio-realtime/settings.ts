@@ -2,6 +2,8 @@ import { inspect } from "node:util";
 
 export const DEFAULT_REALTIME_MODEL = "gpt-realtime";
 export const TWILIO_API_ORIGIN = "https://api.twilio.com";
+/** CALL_QUALITY_DEAD_AIR_SECONDS's default (server/config/env.ts declares the setting). */
+export const DEFAULT_DEAD_AIR_MS = 3000;
 const OPENAI_API_BASE_URL = "https://api.openai.com/v1";
 
 /** Everything `VOICE_ENGINE=twilio-realtime` needs, read once at start. Secrets are redacted from inspect/JSON. */
@@ -24,6 +26,8 @@ export type TwilioRealtimeSettings = {
     /** The Realtime WebSocket URL (`wss://api.openai.com/v1/realtime?model=…`, or a simulator's). */
     realtimeUrl: string;
   };
+  /** Call-quality measurement: silence on both sides longer than this counts as dead air (CALL_QUALITY_DEAD_AIR_SECONDS). */
+  quality: { deadAirMs: number };
 };
 
 export class VoiceSettingsError extends Error {
@@ -97,6 +101,9 @@ export function readTwilioRealtimeSettings(env: Readonly<Record<string, string |
   }
   const apiBaseUrl = httpOrigin(trimmed(env, "TWILIO_API_BASE_URL") ?? TWILIO_API_ORIGIN, "TWILIO_API_BASE_URL", problems) ?? TWILIO_API_ORIGIN;
 
+  const deadAirSeconds = Number(trimmed(env, "CALL_QUALITY_DEAD_AIR_SECONDS") ?? String(DEFAULT_DEAD_AIR_MS / 1000));
+  if (!(deadAirSeconds > 0 && deadAirSeconds <= 60)) problems.push("CALL_QUALITY_DEAD_AIR_SECONDS must be a number of seconds between 0 and 60");
+
   if (!trimmed(env, "ANALYSIS_LLM_URL")) missing.push("ANALYSIS_LLM_URL (real conversations need the LLM analyser)");
   if (!trimmed(env, "ANALYSIS_LLM_MODEL")) missing.push("ANALYSIS_LLM_MODEL (real conversations need the LLM analyser)");
 
@@ -118,6 +125,7 @@ export function readTwilioRealtimeSettings(env: Readonly<Record<string, string |
     },
     publicBaseUrl,
     openai: { apiKey: openaiKey, model, realtimeUrl },
+    quality: { deadAirMs: deadAirSeconds * 1000 },
   };
   return redactSecrets(settings);
 }
@@ -130,6 +138,7 @@ function redactSecrets(settings: TwilioRealtimeSettings): TwilioRealtimeSettings
     twilio: { accountSid: settings.twilio.accountSid, authToken: REDACTED, restUsername: settings.twilio.restUsername, restPassword: REDACTED, apiBaseUrl: settings.twilio.apiBaseUrl },
     publicBaseUrl: settings.publicBaseUrl,
     openai: { apiKey: REDACTED, model: settings.openai.model, realtimeUrl: settings.openai.realtimeUrl },
+    quality: settings.quality,
   });
   Object.defineProperty(settings, "toJSON", { value: safe, enumerable: false });
   Object.defineProperty(settings, inspect.custom, { value: () => safe(), enumerable: false });

@@ -22,6 +22,7 @@ const settings: TwilioRealtimeSettings = {
   twilio: { accountSid: `AC${"0".repeat(31)}1`, authToken: "callback-test-token", restUsername: "x", restPassword: "x", apiBaseUrl: "http://127.0.0.1:9" },
   publicBaseUrl: PUBLIC,
   openai: { apiKey: "x", model: "gpt-realtime", realtimeUrl: "ws://127.0.0.1:9/v1/realtime" },
+  quality: { deadAirMs: 3000 },
 };
 const finished: string[] = [];
 const handle = createInboundVoiceHandler({ settings, getDb: () => db, now: () => new Date(), finishIfReady: async (callId) => void finished.push(callId) });

@@ -49,7 +49,8 @@ async function organizationWithAgent() {
     steps: [callStep()],
     bookingConfig,
     prompt: "You are Ava from Acme. Offer a short follow-up meeting.",
-    voiceSettings: { voicemailMessage: VOICEMAIL_MESSAGE, voice: "cedar", ringTimeoutSeconds: 25, maxCallSeconds: 300 },
+    // The agent lets the callee speak first (issue 24's flow); greeting on answer is covered by call-quality.test.ts.
+    voiceSettings: { voicemailMessage: VOICEMAIL_MESSAGE, voice: "cedar", ringTimeoutSeconds: 25, maxCallSeconds: 300, greetingMode: "wait-for-callee" },
     ...AGENT_DEFINITIONS,
   });
   const receiver = await startReceiver();
@@ -129,7 +130,7 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     expect(session.instructions).toContain("Jane Doe");
     expect(session.instructions).toContain("company_name: Acme Corp");
     expect(session.instructions).toMatch(/\(America\/New_York\)/);
-    expect(session.toolNames.sort()).toEqual(["book_meeting", "end_call", "opt_out", "press_digits"]);
+    expect(session.toolNames.sort()).toEqual(["book_meeting", "end_call", "opt_out", "press_digits", "report_answered_by"]);
     expect(session.config).toMatchObject({ audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } } });
 
     // Analysis: the LLM analyser (openai package, strict structured outputs) read the connected calls' transcripts.

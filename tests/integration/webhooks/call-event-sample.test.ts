@@ -46,7 +46,7 @@ describe("GET /agent/{agentId}/call_event_sample", () => {
       [
         "agentId", "agentName", "callId", "name", "phoneNumber", "phoneNumberExt", "fromPhoneNumber", "scheduledAt", "timezone",
         "direction", "customInputVariables", "duration", "callUrl", "rescheduledAt", "callResult", "crmSchedulingDetails",
-        "sequence", "promptVersionId",
+        "sequence", "promptVersionId", "quality",
       ].sort(),
     );
     expect(sample).not.toHaveProperty("recordingUrl");

@@ -28,7 +28,7 @@ export function placeCallRequest(to: string, overrides: Partial<PlaceCallRequest
       prompt: "You are Ava.",
       hasBookingTool: false,
       goals: extractionDefinitions.filter((definition) => definition.slug !== "call_sentiment"),
-      voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" },
+      voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin", greetingMode: "on-answer", callPurpose: null, answeredByActions: {} },
     },
     contact: { name: "Jane Doe", timezone: "America/New_York", email: "jane@example.com", variables: { company_name: "Acme Corp", crm_ref: "CRM-42" } },
     ...overrides,

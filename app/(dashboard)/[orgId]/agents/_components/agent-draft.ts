@@ -29,6 +29,8 @@ export const EMPTY_AGENT: AgentDraft = {
   replyEndsSequence: false,
   transferConfig: null,
   phoneMenuGoal: null,
+  greetingMode: "on-answer",
+  callPurpose: null,
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -62,5 +64,8 @@ export function draftFromView(view: AgentView): AgentDraft {
     replyEndsSequence: view.replyEndsSequence,
     transferConfig: view.transferConfig,
     phoneMenuGoal: view.phoneMenuGoal,
+    greetingMode: view.greetingMode,
+    callPurpose: view.callPurpose,
+    answeredByActions: view.answeredByActions,
   };
 }

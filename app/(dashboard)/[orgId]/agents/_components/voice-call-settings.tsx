@@ -1,13 +1,26 @@
 "use client";
 
-import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+import { CALL_PURPOSE_MAX_LENGTH, MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+import { ANSWERED_BY_ALLOWED_ACTIONS, DEFAULT_ANSWERED_BY_ACTIONS } from "@/server/voice/call-quality";
 import { Field } from "../../../../_components/ui/field";
 import { Input, NativeSelect, Textarea } from "../../../../_components/ui/input";
 import type { AgentDraft } from "./agent-draft";
 
-type VoiceFields = Pick<AgentDraft, "voicemailMessage" | "ringTimeoutSeconds" | "maxCallSeconds" | "voice">;
+type VoiceFields = Pick<AgentDraft, "voicemailMessage" | "ringTimeoutSeconds" | "maxCallSeconds" | "voice" | "greetingMode" | "callPurpose" | "answeredByActions">;
+type ActionClass = keyof typeof ANSWERED_BY_ALLOWED_ACTIONS;
 
-/** The real voice engine's settings of an agent (ignored by the simulator): ring timeout, call length, voice, voicemail. */
+const CLASS_LABELS: Record<ActionClass, string> = { machine: "Voicemail", screener: "Call screener", ivr: "Phone menu", fax: "Fax", unknown: "Not sure who answered" };
+const ACTION_LABELS: Record<string, string> = {
+  "leave-message": "Leave the voicemail message",
+  "hang-up": "Hang up",
+  "answer-screener": "Say the agent's name and purpose, then continue",
+  converse: "Talk as with a person",
+};
+
+/**
+ * The real voice engine's settings of an agent (ignored by the simulator): ring timeout, call length, voice, voicemail,
+ * when it greets, its purpose (for call screeners) and what it does for each kind of answerer (docs/call-quality.md).
+ */
 export function VoiceCallSettings({ value, onChange }: { value: VoiceFields; onChange: (patch: Partial<VoiceFields>) => void }) {
   const seconds = (raw: string) => (raw.trim() === "" ? undefined : Number(raw));
   return (
@@ -41,6 +54,34 @@ export function VoiceCallSettings({ value, onChange }: { value: VoiceFields; onC
           </NativeSelect>
         </Field>
       </div>
+      <div className="grid grid-cols-1 gap-3 sm:grid-cols-2">
+        <Field label="Greeting" id="voice-greeting-mode" hint="Greeting on answer starts within a second of the answer.">
+          <NativeSelect value={value.greetingMode ?? "on-answer"} onChange={(e) => onChange({ greetingMode: e.target.value as VoiceFields["greetingMode"] })}>
+            <option value="on-answer">Greet as soon as the call is answered</option>
+            <option value="wait-for-callee">Wait for the callee to speak first</option>
+          </NativeSelect>
+        </Field>
+        <Field label="Call purpose" id="voice-call-purpose" hint='What the agent tells an automated call screener, e.g. "about your recent enquiry".'>
+          <Input value={value.callPurpose ?? ""} maxLength={CALL_PURPOSE_MAX_LENGTH} onChange={(e) => onChange({ callPurpose: e.target.value })} />
+        </Field>
+      </div>
+      <fieldset className="grid grid-cols-1 gap-3 sm:grid-cols-3">
+        <legend className="mb-1 text-sm font-medium">When this answers instead of a person</legend>
+        {(Object.keys(ANSWERED_BY_ALLOWED_ACTIONS) as ActionClass[]).map((answeredBy) => (
+          <Field key={answeredBy} label={CLASS_LABELS[answeredBy]} id={`voice-answered-by-${answeredBy}`}>
+            <NativeSelect
+              value={value.answeredByActions?.[answeredBy] ?? DEFAULT_ANSWERED_BY_ACTIONS[answeredBy]}
+              onChange={(e) => onChange({ answeredByActions: { ...value.answeredByActions, [answeredBy]: e.target.value } })}
+            >
+              {ANSWERED_BY_ALLOWED_ACTIONS[answeredBy].map((action) => (
+                <option key={action} value={action}>
+                  {ACTION_LABELS[action]}
+                </option>
+              ))}
+            </NativeSelect>
+          </Field>
+        ))}
+      </fieldset>
       <Field label="Voicemail message" id="voice-voicemail" hint="Left after the beep when a call reaches voicemail. Empty: hang up without a message.">
         <Textarea
           value={value.voicemailMessage ?? ""}

@@ -12,6 +12,7 @@ import { EmptyState, ErrorState, Loading } from "../../../../_components/ui/stat
 import { RecordingPlayer } from "../../conversations/_components/recording-player";
 import { ResultBadge } from "../../../../_components/status-badges";
 import { ActionsSections, CallDetails, SummarySection, TranscriptSection, VariablesSection } from "./call-sections";
+import { CallTimelineSection } from "./call-timeline";
 import { MeetingPanel } from "./meeting-panel";
 
 const NOT_CONNECTED = new Set(["Busy", "Invalid Phone Number", "Failed", "Cancelled"]);
@@ -108,6 +109,7 @@ export function CallView({ callId }: { callId: string }) {
       )}
       <SummarySection result={result} />
       <TranscriptSection transcript={transcript} contactName={call.name} />
+      <CallTimelineSection quality={call.quality} />
       <VariablesSection call={call} />
       <ActionsSections call={call} />
     </div>
