@@ -56,6 +56,12 @@ export const agents = pgTable(
     maxCallSeconds: integer("max_call_seconds").notNull().default(600),
     /** Real voice engine: the speech-to-speech model's voice. */
     voice: text("voice").notNull().default("marin"),
+    /** Disclosures (docs/compliance.md): the identification spoken first on every connected call; null = the default text. */
+    disclosureIdentification: text("disclosure_identification"),
+    /** The recording notice spoken after the identification where it is needed; null = the default text. */
+    disclosureRecordingNotice: text("disclosure_recording_notice"),
+    /** `by-state`: the notice only where the number's area code maps to an all-party-consent state; `always`: on every call. */
+    recordingNoticeMode: text("recording_notice_mode").$type<"by-state" | "always">().notNull().default("by-state"),
     /** Any SMS reply from the contact ends the sequence as `done` (an opt-out always does). */
     replyEndsSequence: boolean("reply_ends_sequence").notNull().default(false),
     /** Calls of this agent in the air at once; null = no agent limit (the organization's still applies). */

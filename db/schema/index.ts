@@ -12,3 +12,4 @@ export * from "./events";
 export * from "./consent";
 export * from "./messages";
 export * from "./agent-tests";
+export * from "./privacy";
