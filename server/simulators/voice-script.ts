@@ -27,13 +27,25 @@ export const CALLEE_SCENARIOS: Record<number, CalleeScenario> = {
   9: { kind: "human", lines: ["callee.hello", "callee.not-now"], recording: "missing" },
 };
 
+/**
+ * Variants chosen by the last two digits, each keeping its last digit's outcome: a contact who objects to the
+ * recording (…21) and one who reads out a card number and a social security number (…31).
+ */
+export const CALLEE_VARIANTS: Record<string, CalleeScenario> = {
+  "21": { kind: "human", lines: ["callee.hello", "callee.dont-record", "callee.not-now"], recording: "available" },
+  "31": { kind: "human", lines: ["callee.hello", "callee.card-and-ssn", "callee.not-now"], recording: "available" },
+};
+
 export function calleeScenarioFor(phoneNumber: string): CalleeScenario {
-  const digit = Number(phoneNumber.replace(/\D/g, "").slice(-1) || "0");
+  const digits = phoneNumber.replace(/\D/g, "");
+  const variant = CALLEE_VARIANTS[digits.slice(-2)];
+  if (variant) return variant;
+  const digit = Number(digits.slice(-1) || "0");
   return CALLEE_SCENARIOS[digit]!;
 }
 
 /** One step of the agent's scripted response: say a clip, or call a tool. */
-export type AgentAction = { say: VoiceClipId } | { call: "book_meeting" | "opt_out" | "end_call"; arguments?: Record<string, unknown> };
+export type AgentAction = { say: VoiceClipId } | { call: "book_meeting" | "opt_out" | "end_call" | "stop_recording"; arguments?: Record<string, unknown> };
 
 /**
  * What the agent answers to each callee utterance it recognizes (nothing to a beep). Like a real model, it answers a
@@ -47,12 +59,15 @@ export const AGENT_REPLIES: Partial<Record<VoiceClipId, AgentAction[]>> = {
   "callee.not-now": [{ say: "agent.no-problem" }, { call: "end_call", arguments: { reason: "not interested now" } }],
   "callee.sign-me-up": [{ say: "agent.wonderful" }, { call: "end_call", arguments: { reason: "goal reached" } }],
   "callee.remove-me": [{ call: "opt_out", arguments: {} }],
+  "callee.dont-record": [{ call: "stop_recording", arguments: { reason: "the contact asked not to be recorded" } }],
+  "callee.card-and-ssn": [{ say: "agent.noted" }],
 };
 
 /** What the agent says after a tool's result (`ok` read from the tool's JSON output). */
 export function agentReplyAfterTool(tool: string, ok: boolean): AgentAction[] {
   if (tool === "book_meeting") return [{ say: ok ? "agent.booked" : "agent.booking-failed" }, { call: "end_call", arguments: { reason: "meeting booked" } }];
   if (tool === "opt_out") return [{ say: "agent.removed" }, { call: "end_call", arguments: { reason: "opted out" } }];
+  if (tool === "stop_recording") return [{ say: "agent.recording-stopped" }];
   return [];
 }
 
