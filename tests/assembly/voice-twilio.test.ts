@@ -140,7 +140,8 @@ describe("the built app with VOICE_ENGINE=twilio-realtime (npm start, Twilio and
     // Digit 2: the machine's greeting was not talked over; the whole voicemail message after the beep, then the end.
     const voicemail = twilio.callTo("+12025550172")!;
     expect(voicemail.answeredBy).toBe("machine_end_beep");
-    expect(voicemail.said).toEqual([VOICEMAIL_MESSAGE]);
+    // Who is calling first, word for word (the identification disclosure), then the agent's message.
+    expect(voicemail.said).toEqual([expect.stringContaining("an automated AI assistant calling on behalf of"), VOICEMAIL_MESSAGE]);
     expect(voicemail.streamMessages.filter((message) => message.event === "media"), "agent audio over the greeting").toHaveLength(0);
 
     // Recordings: dual-channel WAV with speech on both channels, through the API's signed link.

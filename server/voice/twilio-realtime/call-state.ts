@@ -107,10 +107,19 @@ export async function applyRecordingCallback(
     .where(and(eq(twilioCalls.callId, params.callId), sql`${twilioCalls.recordingStatus} is distinct from 'completed'`));
 }
 
-export async function markStream(db: DbOrTx, params: { callId: string; event: "started" | "ended"; streamSid?: string; now: Date }): Promise<void> {
+/** A call placed without recording (the organization keeps none): nothing to wait for when it ends. */
+export async function markNotRecorded(db: DbOrTx, params: { callId: string; now: Date }): Promise<void> {
+  await db.update(twilioCalls).set({ recordingStatus: "not-requested", updatedAt: params.now }).where(eq(twilioCalls.callId, params.callId));
+}
+
+export async function markStream(
+  db: DbOrTx,
+  params: { callId: string; event: "started" | "ended"; streamSid?: string; now: Date; envelope?: { envelope: Uint8Array; envelopeStartMs: number } | null },
+): Promise<void> {
+  const envelope = params.envelope ? { inboundEnvelope: Buffer.from(params.envelope.envelope).toString("base64"), inboundEnvelopeStartMs: Math.round(params.envelope.envelopeStartMs) } : {};
   await db
     .update(twilioCalls)
-    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now })
+    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now, ...envelope })
     .where(eq(twilioCalls.callId, params.callId));
 }
 
@@ -127,13 +136,24 @@ export async function recordHangup(db: DbOrTx, params: { callId: string; reason:
     .where(eq(twilioCalls.callId, params.callId));
 }
 
-export type TranscriptLineInput = { itemId: string; speaker: TranscriptSpeaker; text: string; offsetMs: number };
+export type TranscriptLineInput = { itemId: string; speaker: TranscriptSpeaker; text: string; offsetMs: number; endOffsetMs?: number | null; redactions?: string[] };
 
-/** Stores a spoken turn once (a later flush of the same item changes nothing). */
+/**
+ * Stores a spoken turn once (a later flush of the same item changes nothing). The text must already be redacted
+ * (server/services/privacy/transcript-lines.ts `saveRedactedTranscriptLine`): this writes what it is given.
+ */
 export async function saveTranscriptLine(db: DbOrTx, params: { organizationId: string; callId: string; line: TranscriptLineInput }): Promise<void> {
+  const { endOffsetMs, redactions, ...line } = params.line;
   await db
     .insert(callTranscriptLines)
-    .values({ organizationId: params.organizationId, callId: params.callId, ...params.line, offsetMs: Math.max(0, Math.round(params.line.offsetMs)) })
+    .values({
+      organizationId: params.organizationId,
+      callId: params.callId,
+      ...line,
+      offsetMs: Math.max(0, Math.round(line.offsetMs)),
+      endOffsetMs: endOffsetMs === null || endOffsetMs === undefined ? null : Math.max(0, Math.round(endOffsetMs)),
+      redactions: redactions ?? [],
+    })
     .onConflictDoNothing();
 }
 

@@ -1,21 +1,32 @@
 import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
 import { backgroundResult, RealtimeAgent, RealtimeSession, tool, type RealtimeItem } from "@openai/agents-realtime";
 import type WebSocket from "ws";
+import { z } from "zod";
 import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
 import type { TranscriptLineInput } from "./call-state";
 import { CALL_TOOLS } from "./call-tools";
 import { buildCallInstructions } from "./instructions";
 import type { TwilioRealtimeSettings } from "./settings";
 import { APOLOGY_MESSAGE } from "./twiml";
+import { createStreamPrivacy } from "./stream-privacy";
+
+/** A disclosure ready to be played: its exact text and that text spoken (µ-law). */
+export type PreparedDisclosure = { kind: "identification" | "recordingNotice"; text: string; audio: Buffer };
 
 /** What a conversation needs from the rest of the app; the media bridge wires them to Postgres and Twilio. */
 export type ConversationHooks = {
   load(callId: string): Promise<{ request: PlaceCallRequest; callSid: string | null } | null>;
   streamStarted(callId: string, streamSid: string): Promise<void>;
-  streamEnded(callId: string): Promise<void>;
+  /** The stream is over; `media` is the callee's loudness envelope (for aligning the recording before redaction). */
+  streamEnded(callId: string, media?: { envelope: Uint8Array; envelopeStartMs: number } | null): Promise<void>;
   saveLine(request: PlaceCallRequest, line: TranscriptLineInput): Promise<void>;
   bookMeeting(request: PlaceCallRequest, callSid: string, args: { preferredStartTime: string | null }): Promise<ToolCallResult>;
   optOut(request: PlaceCallRequest): Promise<ToolCallResult>;
+  /** The call's disclosures spoken as audio (docs/compliance.md); rejects when they cannot be (the call is then ended). */
+  prepareDisclosures(request: PlaceCallRequest): Promise<PreparedDisclosure[]>;
+  disclosureSpoken(request: PlaceCallRequest, params: { kind: PreparedDisclosure["kind"]; offsetMs: number }): Promise<void>;
+  /** The contact objected to the recording: it stops for the rest of the call (idempotent). */
+  stopRecording(request: PlaceCallRequest, params: { offsetMs: number; reason: string }): Promise<ToolCallResult>;
   hangUp(callId: string, params: { reason: string; say?: string | null; failure?: string }): Promise<void>;
   /**
    * Twilio's answering-machine verdict for the call (`human`, `machine_end_beep`, …, `fax`, `unknown`), wherever its
@@ -73,24 +84,21 @@ export function startConversation(params: {
   callId: string;
   streamSid: string;
   callSid: string;
-  settings: Pick<TwilioRealtimeSettings, "openai">;
+  settings: { openai: Pick<TwilioRealtimeSettings["openai"], "apiKey" | "model" | "realtimeUrl"> };
   hooks: ConversationHooks;
   now: () => Date;
   log: (message: string, error?: unknown) => void;
 }): LiveConversation {
   const { ws, transport, callId, hooks, log } = params;
-  const startedAtMs = Date.now();
   let session: RealtimeSession | null = null;
   let closingByUs = false;
   let failed = false;
   let audioChunksSent = 0;
   let audioMarksBack = 0;
-  const itemStartedAt = new Map<string, number>();
   const saved = new Set<string>();
+  const media = createStreamPrivacy({ ws, transport: transport as never, streamSid: params.streamSid });
   let writes: Promise<void> = Promise.resolve();
   let request: PlaceCallRequest | null = null;
-
-  const offsetOf = (itemId: string) => (itemStartedAt.get(itemId) ?? Date.now()) - startedAtMs;
 
   const persist = (history: RealtimeItem[]) => {
     if (!request) return;
@@ -103,12 +111,14 @@ export function startConversation(params: {
       const complete = item.role === "user" ? typeof text === "string" : item.status !== "in_progress" && typeof text === "string";
       if (!complete || !text?.trim()) continue;
       saved.add(item.itemId);
-      const line: TranscriptLineInput = { itemId: item.itemId, speaker: item.role === "user" ? "customer" : "agent", text: text.trim(), offsetMs: offsetOf(item.itemId) };
+      // Offsets on the stream's media clock (Twilio's timestamps): where the turn is in the recording, once aligned.
+      const timing = media.turnTiming(item.itemId, item.role);
+      const line: TranscriptLineInput = { itemId: item.itemId, speaker: item.role === "user" ? "customer" : "agent", text: text.trim(), offsetMs: timing.startMs, endOffsetMs: timing.endMs };
       writes = writes.then(() => hooks.saveLine(current, line)).catch((error: unknown) => log(`transcript line of ${callId} not stored`, error));
     }
   };
 
-  const fail = async (reason: "realtime-unavailable" | "realtime-lost", message: string) => {
+  const fail = async (reason: "realtime-unavailable" | "realtime-lost" | "disclosure-unavailable", message: string) => {
     if (failed || closingByUs) return;
     failed = true;
     log(`call ${callId}: ${message}`);
@@ -122,8 +132,6 @@ export function startConversation(params: {
 
   transport.on("*", (event: { type?: string; message?: { event?: string; mark?: { name?: string } }; item_id?: string; item?: { id?: string } }) => {
     if (event.type === "twilio_message" && event.message?.event === "mark" && !String(event.message.mark?.name ?? "").startsWith("done:")) audioMarksBack += 1;
-    if (event.type === "input_audio_buffer.speech_started" && event.item_id) itemStartedAt.set(event.item_id, Date.now());
-    if (event.type === "response.output_item.added" && event.item?.id) itemStartedAt.set(event.item.id, Date.now());
   });
 
   let resolveEnded: () => void = () => {};
@@ -144,7 +152,8 @@ export function startConversation(params: {
       if (session) persist(session.history);
       session?.close();
       await writes;
-      await hooks.streamEnded(callId).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
+      const envelope = media.envelope();
+      await hooks.streamEnded(callId, envelope ? { envelope: envelope.bytes, envelopeStartMs: envelope.startMs } : null).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
       resolveEnded();
     })();
   });
@@ -158,6 +167,11 @@ export function startConversation(params: {
     request = loaded.request;
     const current = request;
     await hooks.streamStarted(callId, params.streamSid);
+    // Spoken (text to speech) while the model connects and Twilio's AMD listens; played once a person is on the line.
+    const disclosures = hooks.prepareDisclosures(current).catch((error: unknown) => {
+      log(`call ${callId}: the disclosures could not be prepared`, describeFailure(error));
+      return null;
+    });
     const tools = [
       tool({
         name: "book_meeting",
@@ -168,6 +182,12 @@ export function startConversation(params: {
         name: "opt_out",
         ...CALL_TOOLS.opt_out,
         execute: async () => JSON.stringify(await hooks.optOut(current)),
+      }),
+      tool({
+        name: "stop_recording",
+        description: "The contact does not want the call recorded: stop the recording now (the call goes on unrecorded), then confirm it to them.",
+        parameters: z.object({ reason: z.string().nullable().describe("What the contact said, in a few words.") }),
+        execute: async ({ reason }) => JSON.stringify(await hooks.stopRecording(current, { offsetMs: media.now(), reason: reason ?? "the contact objected" })),
       }),
       tool({
         name: "end_call",
@@ -225,6 +245,21 @@ export function startConversation(params: {
       return;
     }
     if (closingByUs || failed || /^(machine|fax)/.test(verdict)) return;
+    // The disclosures first, exactly as written, before the model may say anything; a call without them does not go on.
+    const prepared = await disclosures;
+    if (!prepared) {
+      await fail("disclosure-unavailable", "The call's disclosures could not be spoken, so the call was ended before the agent said anything.");
+      return;
+    }
+    for (const disclosure of prepared) {
+      if (closingByUs || failed || streamGone.signal.aborted) return;
+      const played = await media.play(disclosure.audio, streamGone.signal);
+      if (streamGone.signal.aborted) return;
+      await hooks.disclosureSpoken(current, { kind: disclosure.kind, offsetMs: played.startMs }).catch((error: unknown) => log(`disclosure of ${callId} not recorded`, error));
+      const line: TranscriptLineInput = { itemId: `disclosure:${disclosure.kind}`, speaker: "agent", text: disclosure.text, offsetMs: played.startMs, endOffsetMs: played.endMs };
+      writes = writes.then(() => hooks.saveLine(current, line)).catch((error: unknown) => log(`transcript line of ${callId} not stored`, error));
+    }
+    if (closingByUs || failed || streamGone.signal.aborted) return;
     transport.sendEvent(RESPONSES_ON);
     transport.sendEvent({ type: "response.create" });
   })().catch((error: unknown) => {

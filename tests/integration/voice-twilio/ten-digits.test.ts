@@ -106,9 +106,10 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     // Conversations: both sides in the transcript, stored line by line as they happened.
     for (const digit of [0, 1, 5, 8, 9]) {
       const call = await callOf(digit);
-      expect(call.transcript, `digit ${digit}`).toMatch(/^Customer: Hello, who is this\?\nAgent: Hi, this is Ava/);
+      // The identification disclosure, word for word, before the agent's first turn (docs/compliance.md).
+      expect(call.transcript, `digit ${digit}`).toMatch(/^Customer: Hello, who is this\?\nAgent: Hello, this is an automated AI assistant calling on behalf of .+\nAgent: Hi, this is Ava/);
       const lines = await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id));
-      expect(lines.map((line) => line.speaker).slice(0, 4), `digit ${digit}`).toEqual(["customer", "agent", "customer", "agent"]);
+      expect(lines.map((line) => line.speaker).slice(0, 5), `digit ${digit}`).toEqual(["customer", "agent", "agent", "customer", "agent"]);
       expect(lines.every((line, i) => i === 0 || line.offsetMs >= lines[i - 1]!.offsetMs)).toBe(true);
     }
     // A console follows a call by reading the lines after its cursor; another organization reads nothing.
@@ -160,7 +161,7 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     // Digit 2: voicemail after the beep: the agent's message spoken by Twilio, no conversation.
     const voicemailCall = stack.twilio.callTo("+12025550172")!;
     expect(voicemailCall.answeredBy).toBe("machine_end_beep");
-    expect(voicemailCall.said).toEqual([VOICEMAIL_MESSAGE]);
+    expect(voicemailCall.said).toEqual([expect.stringContaining("an automated AI assistant calling on behalf of"), VOICEMAIL_MESSAGE]);
 
     // Recordings: dual-channel WAV with speech on both channels, through the API's signed link; none for 3, 6, 7, 9.
     const listed = await api("/recordings", { method: "POST", key: apiKey, body: { sequenceIds: [...sequenceByDigit.values()], includeTranscripts: true } });
@@ -234,7 +235,7 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     await stack.runUntil(() => receiver.requests.length >= 1, { timeoutMs: 60_000, label: "the call-result webhook" });
     const [call] = await db.select().from(calls).where(eq(calls.id, callId));
     // What was said before the crash was stored as it happened; the call ended when Twilio said so.
-    expect(call!.transcript).toMatch(/^Customer: Hello, who is this\?\nAgent: Hi, this is Ava/);
+    expect(call!.transcript).toMatch(/^Customer: Hello, who is this\?\nAgent: Hello, this is an automated AI assistant .+\nAgent: Hi, this is Ava/);
     expect(["Goal Not Completed", "No Conversation"]).toContain(call!.resultType);
     const [twilioRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, callId));
     expect(twilioRow).toMatchObject({ status: "completed", streamEndedAt: null, endedReportedAt: expect.any(Date) });
