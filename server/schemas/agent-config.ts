@@ -17,7 +17,14 @@ import {
   MAX_TIMEZONE_LENGTH,
 } from "./limits";
 import { boundedText as text, idText } from "./text";
+import { disclosureTextProblem, RECORDING_NOTICE_MODES } from "@/server/services/privacy/disclosure-texts";
 import { MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+
+/** A disclosure text: known placeholders only; empty means the default. */
+const ZDisclosureText = z.string().superRefine((value, ctx) => {
+  const problem = value.trim() ? disclosureTextProblem(value) : null;
+  if (problem) ctx.addIssue({ code: "custom", message: `the disclosure ${problem}` });
+});
 
 export const ZBookingConfigSchema = z.object({
   mode: z.enum(["link", "crm", "concierge"]),
@@ -41,6 +48,16 @@ const ZAgentVoiceSettingsFields = {
   ringTimeoutSeconds: z.number().int().min(RING_TIMEOUT_SECONDS.min).max(RING_TIMEOUT_SECONDS.max).optional().describe("Seconds the phone rings before the call counts as not answered."),
   maxCallSeconds: z.number().int().min(MAX_CALL_SECONDS.min).max(MAX_CALL_SECONDS.max).optional().describe("The longest a connected call may last, in seconds."),
   voice: z.enum(REALTIME_VOICES).optional().describe("The speech-to-speech voice of the agent."),
+  disclosureIdentification: ZDisclosureText.nullable()
+    .optional()
+    .describe("Spoken word for word first on every connected call: who is calling, that it is an automated assistant, why. `{organization}` and `{agent}` are filled in; null = the default text (docs/compliance.md)."),
+  disclosureRecordingNotice: ZDisclosureText.nullable()
+    .optional()
+    .describe("Spoken word for word after the identification where a recording notice is needed; null = the default text."),
+  recordingNoticeMode: z
+    .enum(RECORDING_NOTICE_MODES)
+    .optional()
+    .describe("`by-state`: the notice where the number's area code maps to an all-party-consent state; `always`: on every call."),
 };
 
 /** What input and extracted variables share in the editor's document; an id marks an existing definition. */
@@ -118,6 +135,9 @@ export const ZConsoleAgentSchema = z.object({
   ringTimeoutSeconds: z.number().int(),
   maxCallSeconds: z.number().int(),
   voice: z.enum(REALTIME_VOICES),
+  disclosureIdentification: z.string().nullable(),
+  disclosureRecordingNotice: z.string().nullable(),
+  recordingNoticeMode: z.enum(RECORDING_NOTICE_MODES),
   replyEndsSequence: z.boolean(),
 });
 

@@ -4,6 +4,8 @@ import { getCallingSettingsProcedure } from "./get-calling-settings.procedure";
 import { getCurrentOrganizationProcedure } from "./get-current-organization.procedure";
 import { listMyOrganizationsProcedure } from "./list-my-organizations.procedure";
 import { updateCallingSettingsProcedure } from "./update-calling-settings.procedure";
+import { getPrivacySettingsProcedure } from "./get-privacy-settings.procedure";
+import { updatePrivacySettingsProcedure } from "./update-privacy-settings.procedure";
 
 export const organizationsRouter = router({
   listMine: listMyOrganizationsProcedure,
@@ -11,4 +13,6 @@ export const organizationsRouter = router({
   callingSettings: getCallingSettingsProcedure,
   callingHours: getCallingHoursProcedure,
   updateCallingSettings: updateCallingSettingsProcedure,
+  privacySettings: getPrivacySettingsProcedure,
+  updatePrivacySettings: updatePrivacySettingsProcedure,
 });

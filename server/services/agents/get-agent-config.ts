@@ -62,6 +62,9 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     ringTimeoutSeconds: agent.ringTimeoutSeconds,
     maxCallSeconds: agent.maxCallSeconds,
     voice: agent.voice as AgentVoiceSettings["voice"],
+    disclosureIdentification: agent.disclosureIdentification,
+    disclosureRecordingNotice: agent.disclosureRecordingNotice,
+    recordingNoticeMode: agent.recordingNoticeMode,
     replyEndsSequence: agent.replyEndsSequence,
   };
 }

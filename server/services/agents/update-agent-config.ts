@@ -122,6 +122,10 @@ export function voiceSettingsOf(config: TAgentConfig) {
     ...(config.ringTimeoutSeconds !== undefined ? { ringTimeoutSeconds: config.ringTimeoutSeconds } : {}),
     ...(config.maxCallSeconds !== undefined ? { maxCallSeconds: config.maxCallSeconds } : {}),
     ...(config.voice !== undefined ? { voice: config.voice } : {}),
+    // Empty text = the default disclosure (null); left out = unchanged.
+    ...(config.disclosureIdentification !== undefined ? { disclosureIdentification: config.disclosureIdentification?.trim() || null } : {}),
+    ...(config.disclosureRecordingNotice !== undefined ? { disclosureRecordingNotice: config.disclosureRecordingNotice?.trim() || null } : {}),
+    ...(config.recordingNoticeMode !== undefined ? { recordingNoticeMode: config.recordingNoticeMode } : {}),
   };
 }
 

@@ -46,6 +46,8 @@ export function toCallEventPayload(row: CallMetadataRow): TCallEventPayload {
     createdAt: call.createdAt.toISOString(),
     updatedAt: call.updatedAt.toISOString(),
     callStatus: callStatusOf(call.resultType),
+    disclosures: call.disclosures ?? null,
+    contentRemoved: call.contentRemovedAt ? { removedAt: call.contentRemovedAt.toISOString(), reason: "retention" } : null,
   };
 }
 
