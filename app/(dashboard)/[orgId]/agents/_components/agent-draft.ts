@@ -26,6 +26,9 @@ export const EMPTY_AGENT: AgentDraft = {
   ringTimeoutSeconds: 30,
   maxCallSeconds: 600,
   voice: "marin",
+  disclosureIdentification: null,
+  disclosureRecordingNotice: null,
+  recordingNoticeMode: "by-state",
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -56,5 +59,8 @@ export function draftFromView(view: AgentView): AgentDraft {
     ringTimeoutSeconds: view.ringTimeoutSeconds,
     maxCallSeconds: view.maxCallSeconds,
     voice: view.voice,
+    disclosureIdentification: view.disclosureIdentification,
+    disclosureRecordingNotice: view.disclosureRecordingNotice,
+    recordingNoticeMode: view.recordingNoticeMode,
   };
 }

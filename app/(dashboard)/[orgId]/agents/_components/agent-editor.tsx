@@ -13,6 +13,7 @@ import type { AgentDraft, AgentView } from "./agent-draft";
 import { BookingFields, ExtractedVariablesFields, GeneralFields, InputVariablesFields, OutcomesFields, PromptFields } from "./editor-sections";
 import { StepsEditor } from "./steps-editor";
 import { VoiceCallSettings } from "./voice-call-settings";
+import { DisclosureSettings } from "./disclosure-settings";
 
 const SECTIONS = [
   { id: "general", title: "General" },
@@ -22,6 +23,7 @@ const SECTIONS = [
   { id: "extracted-variables", title: "Extracted variables" },
   { id: "outcomes", title: "Outcomes" },
   { id: "voice-calls", title: "Phone calls" },
+  { id: "disclosures", title: "Disclosures" },
   { id: "booking", title: "Meeting booking" },
 ] as const;
 
@@ -133,6 +135,9 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
           </Section>
           <Section {...sectionProps("voice-calls")} description="Used on real phone calls; the demo simulator ignores them.">
             <VoiceCallSettings value={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />
+          </Section>
+          <Section {...sectionProps("disclosures")} description="Who is calling and that the call is recorded: said first on every connected call, exactly as written.">
+            <DisclosureSettings value={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />
           </Section>
           <Section {...sectionProps("booking")} description="The agent always books through the chosen mode and never falls back to another.">
             <BookingFields config={draft.bookingConfig} onChange={(config) => set("bookingConfig", config)} />
