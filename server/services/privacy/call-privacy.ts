@@ -13,8 +13,8 @@ export type CallPrivacy = {
   /** False: the organization keeps no recordings; the engine does not record. */
   keepRecordings: boolean;
   redaction: RedactionSettings;
-  /** Exempt from redaction: the contact's own number and email, and the number we call from. */
-  exemptions: { phoneNumbers: string[]; emails: string[] };
+  /** Exempt from redaction: the contact's own number and email, the number we call from, the disclosures' texts. */
+  exemptions: { phoneNumbers: string[]; emails: string[]; texts?: string[] };
 };
 
 export async function findOrganizationPrivacy(db: DbOrTx, organizationId: string): Promise<OrganizationPrivacy> {
@@ -63,6 +63,7 @@ export function buildCallPrivacy(organization: OrganizationPrivacy, source: Call
     exemptions: {
       phoneNumbers: [source.sequence.phoneNumber, source.call.fromPhoneNumber].filter(Boolean),
       emails: source.sequence.toEmailAddress ? [source.sequence.toEmailAddress] : [],
+      texts: [disclosures.identification.text, disclosures.recordingNotice.text].filter(Boolean),
     },
   };
 }
@@ -74,14 +75,15 @@ export function redactorFor(privacy: Pick<CallPrivacy, "redaction" | "exemptions
 /** The redactor of a stored call (its organization's settings, its contact's number and email); null for an unknown call. */
 export async function findCallRedactor(db: DbOrTx, callId: string): Promise<Redactor | null> {
   const [row] = await db
-    .select({ organizationId: calls.organizationId, from: calls.fromPhoneNumber, phoneNumber: sequences.phoneNumber, email: sequences.toEmailAddress })
+    .select({ organizationId: calls.organizationId, from: calls.fromPhoneNumber, phoneNumber: sequences.phoneNumber, email: sequences.toEmailAddress, disclosures: calls.disclosures })
     .from(calls)
     .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
     .where(eq(calls.id, callId))
     .limit(1);
   if (!row) return null;
   const organization = await findOrganizationPrivacy(db, row.organizationId);
-  return createRedactor(organization.redaction, { phoneNumbers: [row.phoneNumber, row.from].filter(Boolean), emails: row.email ? [row.email] : [] });
+  const texts = row.disclosures ? [row.disclosures.identification.text, row.disclosures.recordingNotice.text].filter(Boolean) : [];
+  return createRedactor(organization.redaction, { phoneNumbers: [row.phoneNumber, row.from].filter(Boolean), emails: row.email ? [row.email] : [], texts });
 }
 
 /** The planned disclosures become the call's audit trail when it is placed (a call placed again keeps the first). */

@@ -17,8 +17,11 @@ export type RedactionSettings = {
   patterns: readonly CustomRedactionPattern[];
 };
 
-/** What is the contact's own (never redacted): their number and email, and the number we call from. */
-export type RedactionExemptions = { phoneNumbers: readonly string[]; emails: readonly string[] };
+/**
+ * Never redacted: the contact's own number and email, the number we call from, and `texts` (the call's disclosures,
+ * the organization's own words, kept exactly as spoken).
+ */
+export type RedactionExemptions = { phoneNumbers: readonly string[]; emails: readonly string[]; texts?: readonly string[] };
 
 export type RedactionResult = { text: string; categories: string[] };
 
@@ -119,7 +122,8 @@ function normalizeSpokenDigits(text: string): { text: string; map: number[]; end
 function normalizedPhone(raw: string): string | null {
   const digits = raw.replace(/[^\d+]/g, "");
   const parsed = parsePhoneNumberFromString(digits.startsWith("+") ? digits : digits.length === 11 && digits.startsWith("1") ? `+${digits}` : digits, "US");
-  return parsed?.isPossible() ? parsed.number : null;
+  // Valid, not merely possible: "1127-220730" in an organization's name is no phone number.
+  return parsed?.isValid() ? parsed.number : null;
 }
 
 const CONTEXT_WINDOW = 40;
@@ -235,6 +239,13 @@ export function createRedactor(settings: RedactionSettings, exemptions: Redactio
         if (!spans.some((other) => other.start <= start && other.end >= end)) spans.push({ start, end, category: span.category });
       }
     }
+    // Inside an exempt text (a disclosure): nothing is redacted.
+    const exempt = (exemptions.texts ?? []).filter(Boolean).flatMap((phrase) => {
+      const found: Array<[number, number]> = [];
+      for (let at = text.indexOf(phrase); at >= 0; at = text.indexOf(phrase, at + 1)) found.push([at, at + phrase.length]);
+      return found;
+    });
+    if (exempt.length > 0) spans.splice(0, spans.length, ...spans.filter((span) => !exempt.some(([from, to]) => span.start < to && span.end > from)));
     if (spans.length === 0) return { text, categories: [] };
     spans.sort((a, b) => a.start - b.start || b.end - a.end);
     const merged: Span[] = [];

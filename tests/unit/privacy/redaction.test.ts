@@ -39,6 +39,13 @@ describe("redaction", () => {
     expect(redactor.redactText("Please call me back at +12025550100.")).toBe("Please call me back at +12025550100.");
   });
 
+  it("leaves the call's disclosures as spoken, and numbers that are no valid phone number", () => {
+    const identification = "Hello, this is an automated AI assistant calling on behalf of Acme Demo (1127-220730) or 415-555-0199.";
+    const withDisclosure = createRedactor(all, { ...exemptions, texts: [identification] });
+    expect(withDisclosure.redactText(`${identification} Call 415-555-0199.`)).toBe(`${identification} Call [redacted:phone].`);
+    expect(redactor.redactText("Acme Demo (1127-220730)")).toBe("Acme Demo (1127-220730)");
+  });
+
   it("only the organization's categories; custom patterns with their own marker", () => {
     const custom = createRedactor({ categories: ["ssn"], patterns: [{ name: "member-id", pattern: "MBR-\\d{6}" }] }, exemptions);
     expect(custom.redactText("card 4111111111111111, member mbr-123456, ssn 536-22-8471")).toBe("card 4111111111111111, member [redacted:member-id], ssn [redacted:ssn]");
