@@ -116,11 +116,14 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     const first = await listTranscriptLines(db, { organizationId: organization.id, callId: (await callOf(1)).id, limit: 2 });
     expect(first.lines.map((line) => line.speaker)).toEqual(["customer", "agent"]);
     const rest = await listTranscriptLines(db, { organizationId: organization.id, callId: (await callOf(1)).id, after: first.nextCursor! });
-    expect(rest.lines.map((line) => line.text)).toEqual([clipText("callee.not-now"), clipText("agent.no-problem")]);
+    expect(rest.lines.map((line) => line.text)).toEqual([clipText("agent.intro"), clipText("callee.not-now"), clipText("agent.no-problem")]);
     expect((await listTranscriptLines(db, { organizationId: "org.someone-else", callId: (await callOf(1)).id })).lines).toEqual([]);
-    expect((await callOf(4)).transcript).toBe(`Customer: Hello?\nAgent: ${clipText("agent.intro")}\nAgent: ${clipText("agent.still-there")}`);
-    // The machine's greeting is what the callee side said; the agent said nothing to it, then left its message.
-    expect((await callOf(2)).transcript).toBe(`Customer: ${clipText("callee.voicemail-greeting")}\nAgent: ${VOICEMAIL_MESSAGE}`);
+    const identification = first.lines[1]!.text;
+    expect(identification).toMatch(/^Hello, this is an automated AI assistant calling on behalf of /);
+    expect((await callOf(4)).transcript).toBe(`Customer: Hello?\nAgent: ${identification}\nAgent: ${clipText("agent.intro")}\nAgent: ${clipText("agent.still-there")}`);
+    // The machine's greeting is what the callee side said; the agent said nothing to it, then left its message (who
+    // is calling first).
+    expect((await callOf(2)).transcript).toBe(`Customer: ${clipText("callee.voicemail-greeting")}\nAgent: ${identification} ${VOICEMAIL_MESSAGE}`);
     for (const digit of [3, 6, 7]) expect((await callOf(digit)).transcript, `digit ${digit}`).toBeNull();
 
     // The Realtime session got the agent's voice, its prompt, the contact's name, variables and local time, and the tools.
@@ -229,7 +232,8 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     await stack.runUntil(async () => {
       const [call] = await db.select().from(calls).where(eq(calls.sequenceId, sequenceId));
       callId = call?.id ?? "";
-      return !!call && (await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id))).length >= 2;
+      // Hello, the identification, the agent's first turn.
+      return !!call && (await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id))).length >= 3;
     }, { timeoutMs: 60_000, label: "the conversation to start" });
     stack.engine.media.live.get(callId)!.abort({ crash: true });
     await stack.runUntil(() => receiver.requests.length >= 1, { timeoutMs: 60_000, label: "the call-result webhook" });
