@@ -23,6 +23,7 @@ import http from "node:http";
 import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import WebSocket, { WebSocketServer } from "ws";
+import { planDisclosures } from "@/server/services/privacy/disclosures";
 
 const AUTH_TOKEN = "bench-auth-token";
 const OPENAI_KEY = "sk-bench";
@@ -54,6 +55,13 @@ async function runBridgeChild(realtimeUrl: string) {
     toExt: "",
     agent: { agentId: "agent.bench", name: "Ava", prompt: "You are Ava.", hasBookingTool: false, goals: [], voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" as const, greetingMode: "on-answer" as const, callPurpose: "about the benchmark", answeredByActions: {} } },
     contact: { name: "Bench Contact", timezone: "America/New_York", email: null, variables: {} },
+    // Nothing to disclose, redact or record: the benchmark measures the bridge alone.
+    privacy: {
+      disclosures: { ...planDisclosures({ organizationName: "Bench", agent: { name: "Ava", identification: null, recordingNotice: null, recordingNoticeMode: "by-state" }, phoneNumber: "+12025550123", keepRecordings: false, consent: null, now: new Date() }) },
+      keepRecordings: false,
+      redaction: { categories: [], patterns: [] },
+      exemptions: { phoneNumbers: [], emails: [] },
+    },
   });
   const media = createMediaStreamServer({
     settings,
@@ -70,6 +78,8 @@ async function runBridgeChild(realtimeUrl: string) {
       streamStarted: async () => {},
       streamEnded: async () => {},
       saveLine: async () => {},
+      prepareDisclosures: async () => [],
+      disclosureSpoken: async () => {},
       // A person answered: the bridge relays from the start, as after Twilio's AMD says `human`.
       answeredBy: async () => "human",
     },

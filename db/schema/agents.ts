@@ -87,6 +87,12 @@ export const agents = pgTable(
     callPurpose: text("call_purpose"),
     /** Real voice engine: what the agent does for each class of answerer (left-out classes take the defaults). */
     answeredByActions: jsonb("answered_by_actions").$type<AnsweredByActions>().notNull().default(sql`'{}'::jsonb`),
+    /** Disclosures (docs/compliance.md): the identification spoken first on every connected call; null = the default text. */
+    disclosureIdentification: text("disclosure_identification"),
+    /** The recording notice spoken after the identification where it is needed; null = the default text. */
+    disclosureRecordingNotice: text("disclosure_recording_notice"),
+    /** `by-state`: the notice only where the number's area code maps to an all-party-consent state; `always`: on every call. */
+    recordingNoticeMode: text("recording_notice_mode").$type<"by-state" | "always">().notNull().default("by-state"),
     /** Any SMS reply from the contact ends the sequence as `done` (an opt-out always does). */
     replyEndsSequence: boolean("reply_ends_sequence").notNull().default(false),
     /** Calls of this agent in the air at once; null = no agent limit (the organization's still applies). */

@@ -14,3 +14,4 @@ export * from "./messages";
 export * from "./agent-tests";
 export * from "./phone-numbers";
 export * from "./call-quality";
+export * from "./privacy";

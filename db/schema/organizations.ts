@@ -1,5 +1,5 @@
 import { sql } from "drizzle-orm";
-import { boolean, index, integer, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import { boolean, index, integer, jsonb, pgEnum, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 
 export const memberRole = pgEnum("member_role", ["admin", "support", "member"]);
 /** A member's role in an organization: admin (everything), support (conversations, recordings, meetings), member (read-only). */
@@ -25,6 +25,14 @@ export const organizations = pgTable("organizations", {
   emailReplyTo: text("email_reply_to"),
   /** The answer to an SMS `HELP`; null = a default naming the organization. */
   smsHelpText: text("sms_help_text"),
+  /** Redaction (docs/compliance.md): the built-in categories removed from transcripts, analysis, webhooks and recordings. */
+  redactionCategories: jsonb("redaction_categories").$type<string[]>().notNull().default(sql`'["card","ssn","bank-account","routing-number","date-of-birth","email","phone"]'::jsonb`),
+  /** The organization's own patterns: `{name, pattern}` (a JavaScript regular expression, matched case-insensitively). */
+  redactionPatterns: jsonb("redaction_patterns").$type<Array<{ name: string; pattern: string }>>().notNull().default(sql`'[]'::jsonb`),
+  /** Days recordings, transcripts and analysis are kept after a call ended (1–730); null = no organization limit. */
+  retentionDays: integer("retention_days"),
+  /** False: no recording is kept at all ("do not keep"); the real engine does not even ask Twilio to record. */
+  keepRecordings: boolean("keep_recordings").notNull().default(true),
   createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
 });
 

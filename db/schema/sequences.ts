@@ -3,6 +3,7 @@ import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex }
 import type { AgentStep } from "./agents";
 import type { CallQuality } from "./call-quality";
 import type { ConsentRecord } from "./consent";
+import type { CallDisclosures, RedactedSpan } from "./privacy";
 import { agents } from "./agents";
 import { organizations } from "./organizations";
 
@@ -131,6 +132,13 @@ export const calls = pgTable(
     recordingContentType: text("recording_content_type"),
     recordingDurationSeconds: integer("recording_duration_seconds"),
     recordingDeletedAt: timestamp("recording_deleted_at", { withTimezone: true, mode: "date" }),
+    /** The audit trail of the call's disclosures and recording consent (server/services/privacy/disclosures.ts); null until dialed. */
+    disclosures: jsonb("disclosures").$type<CallDisclosures>(),
+    /** Spans of the recording silenced because the transcript there was redacted (recording milliseconds). */
+    redactedSpans: jsonb("redacted_spans").$type<RedactedSpan[]>().notNull().default(sql`'[]'::jsonb`),
+    /** When the transcript and analysis were removed, and why (`retention`); null while they are kept. */
+    contentRemovedAt: timestamp("content_removed_at", { withTimezone: true, mode: "date" }),
+    contentRemovedReason: text("content_removed_reason"),
     providerCallId: text("provider_call_id"),
     /** Call quality as the voice engine measured it (greeting, per-turn latency, interruptions, answerer); docs/call-quality.md. */
     quality: jsonb("quality").$type<CallQuality>(),

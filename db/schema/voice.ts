@@ -46,6 +46,13 @@ export const twilioCalls = pgTable(
     voicemailMessage: text("voicemail_message"),
     /** What our media bridge measured on this call's stream (written when the stream ends; server/voice/call-quality.ts). */
     quality: jsonb("quality").$type<BridgeQuality>(),
+    /**
+     * The loudness of the callee's first minute as the media stream carried it (one byte per 20 ms frame, base64),
+     * and the stream timestamp of its first frame: the recording's callee channel is aligned on it before redacted
+     * spans are silenced (server/services/privacy/recording-redaction.ts).
+     */
+    inboundEnvelope: text("inbound_envelope"),
+    inboundEnvelopeStartMs: integer("inbound_envelope_start_ms"),
     /** When `call.ended` was handed to the call engine: exactly once per call. */
     endedReportedAt: timestamp("ended_reported_at", { withTimezone: true, mode: "date" }),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -73,6 +80,10 @@ export const callTranscriptLines = pgTable(
     text: text("text").notNull(),
     /** Milliseconds from the start of the media stream (the call's answer) to the start of the turn. */
     offsetMs: integer("offset_ms").notNull(),
+    /** Where the turn ended (same clock as offsetMs), when the engine knows it. */
+    endOffsetMs: integer("end_offset_ms"),
+    /** Redaction categories whose markers the text carries (`card`, `ssn`…); empty when nothing was redacted. */
+    redactions: jsonb("redactions").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().default(sql`now()`),
   },
   (t) => [uniqueIndex("call_transcript_lines_item_idx").on(t.callId, t.itemId), index("call_transcript_lines_call_idx").on(t.callId, t.id)],

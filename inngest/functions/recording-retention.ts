@@ -2,6 +2,7 @@ import type { Inngest } from "inngest";
 import { getDb, type Db } from "@/db";
 import { getConfig } from "@/server/config/env";
 import { deleteExpiredRecordings } from "@/server/services/recordings/delete-expired-recordings";
+import { deleteExpiredCallContent } from "@/server/services/privacy/delete-expired-call-content";
 import { getRecordingStore, type RecordingStore } from "@/server/storage/recording-store";
 import { recordingRetentionDays } from "@/server/storage/storage-settings";
 import { inngest } from "../client";
@@ -20,8 +21,9 @@ const BATCHES_PER_STEP = 10;
 const MAX_STEPS = 200;
 
 /**
- * Daily at 03:17 UTC: deletes the audio of calls that ended more than RECORDING_RETENTION_DAYS ago; those calls then
- * report `no-recording` everywhere, their transcripts stay. The cutoff comes from the cron event's time, so retries of
+ * Daily at 03:17 UTC: deletes the audio of calls that ended more than RECORDING_RETENTION_DAYS ago (those calls then
+ * report `no-recording` everywhere, their transcripts stay), then applies each organization's own retention period
+ * (recordings, transcripts and analysis; server/services/privacy/delete-expired-call-content.ts). The cutoff comes from the cron event's time, so retries of
  * a step use the same one. Each step resumes after the last call the previous one examined.
  */
 export function createRecordingRetentionFunction(client: Inngest.Any, deps: RecordingRetentionDependencies = defaultDependencies) {
@@ -48,7 +50,19 @@ export function createRecordingRetentionFunction(client: Inngest.Any, deps: Reco
         afterCallId = batch.lastCallId;
         if (batch.done) break;
       }
-      return { retentionDays, cutoffFrom: now.toISOString(), deleted, failed };
+      // Organizations' own retention (docs/compliance.md "Retention"): recordings, transcripts and analysis.
+      let removed = 0;
+      let afterContentCallId: string | null = null;
+      for (let index = 0; index < MAX_STEPS; index++) {
+        const batch = await step.run(`delete-expired-call-content-${index}`, () =>
+          deleteExpiredCallContent(deps.getDb(), { now, store: deps.store(), afterCallId: afterContentCallId, maxBatches: BATCHES_PER_STEP }),
+        );
+        removed += batch.removed;
+        failed += batch.failed;
+        afterContentCallId = batch.lastCallId;
+        if (batch.done) break;
+      }
+      return { retentionDays, cutoffFrom: now.toISOString(), deleted, removed, failed };
     },
   );
 }

@@ -572,6 +572,12 @@ const fields = {
     default: "`gpt-realtime`",
     sameOnEveryInstance: true,
   }),
+  DISCLOSURE_SPEECH_MODEL: setting(text().default("gpt-4o-mini-tts"), {
+    group: "Real voice engine (VOICE_ENGINE=twilio-realtime)",
+    description: "The text-to-speech model that speaks each call's disclosures word for word (OpenAI `audio/speech`, in the agent's voice) before the Realtime model says anything (docs/compliance.md).",
+    default: "`gpt-4o-mini-tts`",
+    sameOnEveryInstance: true,
+  }),
   OPENAI_BASE_URL: setting(httpUrl().optional(), {
     group: "Real voice engine (VOICE_ENGINE=twilio-realtime)",
     description: "OpenAI's API base (tests point it at a simulator).",

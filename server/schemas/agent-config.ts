@@ -30,6 +30,13 @@ import {
 import { greetingModes } from "@/db/schema/call-quality";
 import { CALL_PURPOSE_MAX_LENGTH, MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
 import { ANSWERED_BY_ALLOWED_ACTIONS } from "@/server/voice/call-quality";
+import { disclosureTextProblem, RECORDING_NOTICE_MODES } from "@/server/services/privacy/disclosure-texts";
+
+/** A disclosure text: known placeholders only; empty means the default. */
+const ZDisclosureText = z.string().superRefine((value, ctx) => {
+  const problem = value.trim() ? disclosureTextProblem(value) : null;
+  if (problem) ctx.addIssue({ code: "custom", message: `the disclosure ${problem}` });
+});
 
 export const ZBookingConfigSchema = z.object({
   mode: z.enum(["link", "crm", "concierge"]),
@@ -67,6 +74,16 @@ const ZAgentVoiceSettingsFields = {
   greetingMode: z.enum(greetingModes).optional().describe("`on-answer`: the agent greets as soon as the call is answered; `wait-for-callee`: it lets the callee speak first."),
   callPurpose: z.string().max(CALL_PURPOSE_MAX_LENGTH).nullable().optional().describe("Why the agent calls, in a few words (\"about your recent enquiry\"): what it tells an automated call screener."),
   answeredByActions: ZAnsweredByActionsSchema.optional().describe("What the agent does when a machine, fax, phone menu, call screener or unknown answerer picks up; left-out classes take the defaults."),
+  disclosureIdentification: ZDisclosureText.nullable()
+    .optional()
+    .describe("Spoken word for word first on every connected call: who is calling, that it is an automated assistant, why. `{organization}` and `{agent}` are filled in; null = the default text (docs/compliance.md)."),
+  disclosureRecordingNotice: ZDisclosureText.nullable()
+    .optional()
+    .describe("Spoken word for word after the identification where a recording notice is needed; null = the default text."),
+  recordingNoticeMode: z
+    .enum(RECORDING_NOTICE_MODES)
+    .optional()
+    .describe("`by-state`: the notice where the number's area code maps to an all-party-consent state; `always`: on every call."),
 };
 
 /** Handing a call to a person (docs/call-engine.md "Transfers"); null = the agent never transfers. */
@@ -186,6 +203,9 @@ export const ZConsoleAgentSchema = z.object({
   greetingMode: z.enum(greetingModes),
   callPurpose: z.string().nullable(),
   answeredByActions: ZAnsweredByActionsSchema.required(),
+  disclosureIdentification: z.string().nullable(),
+  disclosureRecordingNotice: z.string().nullable(),
+  recordingNoticeMode: z.enum(RECORDING_NOTICE_MODES),
   replyEndsSequence: z.boolean(),
 });
 

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZConsentRecordSchema } from "./consent";
+import { ZCallDisclosuresSchema, ZContentRemovedSchema } from "./disclosures";
 
 export const ZActionSchema = z.object({
   description: z.string(),
@@ -104,6 +105,8 @@ export const ZCallEventPayloadSchema = z.object({
   updatedAt: z.string(),
   callStatus: z.string().describe("Hyphenated lower case, e.g. `goal-not-completed`."),
   quality: ZCallQualitySchema,
+  disclosures: ZCallDisclosuresSchema.nullable().optional(),
+  contentRemoved: ZContentRemovedSchema.nullable().optional(),
 });
 
 /** The Call metadata object of GET /conversations/metadata/{sequenceId}. */

@@ -61,9 +61,21 @@ export const CALLEE_SCENARIOS: Record<number, CalleeScenario> = {
   9: { kind: "human", lines: ["callee.hello", "callee.not-now"], recording: "missing" },
 };
 
+/**
+ * Variants chosen by the last two digits, each keeping its last digit's outcome: a contact who objects to the
+ * recording (…21) and one who reads out a card number and a social security number (…31).
+ */
+export const CALLEE_VARIANTS: Record<string, CalleeScenario> = {
+  "21": { kind: "human", lines: ["callee.hello", "callee.dont-record", "callee.not-now"], recording: "available" },
+  "31": { kind: "human", lines: ["callee.hello", "callee.card-and-ssn", "callee.not-now"], recording: "available" },
+};
+
 export function calleeScenarioFor(phoneNumber: string): CalleeScenario {
   if (isTransferTargetNumber(phoneNumber)) return transferTargetScenarioFor(phoneNumber);
-  const digit = Number(phoneNumber.replace(/\D/g, "").slice(-1) || "0");
+  const digits = phoneNumber.replace(/\D/g, "");
+  const variant = CALLEE_VARIANTS[digits.slice(-2)];
+  if (variant) return variant;
+  const digit = Number(digits.slice(-1) || "0");
   return CALLEE_SCENARIOS[digit]!;
 }
 
@@ -114,7 +126,7 @@ export type AgentAction =
   | { say: VoiceClipId; /** What is said, when not the clip's text (the clip is only its voice). */ text?: string }
   /** Text the model was told to say word for word (a tool's `say`); voiced with agent speech of its spoken length. */
   | { sayText: string }
-  | { call: "book_meeting" | "opt_out" | "end_call" | "transfer_call" | "press_digits" | "report_answered_by"; arguments?: Record<string, unknown> };
+  | { call: "book_meeting" | "opt_out" | "end_call" | "transfer_call" | "press_digits" | "report_answered_by" | "stop_recording"; arguments?: Record<string, unknown> };
 
 /**
  * What the agent answers to each callee utterance it recognizes (nothing to a beep). Like a real model, it answers a
@@ -133,6 +145,8 @@ export const AGENT_REPLIES: Partial<Record<VoiceClipId, AgentAction[]>> = {
   "callee.yes-please": [{ call: "book_meeting", arguments: { preferredStartTime: null } }],
   "menu.prompt": [{ call: "press_digits", arguments: { digits: "1", reason: "Sales is where a person answers." } }],
   "person.sales-hello": [{ say: "agent.intro" }],
+  "callee.dont-record": [{ call: "stop_recording", arguments: { reason: "the contact asked not to be recorded" } }],
+  "callee.card-and-ssn": [{ say: "agent.noted" }],
 };
 
 /**
@@ -158,6 +172,7 @@ export function agentReplyAfterTool(tool: string, ok: boolean, output = ""): Age
   if (tool === "book_meeting") return [{ say: ok ? "agent.booked" : "agent.booking-failed" }, { call: "end_call", arguments: { reason: "meeting booked" } }];
   if (tool === "opt_out") return [{ say: "agent.removed" }, { call: "end_call", arguments: { reason: "opted out" } }];
   if (tool === "transfer_call") return [{ say: ok ? "agent.transferring" : "agent.transfer-unavailable" }];
+  if (tool === "stop_recording") return [{ say: "agent.recording-stopped" }];
   return [];
 }
 

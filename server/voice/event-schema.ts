@@ -13,6 +13,7 @@ const ZTranscriptLine = z.object({
   speaker: z.enum(["agent", "customer"]),
   text: z.string().max(20_000),
   offsetMs: z.number().int().min(0).max(24 * 3600 * 1000),
+  endOffsetMs: z.number().int().min(0).max(24 * 3600 * 1000).nullable().optional(),
 });
 
 const ms = z.number().min(0).max(24 * 3600 * 1000);
@@ -42,6 +43,18 @@ export const ZVoiceProviderEventSchema = z.discriminatedUnion("type", [
   ZBase.extend({ type: z.literal("call.transcript"), ...ZTranscriptLine.shape }),
   ZBase.extend({ type: z.literal("call.transcript.batch"), lines: z.array(ZTranscriptLine).min(1).max(200) }),
   ZBase.extend({
+    type: z.literal("call.disclosure"),
+    kind: z.enum(["identification", "recordingNotice"]),
+    offsetMs: z.number().int().min(0).max(24 * 3600 * 1000),
+    via: z.enum(["call", "voicemail"]),
+  }),
+  ZBase.extend({
+    type: z.literal("call.recording"),
+    state: z.literal("declined"),
+    offsetMs: z.number().int().min(0).max(24 * 3600 * 1000),
+    reason: z.string().max(200),
+  }),
+  ZBase.extend({
     type: z.literal("call.ended"),
     disposition: z.enum(callDispositions),
     durationSeconds: z.number().int().min(0).max(24 * 3600),
@@ -56,5 +69,9 @@ export const ZVoiceProviderEventSchema = z.discriminatedUnion("type", [
       .nullable(),
     errorMessage: z.string().max(2000).optional(),
     quality: ZCallQualityEventSchema.nullable().optional(),
+    redactedSpans: z
+      .array(z.object({ startMs: z.number().min(0), endMs: z.number().min(0), speaker: z.enum(["agent", "customer"]), categories: z.array(z.string().max(60)).max(20) }))
+      .max(1000)
+      .optional(),
   }),
 ]);

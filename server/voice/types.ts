@@ -1,6 +1,8 @@
 import type { TransferConfig } from "@/db/schema/agents";
 import type { CallQuality } from "@/db/schema/call-quality";
 import type { AgentVoiceSettings } from "./agent-voice-settings";
+import type { CallPrivacy } from "@/server/services/privacy/call-privacy";
+import type { RedactedSpan } from "@/db/schema/privacy";
 
 /**
  * The voice engine: dials a number and runs the conversation. The embedded default is the deterministic simulator
@@ -52,6 +54,8 @@ export type PlaceCallRequest = {
    * the greeting. `from` is then our number they called, `to` the caller.
    */
   callback?: { lastSummary: string | null; lastCalledAt: string | null };
+  /** Disclosures to speak first, whether to record, what to redact (server/services/privacy). */
+  privacy: CallPrivacy;
 };
 
 export type PlaceCallResult = { providerCallId: string; alreadyPlaced: boolean };
@@ -82,7 +86,7 @@ export type RecordingPayload = {
 
 type EventBase = { providerCallId: string; callId: string; occurredAt: string };
 
-export type VoiceTranscriptLine = { itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number };
+export type VoiceTranscriptLine = { itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number; endOffsetMs?: number | null };
 
 export type VoiceProviderEvent =
   | (EventBase & { type: "call.ringing" })
@@ -94,9 +98,13 @@ export type VoiceProviderEvent =
    */
   | (EventBase & { type: "call.tool"; tool: "transfer_call"; arguments: Record<string, unknown> })
   /** One spoken turn while the call is live (stored in call_transcript_lines, once per `itemId`). */
-  | (EventBase & { type: "call.transcript"; itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number })
+  | (EventBase & { type: "call.transcript"; itemId: string; speaker: "agent" | "customer"; text: string; offsetMs: number; endOffsetMs?: number | null })
   /** Several spoken turns at once (a provider that reports lines in batches; the app's simulator, once a second). */
   | (EventBase & { type: "call.transcript.batch"; lines: VoiceTranscriptLine[] })
+  /** A disclosure was spoken (exactly its planned text), `offsetMs` after the answer. */
+  | (EventBase & { type: "call.disclosure"; kind: "identification" | "recordingNotice"; offsetMs: number; via: "call" | "voicemail" })
+  /** The contact objected to the recording: the provider stopped it for the rest of the call. */
+  | (EventBase & { type: "call.recording"; state: "declined"; offsetMs: number; reason: string })
   | (EventBase & {
       type: "call.ended";
       disposition: CallDisposition;
@@ -107,6 +115,8 @@ export type VoiceProviderEvent =
       errorMessage?: string;
       /** What the engine measured on the call (docs/call-quality.md); null or absent when nothing was. */
       quality?: CallQuality | null;
+      /** Spans of `recording` the provider already silenced because the transcript was redacted there (recording ms). */
+      redactedSpans?: RedactedSpan[];
     });
 
 export type VoiceCallEndedEvent = Extract<VoiceProviderEvent, { type: "call.ended" }>;

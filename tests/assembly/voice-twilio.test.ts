@@ -141,7 +141,8 @@ describe("the built app with VOICE_ENGINE=twilio-realtime (npm start, Twilio and
     // agent after the beep (where a voicemail box records), the whole voicemail message, then the end.
     const voicemail = twilio.callTo("+12025550172")!;
     expect(voicemail.answeredBy).toBe("machine_end_beep");
-    expect(voicemail.said).toEqual([VOICEMAIL_MESSAGE]);
+    // Who is calling first, word for word (the identification disclosure), then the agent's message.
+    expect(voicemail.said).toEqual([expect.stringContaining("an automated AI assistant calling on behalf of"), VOICEMAIL_MESSAGE]);
     const greeting = voicemail.calleeSpans.find((span) => span.clip === "callee.voicemail-greeting")!;
     const beep = voicemail.calleeSpans.find((span) => span.clip === "tone.beep")!;
     expect(voicemail.agentSpans.every((span) => span.endMs <= beep.startMs), "agent audio after the beep").toBe(true);

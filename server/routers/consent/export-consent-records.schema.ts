@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { ZConsentRecordSchema } from "@/server/schemas/consent";
+import { ZCallDisclosuresSchema } from "@/server/schemas/disclosures";
 import { boundedInstant } from "@/server/schemas/instant";
 import { MAX_ID_LENGTH } from "@/server/schemas/limits";
 import { boundedText } from "@/server/schemas/text";
@@ -31,6 +32,9 @@ export const ZConsentExportRowSchema = z.object({
   phoneNumber: z.string(),
   enrolledAt: z.string().describe("When the contact was enrolled (ISO 8601)."),
   consent: ZConsentRecordSchema,
+  calls: z
+    .array(z.object({ callId: z.string(), dialedAt: z.string().nullable(), disclosures: ZCallDisclosuresSchema }))
+    .describe("The contact's dialed calls with their disclosures audit trail (what was said, when, recording on or declined)."),
 });
 
 export const ZExportConsentRecordsResponseSchema = z.object({

@@ -7,6 +7,8 @@ import { listMyOrganizationsProcedure } from "./list-my-organizations.procedure"
 import { updateCallingSettingsProcedure } from "./update-calling-settings.procedure";
 import { updateMessagingSettingsProcedure } from "./update-messaging-settings.procedure";
 import { updatePhoneNumberSettingsProcedure } from "./update-phone-number-settings.procedure";
+import { getPrivacySettingsProcedure } from "./get-privacy-settings.procedure";
+import { updatePrivacySettingsProcedure } from "./update-privacy-settings.procedure";
 
 export const organizationsRouter = router({
   listMine: listMyOrganizationsProcedure,
@@ -17,4 +19,6 @@ export const organizationsRouter = router({
   messagingSettings: getMessagingSettingsProcedure,
   updateMessagingSettings: updateMessagingSettingsProcedure,
   updatePhoneNumberSettings: updatePhoneNumberSettingsProcedure,
+  privacySettings: getPrivacySettingsProcedure,
+  updatePrivacySettings: updatePrivacySettingsProcedure,
 });

@@ -26,5 +26,9 @@ export const ZRecordingEntrySchema = z.object({
   transcript: z
     .string()
     .optional()
-    .describe("Formatted speaker turns, one `Speaker: text` line each; present only when transcripts were requested and the call has one."),
+    .describe("Formatted speaker turns, one `Speaker: text` line each; present only when transcripts were requested and the call has one (empty when the retention policy removed it: see removedReason)."),
+  removedReason: z
+    .literal("retention")
+    .optional()
+    .describe("Present when the audio (and, with an empty transcript, the transcript) was deleted under the organization's retention policy (docs/compliance.md)."),
 });

@@ -1,3 +1,4 @@
+import { noCallPrivacyDisclosures } from "@/server/services/privacy/disclosures";
 import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { getAgentOrThrow, type Agent } from "@/db/queries/agents";
@@ -43,6 +44,8 @@ export function testPlaceCallRequest(context: AgentTestContext, params: { testId
   return {
     callId: params.testId,
     organizationId: agent.organizationId,
+    // A test reaches no contact: nothing is disclosed, recorded or redacted (docs/compliance.md is about calls).
+    privacy: { disclosures: noCallPrivacyDisclosures(new Date()), keepRecordings: false, redaction: { categories: [], patterns: [] }, exemptions: { phoneNumbers: [], emails: [] } },
     from: agent.phoneNumbers[0] ?? "",
     to: "",
     toExt: "",

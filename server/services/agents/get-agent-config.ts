@@ -68,6 +68,9 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     greetingMode: agent.greetingMode,
     callPurpose: agent.callPurpose,
     answeredByActions: effectiveAnsweredByActions(agent.answeredByActions),
+    disclosureIdentification: agent.disclosureIdentification,
+    disclosureRecordingNotice: agent.disclosureRecordingNotice,
+    recordingNoticeMode: agent.recordingNoticeMode,
     replyEndsSequence: agent.replyEndsSequence,
   };
 }

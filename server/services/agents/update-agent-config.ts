@@ -126,6 +126,10 @@ export function voiceSettingsOf(config: TAgentConfig) {
     ...(config.greetingMode !== undefined ? { greetingMode: config.greetingMode } : {}),
     ...(config.callPurpose !== undefined ? { callPurpose: config.callPurpose?.trim() || null } : {}),
     ...(config.answeredByActions !== undefined ? { answeredByActions: config.answeredByActions } : {}),
+    // Empty text = the default disclosure (null); left out = unchanged.
+    ...(config.disclosureIdentification !== undefined ? { disclosureIdentification: config.disclosureIdentification?.trim() || null } : {}),
+    ...(config.disclosureRecordingNotice !== undefined ? { disclosureRecordingNotice: config.disclosureRecordingNotice?.trim() || null } : {}),
+    ...(config.recordingNoticeMode !== undefined ? { recordingNoticeMode: config.recordingNoticeMode } : {}),
   };
 }
 

@@ -7,6 +7,8 @@ import type { AnalysisInput, AnalysisResult, CallAnalyzer, ExtractionDefinition 
 import { callDispositions, type CallDisposition } from "@/server/voice/types";
 import { findAnalysisOutcomes, findExtractionDefinitions } from "./call-context";
 import { getLogger } from "@/server/observability/logger";
+import { findCallRedactor } from "@/server/services/privacy/call-privacy";
+import { redactDeep } from "@/server/services/privacy/redaction";
 
 /** What the analyser gets for a call that is in `Processing Analysis`; null for any other state. */
 export async function buildAnalysisInput(db: DbOrTx, callId: string): Promise<AnalysisInput | null> {
@@ -54,6 +56,19 @@ export async function analyzeEndedCall(db: DbOrTx, params: AnalyzeEndedCallParam
       error,
     );
     result = await ruleBasedAnalyzer.analyze(input);
+  }
+  // The analyser read a redacted transcript; what it wrote is redacted again (it may echo a number it was told aloud
+  // by the agent's prompt or variables) before it is stored, sent by webhook or put in the events feed.
+  const redactor = await findCallRedactor(db, params.callId);
+  if (redactor) {
+    result = {
+      ...result,
+      summary: redactor.redactText(result.summary),
+      extractedVariables: redactDeep(result.extractedVariables, redactor),
+      agentActions: redactDeep(result.agentActions, redactor),
+      humanActions: redactDeep(result.humanActions, redactor),
+      outcomes: redactDeep(result.outcomes, redactor),
+    };
   }
   // The contact asked during the call not to be called again (the voice agent's opt_out tool recorded it at once):
   // the result is Opted Out whatever the analyser read, unless the call failed on our side.

@@ -12,6 +12,7 @@ import { findCallbackContext, findExtractionDefinitions, findPromptText, pickFro
 import { dialChecks, runDialGate, type DialCandidate, type DialCheck, type GateVerdict } from "./dial-gate";
 import { BURST_CREDIT_MS, defaultOrganizationDialRate, dialPlanningHorizonMs } from "./dial-rate";
 import { failCall } from "./finalize-call";
+import { buildCallPrivacy, findOrganizationPrivacy, recordPlannedDisclosures, type CallPrivacy } from "@/server/services/privacy/call-privacy";
 
 export { pausedRecheckSeconds } from "./dial-gate";
 
@@ -175,18 +176,29 @@ function refusedReason(message: string): string {
   return `The call failed: the voice provider refused it (${message.slice(0, 200)}).`;
 }
 
-/** Per dispatch round: extraction definitions and prompt texts are read once per agent / prompt version. */
+/** Per dispatch round: extraction definitions, prompt texts and privacy settings are read once per agent / prompt version / organization. */
 class PlaceRequestCache {
   private readonly definitions = new Map<string, ReturnType<typeof findExtractionDefinitions>>();
   private readonly prompts = new Map<string | null, ReturnType<typeof findPromptText>>();
+  private readonly privacy = new Map<string, ReturnType<typeof findOrganizationPrivacy>>();
 
   request(db: DbOrTx, candidate: Pick<DialCandidate, "call" | "sequence" | "agent">): Promise<PlaceCallRequest> {
     let definitions = this.definitions.get(candidate.agent.id);
     if (!definitions) this.definitions.set(candidate.agent.id, (definitions = findExtractionDefinitions(db, candidate.agent.id)));
     let prompt = this.prompts.get(candidate.call.promptVersionId);
     if (!prompt) this.prompts.set(candidate.call.promptVersionId, (prompt = findPromptText(db, candidate.call.promptVersionId)));
-    return Promise.all([definitions, prompt]).then(([defs, text]) => toPlaceCallRequest(candidate, defs, text));
+    let privacy = this.privacy.get(candidate.call.organizationId);
+    if (!privacy) this.privacy.set(candidate.call.organizationId, (privacy = findOrganizationPrivacy(db, candidate.call.organizationId)));
+    return Promise.all([definitions, prompt, privacy]).then(([defs, text, organization]) =>
+      toPlaceCallRequest(candidate, defs, text, buildCallPrivacy(organization, candidate, new Date())),
+    );
   }
+}
+
+/** Places the call after its planned disclosures became its audit trail (the engines report what was spoken). */
+async function placeWithAudit(db: DbOrTx, engine: VoiceEngine, request: PlaceCallRequest) {
+  await recordPlannedDisclosures(db, { callId: request.callId, disclosures: request.privacy.disclosures });
+  return engine.placeCall(request);
 }
 
 type PlaceResult = { ok: true; providerCallId: string; alreadyPlaced: boolean; placedAt: Date } | { ok: false; error: unknown; message: string };
@@ -194,7 +206,7 @@ type PlaceResult = { ok: true; providerCallId: string; alreadyPlaced: boolean; p
 async function placeOne(db: DbOrTx, candidate: Pick<DialCandidate, "call" | "sequence" | "agent">, engine: VoiceEngine, placedAt: Date, cache: PlaceRequestCache): Promise<PlaceResult> {
   try {
     const request = await cache.request(db, candidate);
-    const placed = await engine.placeCall(request);
+    const placed = await placeWithAudit(db, engine, request);
     await recordPlacements(db, [{ callId: candidate.call.id, providerCallId: placed.providerCallId, placedAt }]);
     if (!placed.alreadyPlaced) logDialed(candidate, placedAt);
     return { ok: true, providerCallId: placed.providerCallId, alreadyPlaced: placed.alreadyPlaced, placedAt };
@@ -246,6 +258,7 @@ function toPlaceCallRequest(
   row: Pick<DialCandidate, "call" | "sequence" | "agent">,
   definitions: Awaited<ReturnType<typeof findExtractionDefinitions>>,
   prompt: Awaited<ReturnType<typeof findPromptText>>,
+  privacy: CallPrivacy,
 ): PlaceCallRequest {
   return {
     callId: row.call.id,
@@ -280,6 +293,7 @@ function toPlaceCallRequest(
       email: row.sequence.toEmailAddress,
       variables: row.sequence.customInputVariables,
     },
+    privacy,
   };
 }
 
@@ -469,7 +483,7 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
         try {
           const request = await cache.request(db, row);
           const placedAt = clock();
-          const placed = await params.voiceEngine.placeCall(request);
+          const placed = await placeWithAudit(db, params.voiceEngine, request);
           toRecord.push({ callId: row.call.id, providerCallId: placed.providerCallId, placedAt });
           if (!placed.alreadyPlaced) logDialed(row, placedAt, slotAt);
         } catch (error) {

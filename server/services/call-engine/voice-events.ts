@@ -1,13 +1,16 @@
-import { and, eq, inArray, sql } from "drizzle-orm";
+import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
-import { calls, callTranscriptLines } from "@/db/schema";
+import { calls, callTranscriptLines, organizations } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { getLogger } from "@/server/observability/logger";
 import { observeCallQuality } from "@/server/observability/metrics";
 import { downloadRecordingToStore } from "@/server/storage/recording-download";
 import { getRecordingStore } from "@/server/storage/recording-store";
 import { isTrustedRecordingUrl } from "@/server/voice/recording-origins";
-import { saveTranscriptLine } from "@/server/voice/twilio-realtime/call-state";
+import { findCallRedactor, markDisclosureSpoken, markRecordingDeclined } from "@/server/services/privacy/call-privacy";
+import { objectsToRecording } from "@/server/services/privacy/disclosures";
+import { redactRecording } from "@/server/services/privacy/recording-redaction";
+import type { RedactedSpan } from "@/db/schema";
 import type { RecordingPayload, ToolCallResult, VoiceCallEndedEvent, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
 
 export type VoiceEventOutcome =
@@ -56,28 +59,51 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
       if (event.tool === "transfer_call") return { status: "accepted", callEnded: false, toolResult: await recordProviderTransfer(db, event.callId, event.arguments, new Date(event.occurredAt)) };
       return { status: "accepted", callEnded: false, toolResult: await runBookingTool(db, event.callId, event.arguments, new Date(event.occurredAt)) };
     case "call.transcript":
+    case "call.transcript.batch": {
       if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
-      await saveTranscriptLine(db, {
-        organizationId: call.organizationId,
-        callId: call.id,
-        line: { itemId: event.itemId, speaker: event.speaker, text: event.text, offsetMs: event.offsetMs },
-      });
+      const lines = event.type === "call.transcript" ? [{ itemId: event.itemId, speaker: event.speaker, text: event.text, offsetMs: event.offsetMs, endOffsetMs: event.endOffsetMs }] : event.lines;
+      await saveTranscriptLines(db, { organizationId: call.organizationId, callId: call.id, lines, occurredAt: new Date(event.occurredAt) });
       return { status: "accepted", callEnded: false };
-    case "call.transcript.batch":
+    }
+    case "call.disclosure":
       if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
-      await saveTranscriptLines(db, { organizationId: call.organizationId, callId: call.id, lines: event.lines });
+      await markDisclosureSpoken(db, { callId: call.id, kind: event.kind, offsetMs: event.offsetMs, at: new Date(event.occurredAt), via: event.via });
+      return { status: "accepted", callEnded: false };
+    case "call.recording":
+      if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
+      await markRecordingDeclined(db, { callId: call.id, offsetMs: event.offsetMs, at: new Date(event.occurredAt), reason: event.reason });
       return { status: "accepted", callEnded: false };
     case "call.ended":
       return recordCallEnded(db, { ...call }, event, params.recordingDownloadTimeoutMs ?? 30_000);
   }
 }
 
-/** A batch of spoken turns in one statement; each is stored once per `itemId` (a repeated batch changes nothing). */
-async function saveTranscriptLines(db: DbOrTx, params: { organizationId: string; callId: string; lines: VoiceTranscriptLine[] }): Promise<void> {
+/**
+ * A batch of spoken turns in one statement, redacted first (the unredacted text is never stored); each is stored once
+ * per `itemId` (a repeated batch changes nothing). A contact who objects to the recording gets it marked declined
+ * (the provider stops its own recording and says so with `call.recording`; this catches a provider that does not).
+ */
+async function saveTranscriptLines(db: DbOrTx, params: { organizationId: string; callId: string; lines: VoiceTranscriptLine[]; occurredAt: Date }): Promise<void> {
+  const redactor = await findCallRedactor(db, params.callId);
+  if (!redactor) return;
+  const redacted = params.lines.map((line) => ({ line, ...redactor.redact(line.text) }));
   await db
     .insert(callTranscriptLines)
-    .values(params.lines.map((line) => ({ organizationId: params.organizationId, callId: params.callId, ...line })))
+    .values(
+      redacted.map(({ line, text, categories }) => ({
+        organizationId: params.organizationId,
+        callId: params.callId,
+        itemId: line.itemId,
+        speaker: line.speaker,
+        text,
+        offsetMs: line.offsetMs,
+        endOffsetMs: line.endOffsetMs ?? null,
+        redactions: categories,
+      })),
+    )
     .onConflictDoNothing();
+  const objection = params.lines.find((line) => line.speaker === "customer" && objectsToRecording(line.text));
+  if (objection) await markRecordingDeclined(db, { callId: params.callId, offsetMs: objection.offsetMs, at: params.occurredAt, reason: "the contact asked not to be recorded" });
 }
 
 /** The provider's last sign of life for a call in the air: the watchdog times `Calling` out from here. */
@@ -217,7 +243,12 @@ async function recordCallEnded(
   downloadTimeoutMs: number,
 ): Promise<VoiceEventOutcome> {
   if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
-  const stored = event.recording ? await storeRecording(call, event.recording, downloadTimeoutMs) : null;
+  const redactor = await findCallRedactor(db, call.id);
+  const transcript = event.transcript && redactor ? redactor.redactText(event.transcript) : event.transcript;
+  const { recording: safeRecording, redactedSpans } = await redactProviderRecording(db, call.id, event, downloadTimeoutMs);
+  const keepRecordings = await organizationKeepsRecordings(db, call.organizationId);
+  const kept = keepRecordings ? safeRecording : null;
+  const stored = kept ? await storeRecording(call, kept, downloadTimeoutMs) : null;
   const recordingKey = stored?.key ?? null;
   const recordingContentType = stored?.contentType ?? null;
   const endedAt = new Date(event.occurredAt);
@@ -229,11 +260,14 @@ async function recordCallEnded(
       disposition: event.disposition,
       providerError: event.errorMessage ?? null,
       duration: event.durationSeconds,
-      transcript: event.transcript,
+      transcript,
+      redactedSpans,
       recordingKey,
       recordingContentType,
-      recordingDurationSeconds: recordingKey ? Math.round(event.recording?.durationSeconds ?? event.durationSeconds) : null,
+      recordingDurationSeconds: recordingKey ? Math.round(kept?.durationSeconds ?? event.durationSeconds) : null,
       quality: event.quality ?? null,
+      // "Do not keep recordings": the audio was never stored; the API says `no-recording` for the retention reason.
+      ...(!keepRecordings && event.recording ? { recordingDeletedAt: endedAt } : {}),
       endedAt,
       updatedAt: sql`greatest(${calls.updatedAt}, ${endedAt.toISOString()}::timestamptz)`,
     })
@@ -243,4 +277,40 @@ async function recordCallEnded(
   if (updated.length === 0) return { status: "ignored", reason: "call is no longer Calling" };
   if (event.quality) observeCallQuality(event.quality);
   return { status: "accepted", callEnded: true };
+}
+
+/**
+ * The recording with the call's redacted turns silenced. A provider that did it already says where
+ * (`redactedSpans`, the real engine); otherwise (the simulator) the stored lines' offsets are on the recording's own
+ * clock. Audio that cannot be fetched or edited while turns were redacted is not kept.
+ */
+async function redactProviderRecording(
+  db: DbOrTx,
+  callId: string,
+  event: VoiceCallEndedEvent,
+  timeoutMs: number,
+): Promise<{ recording: RecordingPayload | null; redactedSpans: RedactedSpan[] }> {
+  if (event.redactedSpans) return { recording: event.recording, redactedSpans: event.redactedSpans };
+  const lines = await db
+    .select({ speaker: callTranscriptLines.speaker, offsetMs: callTranscriptLines.offsetMs, endOffsetMs: callTranscriptLines.endOffsetMs, redactions: callTranscriptLines.redactions })
+    .from(callTranscriptLines)
+    .where(eq(callTranscriptLines.callId, callId))
+    .orderBy(asc(callTranscriptLines.offsetMs), asc(callTranscriptLines.id));
+  if (!lines.some((line) => line.redactions.length > 0)) return { recording: event.recording, redactedSpans: [] };
+  const recording = event.recording;
+  let wav: Uint8Array | null = null;
+  if (recording?.contentBase64) wav = new Uint8Array(Buffer.from(recording.contentBase64, "base64"));
+  else if (recording?.url && isTrustedRecordingUrl(recording.url)) {
+    wav = await fetch(recording.url, { signal: AbortSignal.timeout(timeoutMs) })
+      .then(async (response) => (response.ok ? new Uint8Array(await response.arrayBuffer()) : null))
+      .catch(() => null);
+  }
+  const result = redactRecording({ wav: wav ?? new Uint8Array(), lines, envelope: null, fallbackOffsetMs: 0 });
+  if (!recording || !wav || result.status === "unreadable") return { recording: null, redactedSpans: result.spans };
+  return { recording: { contentType: "audio/wav", contentBase64: Buffer.from(result.wav).toString("base64"), durationSeconds: recording.durationSeconds }, redactedSpans: result.spans };
+}
+
+async function organizationKeepsRecordings(db: DbOrTx, organizationId: string): Promise<boolean> {
+  const [row] = await db.select({ keep: organizations.keepRecordings }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
+  return row?.keep ?? true;
 }

@@ -48,6 +48,8 @@ export function toCallEventPayload(row: CallMetadataRow): TCallEventPayload {
     updatedAt: call.updatedAt.toISOString(),
     callStatus: callStatusOf(call.resultType),
     quality: publicQualityOf(call.quality),
+    disclosures: call.disclosures ?? null,
+    contentRemoved: call.contentRemovedAt ? { removedAt: call.contentRemovedAt.toISOString(), reason: "retention" } : null,
   };
 }
 

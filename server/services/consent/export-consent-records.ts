@@ -1,6 +1,6 @@
-import { and, asc, eq, gt, gte, isNotNull, lt, or } from "drizzle-orm";
+import { and, asc, eq, gt, gte, inArray, isNotNull, lt, or } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { sequences, type ConsentRecord } from "@/db/schema";
+import { calls, sequences, type ConsentRecord } from "@/db/schema";
 import type { TExportConsentRecordsResponse } from "@/server/routers/consent/export-consent-records.schema";
 
 /** Rows per export chunk: the console fetches chunks until `nextAfter` is null. */
@@ -48,6 +48,17 @@ export async function exportConsentRecords(db: DbOrTx, params: ExportConsentReco
     .limit(CONSENT_EXPORT_CHUNK + 1);
   const chunk = rows.slice(0, CONSENT_EXPORT_CHUNK);
   const last = chunk[chunk.length - 1];
+  // The audit trail of each contact's dialed calls, exported with the consent it relied on.
+  const audited =
+    chunk.length === 0
+      ? []
+      : await db
+          .select({ sequenceId: calls.sequenceId, callId: calls.id, dialedAt: calls.dialedAt, disclosures: calls.disclosures })
+          .from(calls)
+          .where(and(eq(calls.organizationId, params.organizationId), inArray(calls.sequenceId, chunk.map((row) => row.sequenceId)), isNotNull(calls.disclosures)))
+          .orderBy(asc(calls.sequenceId), asc(calls.stepNumber), asc(calls.attempt));
+  const callsOf = new Map<string, typeof audited>();
+  for (const call of audited) callsOf.set(call.sequenceId, [...(callsOf.get(call.sequenceId) ?? []), call]);
   return {
     records: chunk.map((row) => ({
       sequenceId: row.sequenceId,
@@ -56,6 +67,7 @@ export async function exportConsentRecords(db: DbOrTx, params: ExportConsentReco
       phoneNumber: row.phoneNumber,
       enrolledAt: row.createdAt.toISOString(),
       consent: row.consent as ConsentRecord,
+      calls: (callsOf.get(row.sequenceId) ?? []).map((call) => ({ callId: call.callId, dialedAt: call.dialedAt?.toISOString() ?? null, disclosures: call.disclosures! })),
     })),
     nextAfter: rows.length > CONSENT_EXPORT_CHUNK && last ? { enrolledAt: last.createdAt.toISOString(), sequenceId: last.sequenceId } : null,
   };

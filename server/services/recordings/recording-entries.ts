@@ -14,6 +14,8 @@ export type RecordingEntry = {
   scheduledAt?: string;
   stepNumber?: number;
   transcript?: string;
+  /** Why the audio (and, when `contentRemoved`, the transcript) is gone: the organization's retention. */
+  removedReason?: "retention";
 };
 
 /** The call columns a Recording entry needs (transcript only when asked for: it is the large one). */
@@ -27,6 +29,7 @@ export const recordingCallColumns = {
   recordingKey: calls.recordingKey,
   recordingDurationSeconds: calls.recordingDurationSeconds,
   recordingDeletedAt: calls.recordingDeletedAt,
+  contentRemovedAt: calls.contentRemovedAt,
 };
 
 export type RecordingCallRow = {
@@ -39,6 +42,7 @@ export type RecordingCallRow = {
   recordingKey: string | null;
   recordingDurationSeconds: number | null;
   recordingDeletedAt: Date | null;
+  contentRemovedAt: Date | null;
   transcript?: string | null;
 };
 
@@ -83,6 +87,9 @@ export async function buildRecordingEntries(rows: RecordingCallRow[], params: Bu
       const transcript = formatTranscript(row.transcript);
       if (transcript) entry.transcript = transcript;
     }
+    // Deleted under the retention rules: no audio (`no-recording`), an empty transcript, and why.
+    if (!signed && (row.recordingDeletedAt || row.contentRemovedAt)) entry.removedReason = "retention";
+    if (params.includeTranscripts && row.contentRemovedAt) entry.transcript = "";
     return entry;
   });
 }

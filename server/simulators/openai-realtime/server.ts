@@ -4,6 +4,7 @@ import { WebSocketServer } from "ws";
 import { answerAnalysisRequest, ChatRequestError, type ChatCompletionRequest } from "./chat-completions";
 import { answerConversationRequest, conversationRequestKind, type ConversationRequest } from "./conversation-models";
 import { RealtimeSimSession, type RealtimeSessionRecord } from "./session";
+import { speechPcm24k, type SpeechRequest } from "./speech";
 
 export type StartOpenAiSimulatorOptions = {
   port?: number;
@@ -23,6 +24,8 @@ export type OpenAiSimulator = {
   apiKey: string;
   sessions: RealtimeSessionRecord[];
   chatRequests: ChatCompletionRequest[];
+  /** `POST /v1/audio/speech` requests (the disclosures' text to speech). */
+  speechRequests: SpeechRequest[];
   /** While down, new Realtime connections are refused (503) and chat completions answer 503. */
   setDown(down: boolean): void;
   /** Changes the model's think time before each response (ms of wall time), for every session from now on. */
@@ -60,9 +63,30 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
   let responseDelayMs = options.responseDelayMs ?? 0;
   const authorized = (req: IncomingMessage) => req.headers.authorization === `Bearer ${apiKey}`;
 
+  const speechRequests: SpeechRequest[] = [];
+  async function answerSpeech(req: IncomingMessage, res: ServerResponse) {
+    if (!authorized(req)) return apiError(res, 401, "Incorrect API key provided.", "invalid_api_key");
+    if (down) return apiError(res, 503, "The server is overloaded or not ready yet.");
+    const chunks: Buffer[] = [];
+    for await (const chunk of req) chunks.push(chunk as Buffer);
+    let body: SpeechRequest;
+    try {
+      body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+    } catch {
+      return apiError(res, 400, "We could not parse the JSON body of your request.");
+    }
+    if (typeof body.input !== "string" || !body.input || body.input.length > 4096) return apiError(res, 400, "'input' must be 1 to 4096 characters.");
+    if (typeof body.model !== "string" || typeof body.voice !== "string") return apiError(res, 400, "'model' and 'voice' are required.");
+    if ((body.response_format ?? "mp3") !== "pcm") return apiError(res, 400, "The simulator speaks response_format 'pcm' only.");
+    speechRequests.push(body);
+    const audio = speechPcm24k(body.input);
+    res.writeHead(200, { "content-type": "audio/pcm", "content-length": audio.length }).end(audio);
+  }
+
   const server = createServer((req, res) => {
     void (async () => {
       const url = new URL(req.url ?? "/", "http://sim");
+      if (url.pathname === "/v1/audio/speech" && req.method === "POST") return answerSpeech(req, res);
       if (url.pathname !== "/v1/chat/completions" || req.method !== "POST") return apiError(res, 404, `Unknown request URL: ${req.method} ${url.pathname}.`, "unknown_url");
       if (!authorized(req)) return apiError(res, 401, "Incorrect API key provided.", "invalid_api_key");
       if (down) return apiError(res, 503, "The server is overloaded or not ready yet.");
@@ -124,6 +148,7 @@ export async function startOpenAiSimulator(options: StartOpenAiSimulatorOptions 
     apiKey,
     sessions,
     chatRequests,
+    speechRequests,
     setDown: (value) => {
       down = value;
     },

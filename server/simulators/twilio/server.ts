@@ -197,6 +197,41 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
       json(res, 200, call.toJson());
       return 200;
     }
+    const callRecording = rest.match(/^\/Calls\/(CA[0-9a-f]{32})\/Recordings\/(RE[0-9a-f]{32}|Twilio\.CURRENT)\.json$/);
+    if (callRecording) {
+      const call = calls.get(callRecording[1]!);
+      const named = callRecording[2] === "Twilio.CURRENT" ? call?.recordingSid : callRecording[2];
+      if (!call || !call.recordingSid || named !== call.recordingSid) {
+        twilioError(res, 404, 20404, "The requested resource was not found");
+        return 404;
+      }
+      if (req.method === "POST") {
+        const form = await readForm(req);
+        try {
+          if (!call.updateRecording(form.get("Status") ?? "")) {
+            twilioError(res, 400, 21220, "Recording is not in progress.");
+            return 400;
+          }
+        } catch (error) {
+          twilioError(res, 400, 21217, error instanceof Error ? error.message : "Invalid Status");
+          return 400;
+        }
+      }
+      json(res, 200, call.recordingJson());
+      return 200;
+    }
+    const deleteRecording = rest.match(/^\/Recordings\/(RE[0-9a-f]{32})\.json$/);
+    if (deleteRecording && req.method === "DELETE") {
+      const call = [...calls.values()].find((candidate) => candidate.recordingSid === deleteRecording[1] && !candidate.recordingDeleted);
+      if (!call) {
+        twilioError(res, 404, 20404, "The requested resource was not found");
+        return 404;
+      }
+      call.recordingDeleted = true;
+      call.recordingAvailable = false;
+      res.writeHead(204).end();
+      return 204;
+    }
     const recordingMatch = rest.match(/^\/Recordings\/(RE[0-9a-f]{32})(\.wav)?$/);
     if (recordingMatch && req.method === "GET") {
       const call = [...calls.values()].find((candidate) => candidate.recordingSid === recordingMatch[1]);

@@ -3,6 +3,7 @@ import type { CallDisposition, PlaceCallRequest, ToolCallResult, VoiceExtraction
 import { transferTargetScenarioFor } from "@/server/simulators/voice-script";
 import { isWithinTransferHours, type TransferFallback } from "@/server/voice/transfer-settings";
 import { seededRandom, seedOf } from "./wav";
+import { disclosureTexts } from "@/server/services/privacy/disclosures";
 
 /** What the agent offers instead of a person, as it says it. */
 const FALLBACK_SAID: Record<TransferFallback, string> = {
@@ -256,5 +257,25 @@ export function renderSimulatedTranscript(
       say(AGENT, `Thanks for your time, ${contact}. Goodbye!`);
     }
   }
-  return lines.map(([who, text]) => `${who}: ${text}`).join("\n");
+  return withPrivacyTurns(request, lines).map(([who, text]) => `${who}: ${text}`).join("\n");
+}
+
+/** What the simulated contact says in the privacy variants (…21 objects to the recording, …31 reads out a card and an SSN). */
+export const SIMULATED_OBJECTION = "Hold on. Please don't record this call.";
+export const SIMULATED_CARD_AND_SSN = "Sure. My card number is 4111 1111 1111 1111 and my social security number is 536-22-8471.";
+
+/**
+ * The disclosures first, word for word (after the contact's hello; at the start of a voicemail message), then the
+ * variants' turns after the agent's introduction.
+ */
+function withPrivacyTurns(request: PlaceCallRequest, lines: Array<[string, string]>): Array<[string, string]> {
+  const disclosures = disclosureTexts(request.privacy.disclosures).map(({ text }): [string, string] => [AGENT, text]);
+  const voicemail = lines.length === 1 && lines[0]![0] === AGENT;
+  const at = voicemail ? 0 : lines[0]?.[0] === CUSTOMER ? 1 : 0;
+  const out = [...lines.slice(0, at), ...(voicemail ? disclosures.slice(0, 1) : disclosures), ...lines.slice(at)];
+  const suffix = request.to.replace(/\D/g, "").slice(-2);
+  const afterIntro = out.findIndex(([who], index) => index > at && who === AGENT && !disclosures.some(([, text]) => text === out[index]![1])) + 1;
+  if (!voicemail && afterIntro > 0 && suffix === "21") out.splice(afterIntro, 0, [CUSTOMER, SIMULATED_OBJECTION], [AGENT, "Of course. I have stopped the recording; nothing more of this call is recorded."]);
+  if (!voicemail && afterIntro > 0 && suffix === "31") out.splice(afterIntro, 0, [CUSTOMER, SIMULATED_CARD_AND_SSN], [AGENT, "Thank you, I have noted that down."]);
+  return out;
 }

@@ -1,6 +1,7 @@
 import { ulid } from "ulid";
 import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
-import { planSimulatedCall, renderSimulatedTranscript, type SimulatedCallPlan } from "./script";
+import { planSimulatedCall, renderSimulatedTranscript, SIMULATED_OBJECTION, type SimulatedCallPlan } from "./script";
+import { disclosureTexts } from "@/server/services/privacy/disclosures";
 import { createSimulatorRecordingHost, type SimulatorRecordingHost } from "./recording-host";
 import { simulatedCallQuality } from "./quality";
 import { createConversationWav, seedOf } from "./wav";
@@ -166,6 +167,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
         }).catch((error: unknown) => log(`call ${request.callId}: the transfer was not recorded`, error));
       }
       let transcript = renderSimulatedTranscript(request, plan, startedAt, booking);
+      let recordingStoppedAtMs: number | null = null;
       let durationSeconds = plan.durationSeconds;
       if (plan.connected) {
         // The turns are spoken (and reported live, as the real engine does) spread over the conversation's wall time.
@@ -184,15 +186,27 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
             batchMs > 0 ? { ...base, type: "call.transcript.batch", occurredAt, lines } : { ...base, type: "call.transcript", occurredAt, ...lines[0]! },
           ).catch((error: unknown) => log(`call ${request.callId}: live transcript lines were not stored`, error));
         };
+        const disclosures = disclosureTexts(request.privacy.disclosures);
         for (const [index, turn] of turns.entries()) {
           if (control.hungUp) break;
           const separator = turn.indexOf(": ");
-          unsent.push({
-            itemId: `turn-${index + 1}`,
-            speaker: turn.startsWith("Agent:") ? "agent" : "customer",
-            text: separator >= 0 ? turn.slice(separator + 2) : turn,
-            offsetMs: Math.floor((plan.durationSeconds * 1000 * index) / turns.length),
-          });
+          const text = separator >= 0 ? turn.slice(separator + 2) : turn;
+          const offsetMs = Math.floor((plan.durationSeconds * 1000 * index) / turns.length);
+          unsent.push({ itemId: `turn-${index + 1}`, speaker: turn.startsWith("Agent:") ? "agent" : "customer", text, offsetMs });
+          // What a provider reports besides the words: a disclosure spoken, the recording stopped at the contact's word.
+          const disclosure = disclosures.find((candidate) => candidate.text === text && turn.startsWith("Agent:"));
+          if (disclosure) {
+            await sendLines();
+            await deliver({ ...base, type: "call.disclosure", kind: disclosure.kind, offsetMs, via: plan.outcome.disposition === "voicemail" ? "voicemail" : "call", occurredAt: at(answeredAfter + Math.floor(offsetMs / 1000)) }).catch(
+              (error: unknown) => log(`call ${request.callId}: the disclosure was not reported`, error),
+            );
+          }
+          if (text === SIMULATED_OBJECTION && request.privacy.keepRecordings) {
+            recordingStoppedAtMs ??= offsetMs;
+            await deliver({ ...base, type: "call.recording", state: "declined", offsetMs, reason: "the contact asked not to be recorded", occurredAt: at(answeredAfter + Math.floor(offsetMs / 1000)) }).catch(
+              (error: unknown) => log(`call ${request.callId}: the stopped recording was not reported`, error),
+            );
+          }
           if (batchMs <= 0 || Date.now() - lastSentAt >= batchMs) await sendLines();
           spoken = index + 1;
           await wait(wallMs / turns.length);
@@ -206,8 +220,9 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       } else {
         await sleep(NOT_CONNECTED_ENDS_AFTER_MS);
       }
-      const recordingSeconds = Math.max(1, durationSeconds);
-      const recording = !plan.outcome.hasRecording
+      // A recording stopped at the contact's word ends there.
+      const recordingSeconds = Math.max(1, recordingStoppedAtMs === null ? durationSeconds : Math.ceil(recordingStoppedAtMs / 1000));
+      const recording = !plan.outcome.hasRecording || !request.privacy.keepRecordings
         ? null
         : recordingHost
           ? { contentType: "audio/wav", url: await recordingHost.urlFor(request.callId, recordingSeconds), durationSeconds }

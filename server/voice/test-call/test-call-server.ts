@@ -117,6 +117,10 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
       },
       bookMeeting: (_request, _callSid, args) => bookMeetingInTest(toolParams, args),
       optOut: async () => optOutInTest(toolParams),
+      // A browser test call reaches no contact: no disclosures are played (phone calls: docs/compliance.md).
+      prepareDisclosures: async () => [],
+      disclosureSpoken: async () => {},
+      stopRecording: async () => ({ ok: true, message: "The recording is stopped; the rest of the call is not recorded." }),
       hangUp: async (_callId, params) => {
         toPage({ event: "test.hangup", reason: params.reason });
         setTimeout(() => ws.close(1000, "call ended"), 200);

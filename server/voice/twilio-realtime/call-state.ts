@@ -111,8 +111,26 @@ export async function applyRecordingCallback(
     .where(and(eq(twilioCalls.callId, params.callId), sql`${twilioCalls.recordingStatus} is distinct from 'completed'`));
 }
 
-/** The stream's start, or its end with what the bridge measured on it (in the same write: the end makes the call finishable). */
-export async function markStream(db: DbOrTx, params: { callId: string; event: "started" | "ended"; streamSid?: string; now: Date; quality?: BridgeQuality | null }): Promise<void> {
+/** A call placed without recording (the organization keeps none): nothing to wait for when it ends. */
+export async function markNotRecorded(db: DbOrTx, params: { callId: string; now: Date }): Promise<void> {
+  await db.update(twilioCalls).set({ recordingStatus: "not-requested", updatedAt: params.now }).where(eq(twilioCalls.callId, params.callId));
+}
+
+/**
+ * The stream's start, or its end with what the bridge measured on it and the callee's loudness envelope (in the same
+ * write: the end makes the call finishable).
+ */
+export async function markStream(
+  db: DbOrTx,
+  params: {
+    callId: string;
+    event: "started" | "ended";
+    streamSid?: string;
+    now: Date;
+    quality?: BridgeQuality | null;
+    envelope?: { envelope: Uint8Array; envelopeStartMs: number } | null;
+  },
+): Promise<void> {
   let quality = params.quality ?? null;
   if (params.event === "ended" && quality) {
     // A later stream of the same call adds to what the earlier ones measured (one stream at a time per call).
@@ -120,10 +138,22 @@ export async function markStream(db: DbOrTx, params: { callId: string; event: "s
     const offsetMs = row?.streamStartedAt && row.answeredAt ? row.streamStartedAt.getTime() - row.answeredAt.getTime() : 0;
     quality = mergeStreamQuality(row?.quality ?? null, quality, offsetMs);
   }
+  // The first stream's envelope aligns the recording (it starts at the answer); later streams keep it.
+  const envelope = params.envelope ? { inboundEnvelope: Buffer.from(params.envelope.envelope).toString("base64"), inboundEnvelopeStartMs: Math.round(params.envelope.envelopeStartMs) } : {};
   await db
     .update(twilioCalls)
     // A call may have several streams in turn (keys pressed, a transfer handed back): a new one is open until it ends.
-    .set(params.event === "started" ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, streamEndedAt: null, updatedAt: params.now } : { streamEndedAt: params.now, updatedAt: params.now, ...(quality ? { quality } : {}) })
+    .set(
+      params.event === "started"
+        ? { streamSid: params.streamSid ?? null, streamStartedAt: params.now, streamEndedAt: null, updatedAt: params.now }
+        : {
+            streamEndedAt: params.now,
+            updatedAt: params.now,
+            ...(quality ? { quality } : {}),
+            ...envelope,
+            ...(params.envelope ? { inboundEnvelope: sql`coalesce(${twilioCalls.inboundEnvelope}, ${envelope.inboundEnvelope})`, inboundEnvelopeStartMs: sql`coalesce(${twilioCalls.inboundEnvelopeStartMs}, ${envelope.inboundEnvelopeStartMs})` } : {}),
+          },
+    )
     .where(
       params.event === "ended" && params.streamSid
         ? and(eq(twilioCalls.callId, params.callId), eq(twilioCalls.streamSid, params.streamSid))
@@ -144,13 +174,24 @@ export async function recordHangup(db: DbOrTx, params: { callId: string; reason:
     .where(eq(twilioCalls.callId, params.callId));
 }
 
-export type TranscriptLineInput = { itemId: string; speaker: TranscriptSpeaker; text: string; offsetMs: number };
+export type TranscriptLineInput = { itemId: string; speaker: TranscriptSpeaker; text: string; offsetMs: number; endOffsetMs?: number | null; redactions?: string[] };
 
-/** Stores a spoken turn once (a later flush of the same item changes nothing). */
+/**
+ * Stores a spoken turn once (a later flush of the same item changes nothing). The text must already be redacted
+ * (server/services/privacy/transcript-lines.ts `saveRedactedTranscriptLine`): this writes what it is given.
+ */
 export async function saveTranscriptLine(db: DbOrTx, params: { organizationId: string; callId: string; line: TranscriptLineInput }): Promise<void> {
+  const { endOffsetMs, redactions, ...line } = params.line;
   await db
     .insert(callTranscriptLines)
-    .values({ organizationId: params.organizationId, callId: params.callId, ...params.line, offsetMs: Math.max(0, Math.round(params.line.offsetMs)) })
+    .values({
+      organizationId: params.organizationId,
+      callId: params.callId,
+      ...line,
+      offsetMs: Math.max(0, Math.round(line.offsetMs)),
+      endOffsetMs: endOffsetMs === null || endOffsetMs === undefined ? null : Math.max(0, Math.round(endOffsetMs)),
+      redactions: redactions ?? [],
+    })
     .onConflictDoNothing();
 }
 

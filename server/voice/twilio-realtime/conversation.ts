@@ -11,6 +11,10 @@ import { buildCallInstructions } from "./instructions";
 import { CallQualityRecorder } from "./quality-recorder";
 import type { TwilioRealtimeSettings } from "./settings";
 import { APOLOGY_MESSAGE } from "./twiml";
+import { createStreamPrivacy } from "./stream-privacy";
+
+/** A disclosure ready to be played: its exact text and that text spoken (µ-law). */
+export type PreparedDisclosure = { kind: "identification" | "recordingNotice"; text: string; audio: Buffer };
 
 /** What a conversation needs from the rest of the app; the media bridge wires them to Postgres and Twilio. */
 export type ConversationHooks = {
@@ -18,12 +22,18 @@ export type ConversationHooks = {
   streamStarted(callId: string, streamSid: string): Promise<void>;
   /**
    * The stream is over. `streamSid`: only this stream's end counts (a call may have several streams in turn);
-   * `quality`: what the bridge measured on it (null when no conversation ran).
+   * `quality`: what the bridge measured on it (null when no conversation ran); `media`: the callee's loudness envelope
+   * (for aligning the recording before redaction).
    */
-  streamEnded(callId: string, streamSid: string, quality: BridgeQuality | null): Promise<void>;
+  streamEnded(callId: string, streamSid: string, measured: { quality: BridgeQuality | null; media: { envelope: Uint8Array; envelopeStartMs: number } | null }): Promise<void>;
   saveLine(request: PlaceCallRequest, line: TranscriptLineInput): Promise<void>;
   bookMeeting(request: PlaceCallRequest, callSid: string, args: { preferredStartTime: string | null }): Promise<ToolCallResult>;
   optOut(request: PlaceCallRequest): Promise<ToolCallResult>;
+  /** The call's disclosures spoken as audio (docs/compliance.md); rejects when they cannot be (the call is then ended). */
+  prepareDisclosures(request: PlaceCallRequest): Promise<PreparedDisclosure[]>;
+  disclosureSpoken(request: PlaceCallRequest, params: { kind: PreparedDisclosure["kind"]; offsetMs: number }): Promise<void>;
+  /** The contact objected to the recording: it stops for the rest of the call (idempotent). */
+  stopRecording(request: PlaceCallRequest, params: { offsetMs: number; reason: string }): Promise<ToolCallResult>;
   hangUp(callId: string, params: { reason: string; say?: string | null; failure?: string }): Promise<void>;
   /**
    * Twilio's answering-machine verdict for the call (`human`, `machine_end_beep`, …, `fax`, `unknown`), wherever its
@@ -107,7 +117,7 @@ export function startConversation(params: {
   callId: string;
   streamSid: string;
   callSid: string;
-  settings: Pick<TwilioRealtimeSettings, "openai" | "quality">;
+  settings: Pick<TwilioRealtimeSettings, "quality"> & { openai: Pick<TwilioRealtimeSettings["openai"], "apiKey" | "model" | "realtimeUrl"> };
   hooks: ConversationHooks;
   now: () => Date;
   log: (message: string, error?: unknown) => void;
@@ -115,14 +125,15 @@ export function startConversation(params: {
   resume?: string | null;
 }): LiveConversation {
   const { ws, transport, callId, hooks, log } = params;
-  let startedAtMs = Date.now();
+  /** Added to the media clock's offsets: a resumed stream's clock starts again at 0, the call's goes on. */
+  let clockOffsetMs = 0;
   let session: RealtimeSession | null = null;
   let closingByUs = false;
   let failed = false;
   let audioChunksSent = 0;
   let audioMarksBack = 0;
-  const itemStartedAt = new Map<string, number>();
   const saved = new Set<string>();
+  const media = createStreamPrivacy({ ws, transport: transport as never, streamSid: params.streamSid });
   let writes: Promise<void> = Promise.resolve();
   let request: PlaceCallRequest | null = null;
   const quality = new CallQualityRecorder({ greetingMode: "on-answer", deadAirMs: params.settings.quality.deadAirMs });
@@ -131,8 +142,8 @@ export function startConversation(params: {
   /** A committed user turn no response has started on yet (the verdict's `response.create` answers it). */
   let userTurnWaiting = false;
   let amdVerdict: Promise<string> | null = null;
-
-  const offsetOf = (itemId: string) => (itemStartedAt.get(itemId) ?? Date.now()) - startedAtMs;
+  /** Aborted when the callee starts talking over disclosures said at once on answer. */
+  let calleeTalkedOver: AbortController | null = null;
 
   const persist = (history: RealtimeItem[]) => {
     if (!request) return;
@@ -145,12 +156,14 @@ export function startConversation(params: {
       const complete = item.role === "user" ? typeof text === "string" : item.status !== "in_progress" && typeof text === "string";
       if (!complete || !text?.trim()) continue;
       saved.add(item.itemId);
-      const line: TranscriptLineInput = { itemId: item.itemId, speaker: item.role === "user" ? "customer" : "agent", text: text.trim(), offsetMs: offsetOf(item.itemId) };
+      // Offsets on the stream's media clock (Twilio's timestamps): where the turn is in the recording, once aligned.
+      const timing = media.turnTiming(item.itemId, item.role);
+      const line: TranscriptLineInput = { itemId: item.itemId, speaker: item.role === "user" ? "customer" : "agent", text: text.trim(), offsetMs: timing.startMs + clockOffsetMs, endOffsetMs: timing.endMs === null ? null : timing.endMs + clockOffsetMs };
       writes = writes.then(() => hooks.saveLine(current, line)).catch((error: unknown) => log(`transcript line of ${callId} not stored`, error));
     }
   };
 
-  const fail = async (reason: "realtime-unavailable" | "realtime-lost", message: string) => {
+  const fail = async (reason: "realtime-unavailable" | "realtime-lost" | "disclosure-unavailable", message: string) => {
     if (failed || closingByUs) return;
     failed = true;
     log(`call ${callId}: ${message}`);
@@ -211,13 +224,13 @@ export function startConversation(params: {
         return;
       }
       quality.modelEvent(event);
+      if (event.type === "input_audio_buffer.speech_started") calleeTalkedOver?.abort();
       if (event.type === "input_audio_buffer.committed") userTurnWaiting = true;
       if (event.type === "response.created") userTurnWaiting = false;
       if (handover && !handover.started && event.type === "response.created" && !handover.responseId && event.response?.id) handover.responseId = event.response.id;
       if (handover && event.type === "response.done" && event.response?.id && event.response.id === handover.responseId) runHandover();
-    if (event.type === "input_audio_buffer.speech_started" && event.item_id) itemStartedAt.set(event.item_id, Date.now());
-    if (event.type === "response.output_item.added" && event.item?.id) itemStartedAt.set(event.item.id, Date.now());
-  });
+    },
+  );
 
   let resolveEnded: () => void = () => {};
   const ended = new Promise<void>((resolve) => (resolveEnded = resolve));
@@ -238,7 +251,10 @@ export function startConversation(params: {
       if (session) persist(session.history);
       session?.close();
       await writes;
-      await hooks.streamEnded(callId, params.streamSid, conversationRan ? quality.finish() : null).catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
+      const envelope = media.envelope();
+      await hooks
+        .streamEnded(callId, params.streamSid, { quality: conversationRan ? quality.finish() : null, media: envelope ? { envelope: envelope.bytes, envelopeStartMs: envelope.startMs } : null })
+        .catch((error: unknown) => log(`stream end of ${callId} not recorded`, error));
       resolveEnded();
     })();
   });
@@ -253,11 +269,18 @@ export function startConversation(params: {
     const current = request;
     const resumed = params.resume && hooks.resume ? await hooks.resume(current, params.resume).catch(() => null) : null;
     // A resumed conversation keeps one clock: its turns are placed after the ones already stored.
-    if (resumed?.answeredAt) startedAtMs = resumed.answeredAt.getTime();
+    if (resumed?.answeredAt) clockOffsetMs = Math.max(0, Date.now() - resumed.answeredAt.getTime());
     for (const line of resumed?.lines ?? []) saved.add(line.itemId);
     const greetingMode = current.agent.voice.greetingMode ?? "on-answer";
     quality.greetingMode = greetingMode;
     await hooks.streamStarted(callId, params.streamSid);
+    // Spoken (text to speech) while the model connects and Twilio's AMD listens (not again on a resumed stream).
+    const disclosures = resumed
+      ? Promise.resolve([] as PreparedDisclosure[])
+      : hooks.prepareDisclosures(current).catch((error: unknown) => {
+          log(`call ${callId}: the disclosures could not be prepared`, describeFailure(error));
+          return null;
+        });
     /** Tools run while the contact waits: their time is counted as held, not as the model's. */
     const timed = <T>(run: () => Promise<T>) => async () => {
       const done = quality.toolStarted();
@@ -308,6 +331,12 @@ export function startConversation(params: {
         name: "opt_out",
         ...CALL_TOOLS.opt_out,
         execute: async () => timed(async () => JSON.stringify(await hooks.optOut(current)))(),
+      }),
+      tool({
+        name: "stop_recording",
+        description: "The contact does not want the call recorded: stop the recording now (the call goes on unrecorded), then confirm it to them.",
+        parameters: z.object({ reason: z.string().nullable().describe("What the contact said, in a few words.") }),
+        execute: async ({ reason }) => JSON.stringify(await hooks.stopRecording(current, { offsetMs: media.now() + clockOffsetMs, reason: reason ?? "the contact objected" })),
       }),
       tool({
         name: "end_call",
@@ -421,11 +450,59 @@ export function startConversation(params: {
     }
     params.releaseMedia();
     conversationRan = true;
-    // A resumed stream (keys pressed, a transfer come back) does not greet again.
-    if (greetingMode === "on-answer" && !resumed) transport.sendEvent({ type: "response.create" });
+    amdVerdict = hooks.answeredBy(callId, streamGone.signal);
+    /** Our own playback stops when the stream is gone or a machine answered (the engine leaves the message then). */
+    const machineHeard = new AbortController();
+    amdVerdict.then(
+      (result) => /^(machine|fax)/.test(result) && machineHeard.abort(),
+      () => {},
+    );
+    const stopPlaying = AbortSignal.any([streamGone.signal, machineHeard.signal]);
+    /**
+     * The disclosures first, exactly as written, before the model may say anything (docs/compliance.md); a call
+     * whose disclosures cannot be spoken does not go on. `interruptible`: said at once on answer, they stop when the
+     * callee starts talking (a voicemail greeting, or a person's "Hello?") and are said again, whole, after a person's
+     * verdict. Only disclosures played to the end are recorded as spoken.
+     */
+    const speakDisclosures = async (interruptible: boolean): Promise<"done" | "interrupted" | "stopped"> => {
+      const prepared = await disclosures;
+      if (!prepared) {
+        await fail("disclosure-unavailable", "The call's disclosures could not be spoken, so the call was ended before the agent said anything.");
+        return "stopped";
+      }
+      const talkedOver = new AbortController();
+      if (interruptible) calleeTalkedOver = talkedOver;
+      const signal = AbortSignal.any([stopPlaying, talkedOver.signal]);
+      try {
+        for (const disclosure of prepared) {
+          if (closingByUs || failed || stopPlaying.aborted) return "stopped";
+          quality.ourAudioPlayed(disclosure.audio.length / 8);
+          const played = await media.play(disclosure.audio, signal);
+          if (stopPlaying.aborted) return "stopped";
+          if (talkedOver.signal.aborted) {
+            quality.ourInterruption(() => transport.interrupt());
+            return "interrupted";
+          }
+          await hooks.disclosureSpoken(current, { kind: disclosure.kind, offsetMs: played.startMs + clockOffsetMs }).catch((error: unknown) => log(`disclosure of ${callId} not recorded`, error));
+          const line: TranscriptLineInput = { itemId: `disclosure:${disclosure.kind}`, speaker: "agent", text: disclosure.text, offsetMs: played.startMs + clockOffsetMs, endOffsetMs: played.endMs + clockOffsetMs };
+          writes = writes.then(() => hooks.saveLine(current, line)).catch((error: unknown) => log(`transcript line of ${callId} not stored`, error));
+        }
+      } finally {
+        if (calleeTalkedOver === talkedOver) calleeTalkedOver = null;
+      }
+      return closingByUs || failed || stopPlaying.aborted ? "stopped" : "done";
+    };
+    // `on-answer`: the greeting starts at once — the disclosures, then the model's introduction; a machine's verdict
+    // cuts both off. `wait-for-callee`, disclosures talked over, and a resumed stream (which does not greet again and
+    // has nothing to disclose again): after a person's verdict.
+    const greetsAtOnce = greetingMode === "on-answer" && !resumed;
+    let greeted = false;
+    if (greetsAtOnce && (await speakDisclosures(true)) === "done" && !closingByUs && !failed) {
+      greeted = true;
+      transport.sendEvent({ type: "response.create" });
+    }
     let verdict: string;
     try {
-      amdVerdict = hooks.answeredBy(callId, streamGone.signal);
       verdict = await amdVerdict;
     } catch {
       return;
@@ -437,12 +514,14 @@ export function startConversation(params: {
       return;
     }
     if (closingByUs || failed) return;
+    if (!greeted && (await speakDisclosures(false)) !== "done") return;
+    if (closingByUs || failed || streamGone.signal.aborted) return;
     conversing = true;
     transport.sendEvent(RESPONSES_ON);
     // After pressed keys the agent listens (the menu or a person speaks next); greeted already and nothing said since:
     // turn detection answers the next utterance; otherwise answer (or greet) now.
     if (resumed && !resumed.respond) return;
-    if (!resumed && greetingMode === "on-answer" && !userTurnWaiting) return;
+    if (greeted && !userTurnWaiting) return;
     quality.responseRequested();
     transport.sendEvent({ type: "response.create" });
   })().catch((error: unknown) => {

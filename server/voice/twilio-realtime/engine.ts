@@ -14,6 +14,7 @@ import {
   INVALID_NUMBER_ERRORS,
   isFinalStatus,
   markEndedReported,
+  markNotRecorded,
   pendingFinishReasons,
   recordHangup,
   recordRejectedDial,
@@ -32,6 +33,8 @@ import { createTwilioClient, twilioErrorCode, type TwilioClient } from "./twilio
 import { emptyTwiml, sayAndHangUpTwiml, streamTwiml } from "./twiml";
 import { getLogger } from "@/server/observability/logger";
 import { answeredByActionFor, answeredByClassOfAmd } from "@/server/voice/call-quality";
+import { markDisclosureSpoken } from "@/server/services/privacy/call-privacy";
+import { redactDownloadedRecording } from "./recording-privacy";
 
 export type TwilioRealtimeEngineDeps = {
   settings: TwilioRealtimeSettings;
@@ -63,8 +66,8 @@ export type TwilioRealtimeEngine = VoiceEngine & {
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
   /** Reports the call ended when Twilio has said everything (idempotent; any instance may call it). */
   finishIfReady(callId: string): Promise<"reported" | "waiting" | "already-reported" | "unknown">;
-  /** Hangs up a live call, optionally saying something first (TwiML `<Say>`). */
-  hangUp(callId: string, params: { reason: string; say?: string | null; failure?: string }): Promise<void>;
+  /** Hangs up a live call, optionally saying something first (TwiML `<Say>`, one per text). */
+  hangUp(callId: string, params: { reason: string; say?: string | readonly string[] | null; failure?: string }): Promise<void>;
   /**
    * The shutdown's `calls` stage: hangs up the calls whose media stream is on this instance (their conversation cannot
    * outlive it) and waits, within `budgetMs`, until Twilio's callbacks have let each be reported ended. Resolves with
@@ -134,6 +137,16 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     listenHub: deps.listenHub,
     dtmf: createDtmf({ settings, client, getDb: deps.getDb, now, log }),
     hangUp: (callId, params) => engine.hangUp(callId, params),
+    async stopRecording(callId) {
+      const row = await findTwilioCall(deps.getDb(), callId);
+      if (!row?.callSid || isFinalStatus(row.status)) return;
+      try {
+        // The recording started by calls.create (Record=true); Twilio.CURRENT names the one in progress.
+        await client.calls(row.callSid).recordings("Twilio.CURRENT").update({ status: "stopped" });
+      } catch (error) {
+        log(`stopping the recording of ${callId} failed`, error);
+      }
+    },
     onStreamEnded: (callId) => {
       void engine.finishIfReady(callId).catch((error: unknown) => log(`finishing ${callId} failed`, error));
     },
@@ -177,7 +190,12 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
           const request = await media.placeCallRequest(callId);
           const action = answeredByActionFor(request?.agent.voice.answeredByActions, answeredByClassOfAmd(answeredBy));
           const message = answeredBy.startsWith("machine_end") && action === "leave-message" ? (request?.agent.voice.voicemailMessage ?? null) : null;
-          await engine.hangUp(callId, { reason: "voicemail", say: message });
+          // A message left on a machine starts with who is calling, word for word (the identification disclosure).
+          const identification = message && request ? request.privacy.disclosures.identification.text : null;
+          if (identification && request) {
+            await markDisclosureSpoken(db, { callId, kind: "identification", offsetMs: Number(form.MachineDetectionDuration ?? 0) || 0, at: now(), via: "voicemail" });
+          }
+          await engine.hangUp(callId, { reason: "voicemail", say: identification ? [identification, message!] : message });
         }
         return twimlResponse(emptyTwiml());
       }
@@ -240,7 +258,8 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
           asyncAmd: "true",
           asyncAmdStatusCallback: callbackUrl(settings, "amd", request.callId),
           asyncAmdStatusCallbackMethod: "POST",
-          record: true,
+          // An organization that keeps no recordings is never recorded (docs/compliance.md "Retention").
+          record: request.privacy.keepRecordings,
           recordingChannels: "dual",
           recordingStatusCallback: callbackUrl(settings, "recording", request.callId),
           recordingStatusCallbackMethod: "POST",
@@ -264,6 +283,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
         throw error;
       }
       await bindCallSid(db, { callId: request.callId, callSid, now: now() });
+      if (!request.privacy.keepRecordings) await markNotRecorded(db, { callId: request.callId, now: now() });
       return { providerCallId: callSid, alreadyPlaced: false };
     },
 
@@ -300,17 +320,26 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
         }
         return "waiting";
       }
-      const recording = row.recordingSid && row.recordingStatus === "completed" ? await downloadRecording(row.recordingSid, row.recordingDurationSeconds ?? row.durationSeconds ?? 0) : null;
+      const downloaded = row.recordingSid && row.recordingStatus === "completed" ? await downloadRecording(row.recordingSid, row.recordingDurationSeconds ?? row.durationSeconds ?? 0) : null;
+      // Redacted turns are silenced in the audio before it is handed over (and stored).
+      const { recording, redactedSpans } = downloaded ? await redactDownloadedRecording(db, row, downloaded) : { recording: null, redactedSpans: [] };
       const event = await buildCallEndedEvent(db, row, { now: now(), recording });
-      const outcome = await handleVoiceProviderEvent(db, { event });
+      const outcome = await handleVoiceProviderEvent(db, { event: { ...event, redactedSpans } });
       await markEndedReported(db, { callId, now: now() });
+      // Our copy is the redacted one: Twilio's (unredacted) copy goes.
+      if (row.recordingSid && downloaded) {
+        await client
+          .recordings(row.recordingSid)
+          .remove()
+          .catch((error: unknown) => log(`deleting recording ${row.recordingSid} at Twilio failed`, error));
+      }
       if (outcome.status === "accepted" && outcome.callEnded) await deps.announceCallEnded(callId);
       return "reported";
     },
 
     async hangUp(callId, params) {
       const db = deps.getDb();
-      await recordHangup(db, { callId, reason: params.reason, failure: params.failure, voicemailMessage: params.say && params.reason === "voicemail" ? params.say : null, now: now() });
+      await recordHangup(db, { callId, reason: params.reason, failure: params.failure, voicemailMessage: params.say && params.reason === "voicemail" ? [params.say].flat().join(" ") : null, now: now() });
       const row = await findTwilioCall(db, callId);
       if (!row?.callSid || isFinalStatus(row.status) || row.callSid.startsWith("rejected:")) return;
       try {

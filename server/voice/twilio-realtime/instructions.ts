@@ -2,6 +2,7 @@ import { DateTime } from "luxon";
 import { FALLBACK_OFFERS } from "@/server/voice/transfer-settings";
 import type { PlaceCallRequest } from "@/server/voice/types";
 import { buildCallbackInstructions } from "./callback-instructions";
+import { disclosureTexts } from "@/server/services/privacy/disclosures";
 
 /**
  * The Realtime agent's instructions for one call: the agent's own prompt, then who is being called (name, email,
@@ -29,12 +30,14 @@ export function buildCallInstructions(request: PlaceCallRequest, now: Date): str
       ? "Let the callee speak first, then introduce yourself. Speak briefly and naturally, one question at a time."
       : "Greet the contact and introduce yourself as soon as the call starts, without waiting for them. Speak briefly and naturally, one question at a time; stop when they speak.",
     `If an automated call screener asks who is calling and why, you are ${request.agent.name}${request.agent.voice.callPurpose ? `, calling ${request.agent.voice.callPurpose}` : ""}.`,
+    ...disclosureInstructions(request),
     "",
     "# Tools",
     request.agent.hasBookingTool
       ? "- book_meeting: when the contact agrees to a follow-up meeting, book it (pass their preferred time if they said one), then confirm the result."
       : "- book_meeting: no calendar is configured for this agent; offer that a colleague will follow up instead.",
     "- opt_out: when the contact asks not to be called again, call it at once, then apologise briefly and say goodbye.",
+    "- stop_recording: when the contact says they do not want the call recorded, call it at once, confirm that the recording is stopped, and carry on.",
     "- end_call: after you have said goodbye, call it to hang up.",
     ...transferInstructions(request),
     "- press_digits: press keys on the keypad (see Phone menus).",
@@ -57,5 +60,14 @@ function transferInstructions(request: PlaceCallRequest): string[] {
     `- transfer_call: when the contact asks for a person, or the situation needs one, hand the call over (${config.mode === "warm" ? "they wait on hold while you get a colleague; the colleague hears a summary first" : "they are put straight through"}). Targets:`,
     ...config.targets.map((target) => `  - "${target.label}"${target.whenToUse ? `: ${target.whenToUse}` : ""}`),
     `  Pass the target's label and a one-sentence reason. If the result says nobody is available, tell the contact and ${fallback}.`,
+  ];
+}
+
+/** What the contact has already heard before the model speaks (played word for word by the engine). */
+function disclosureInstructions(request: PlaceCallRequest): string[] {
+  const spoken = disclosureTexts(request.privacy.disclosures).map((disclosure) => `"${disclosure.text}"`);
+  if (spoken.length === 0) return [];
+  return [
+    "Before you say anything, the contact has already heard this from us, word for word: " + spoken.join(" ") + " Do not repeat it; never deny being an automated assistant.",
   ];
 }

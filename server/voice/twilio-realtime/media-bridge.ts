@@ -10,7 +10,11 @@ import { buildPlaceCallRequest } from "@/server/services/call-engine/dial-call";
 import { handleVoiceProviderEvent } from "@/server/services/call-engine/voice-events";
 import type { PlaceCallRequest } from "@/server/voice/types";
 import { HeldMediaSocket } from "./held-media-socket";
-import { findTwilioCall, isFinalStatus, markStream, saveTranscriptLine } from "./call-state";
+import { findTwilioCall, isFinalStatus, markStream } from "./call-state";
+import { markDisclosureSpoken, markRecordingDeclined, redactorFor } from "@/server/services/privacy/call-privacy";
+import { disclosureTexts } from "@/server/services/privacy/disclosures";
+import { saveRedactedTranscriptLine } from "@/server/services/privacy/transcript-lines";
+import { createDisclosureSpeech, type DisclosureSpeech } from "./disclosure-speech";
 import { startConversation, type ConversationHooks, type LiveConversation } from "./conversation";
 import { TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
 import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
@@ -27,6 +31,10 @@ export type MediaStreamServerDeps = {
   now: () => Date;
   log: (message: string, error?: unknown) => void;
   hangUp: ConversationHooks["hangUp"];
+  /** Stops the call's recording at Twilio for the rest of the call (the contact objected); the engine's. */
+  stopRecording?: (callId: string) => Promise<void>;
+  /** Speaks the disclosures (text to speech); default: OpenAI's speech endpoint with the engine's settings. */
+  speech?: DisclosureSpeech;
   onStreamEnded: (callId: string) => void;
   /** Transfers and phone menus (transfer.ts, dtmf.ts); without them the tools are not offered (benchmark). */
   transfers?: Transfers;
@@ -117,6 +125,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
     }
   };
 
+  const speech = deps.speech ?? createDisclosureSpeech(deps.settings);
   const defaultHooks: ConversationHooks = {
     async load(callId) {
       const db = deps.getDb();
@@ -127,11 +136,24 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       return { request, callSid: row.callSid };
     },
     streamStarted: (callId, streamSid) => markStream(deps.getDb(), { callId, event: "started", streamSid, now: deps.now() }),
-    async streamEnded(callId, streamSid, quality) {
-      await markStream(deps.getDb(), { callId, event: "ended", streamSid, now: deps.now(), quality });
+    async streamEnded(callId, streamSid, measured) {
+      await markStream(deps.getDb(), { callId, event: "ended", streamSid, now: deps.now(), quality: measured.quality, envelope: measured.media });
       deps.onStreamEnded(callId);
     },
-    saveLine: (request, line) => saveTranscriptLine(deps.getDb(), { organizationId: request.organizationId, callId: request.callId, line }),
+    async saveLine(request, line) {
+      // Redacted before it is stored; a contact who says they do not want the recording gets it stopped.
+      const saved = await saveRedactedTranscriptLine(deps.getDb(), { organizationId: request.organizationId, callId: request.callId, line, redactor: redactorFor(request.privacy) });
+      if (saved.objectsToRecording) await hooks.stopRecording(request, { offsetMs: line.offsetMs, reason: "the contact asked not to be recorded" });
+    },
+    prepareDisclosures: (request) =>
+      Promise.all(disclosureTexts(request.privacy.disclosures).map(async ({ kind, text }) => ({ kind, text, audio: await speech.synthesize(text, request.agent.voice.voice) }))),
+    disclosureSpoken: (request, { kind, offsetMs }) => markDisclosureSpoken(deps.getDb(), { callId: request.callId, kind, offsetMs, at: deps.now(), via: "call" }),
+    async stopRecording(request, { offsetMs, reason }) {
+      if (request.privacy.disclosures.recording.state !== "on") return { ok: true, message: "This call is not being recorded." };
+      const declined = await markRecordingDeclined(deps.getDb(), { callId: request.callId, offsetMs, at: deps.now(), reason });
+      if (declined) await deps.stopRecording?.(request.callId);
+      return { ok: true, message: "The recording is stopped; the rest of the call is not recorded." };
+    },
     async bookMeeting(request, callSid, args) {
       const now = deps.now();
       const spoken = args.preferredStartTime ? parseSpokenDateTime(args.preferredStartTime, now, request.contact.timezone || "UTC") : null;

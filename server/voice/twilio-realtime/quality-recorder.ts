@@ -175,6 +175,14 @@ export class CallQualityRecorder {
     }
   }
 
+  /** Audio we play ourselves (the disclosures, word for word): the callee hears the agent's side from now on. */
+  ourAudioPlayed(durationMs: number) {
+    const now = this.at();
+    if (this.greetingMs === null) this.greetingMs = now;
+    if (this.agentSpan) this.agentSpans.push(this.agentSpan);
+    this.agentSpan = { start: now, end: now + durationMs };
+  }
+
   /** We let the model answer a turn it had to hold (the answering-machine verdict came). */
   responseRequested() {
     this.responseRequestedAt = this.at();

@@ -1,6 +1,7 @@
 import { inspect } from "node:util";
 
 export const DEFAULT_REALTIME_MODEL = "gpt-realtime";
+export const DEFAULT_SPEECH_MODEL = "gpt-4o-mini-tts";
 export const TWILIO_API_ORIGIN = "https://api.twilio.com";
 /** CALL_QUALITY_DEAD_AIR_SECONDS's default (server/config/env.ts declares the setting). */
 export const DEFAULT_DEAD_AIR_MS = 3000;
@@ -25,6 +26,10 @@ export type TwilioRealtimeSettings = {
     model: string;
     /** The Realtime WebSocket URL (`wss://api.openai.com/v1/realtime?model=…`, or a simulator's). */
     realtimeUrl: string;
+    /** The REST base (`https://api.openai.com/v1`): the disclosures' text-to-speech. */
+    baseUrl: string;
+    /** The text-to-speech model that speaks the disclosures word for word (DISCLOSURE_SPEECH_MODEL). */
+    speechModel: string;
   };
   /** Call-quality measurement: silence on both sides longer than this counts as dead air (CALL_QUALITY_DEAD_AIR_SECONDS). */
   quality: { deadAirMs: number };
@@ -124,7 +129,7 @@ export function readTwilioRealtimeSettings(env: Readonly<Record<string, string |
       apiBaseUrl,
     },
     publicBaseUrl,
-    openai: { apiKey: openaiKey, model, realtimeUrl },
+    openai: { apiKey: openaiKey, model, realtimeUrl, baseUrl: openaiBase.replace(/\/+$/, ""), speechModel: trimmed(env, "DISCLOSURE_SPEECH_MODEL") ?? DEFAULT_SPEECH_MODEL },
     quality: { deadAirMs: deadAirSeconds * 1000 },
   };
   return redactSecrets(settings);
@@ -137,7 +142,7 @@ function redactSecrets(settings: TwilioRealtimeSettings): TwilioRealtimeSettings
   const safe = () => ({
     twilio: { accountSid: settings.twilio.accountSid, authToken: REDACTED, restUsername: settings.twilio.restUsername, restPassword: REDACTED, apiBaseUrl: settings.twilio.apiBaseUrl },
     publicBaseUrl: settings.publicBaseUrl,
-    openai: { apiKey: REDACTED, model: settings.openai.model, realtimeUrl: settings.openai.realtimeUrl },
+    openai: { apiKey: REDACTED, model: settings.openai.model, realtimeUrl: settings.openai.realtimeUrl, baseUrl: settings.openai.baseUrl, speechModel: settings.openai.speechModel },
     quality: settings.quality,
   });
   Object.defineProperty(settings, "toJSON", { value: safe, enumerable: false });

@@ -73,10 +73,10 @@ export function callerGoneTwiml(): string {
   return response.toString();
 }
 
-/** Says the text (voicemail message after the beep, or an apology), then hangs up. */
-export function sayAndHangUpTwiml(text: string | null): string {
+/** Says the text(s) (the identification and voicemail message after the beep, or an apology), then hangs up. */
+export function sayAndHangUpTwiml(text: string | readonly string[] | null): string {
   const response = new twilio.twiml.VoiceResponse();
-  if (text) response.say({ voice: SAY_VOICE as never }, text);
+  for (const part of typeof text === "string" ? [text] : (text ?? [])) if (part) response.say({ voice: SAY_VOICE as never }, part);
   response.hangup();
   return response.toString();
 }

@@ -21,7 +21,7 @@ const PUBLIC = "https://calls.example.test";
 const settings: TwilioRealtimeSettings = {
   twilio: { accountSid: `AC${"0".repeat(31)}1`, authToken: "callback-test-token", restUsername: "x", restPassword: "x", apiBaseUrl: "http://127.0.0.1:9" },
   publicBaseUrl: PUBLIC,
-  openai: { apiKey: "x", model: "gpt-realtime", realtimeUrl: "ws://127.0.0.1:9/v1/realtime" },
+  openai: { apiKey: "x", model: "gpt-realtime", realtimeUrl: "ws://127.0.0.1:9/v1/realtime", baseUrl: "http://127.0.0.1:9/v1", speechModel: "gpt-4o-mini-tts" },
   quality: { deadAirMs: 3000 },
 };
 const finished: string[] = [];

@@ -107,20 +107,24 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     // Conversations: both sides in the transcript, stored line by line as they happened.
     for (const digit of [0, 1, 5, 8, 9]) {
       const call = await callOf(digit);
-      expect(call.transcript, `digit ${digit}`).toMatch(/^Customer: Hello, who is this\?\nAgent: Hi, this is Ava/);
+      // The identification disclosure, word for word, before the agent's first turn (docs/compliance.md).
+      expect(call.transcript, `digit ${digit}`).toMatch(/^Customer: Hello, who is this\?\nAgent: Hello, this is an automated AI assistant calling on behalf of .+\nAgent: Hi, this is Ava/);
       const lines = await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id));
-      expect(lines.map((line) => line.speaker).slice(0, 4), `digit ${digit}`).toEqual(["customer", "agent", "customer", "agent"]);
+      expect(lines.map((line) => line.speaker).slice(0, 5), `digit ${digit}`).toEqual(["customer", "agent", "agent", "customer", "agent"]);
       expect(lines.every((line, i) => i === 0 || line.offsetMs >= lines[i - 1]!.offsetMs)).toBe(true);
     }
     // A console follows a call by reading the lines after its cursor; another organization reads nothing.
     const first = await listTranscriptLines(db, { organizationId: organization.id, callId: (await callOf(1)).id, limit: 2 });
     expect(first.lines.map((line) => line.speaker)).toEqual(["customer", "agent"]);
     const rest = await listTranscriptLines(db, { organizationId: organization.id, callId: (await callOf(1)).id, after: first.nextCursor! });
-    expect(rest.lines.map((line) => line.text)).toEqual([clipText("callee.not-now"), clipText("agent.no-problem")]);
+    expect(rest.lines.map((line) => line.text)).toEqual([clipText("agent.intro"), clipText("callee.not-now"), clipText("agent.no-problem")]);
     expect((await listTranscriptLines(db, { organizationId: "org.someone-else", callId: (await callOf(1)).id })).lines).toEqual([]);
-    expect((await callOf(4)).transcript).toBe(`Customer: Hello?\nAgent: ${clipText("agent.intro")}\nAgent: ${clipText("agent.still-there")}`);
-    // The machine's greeting is what the callee side said; the agent said nothing to it, then left its message.
-    expect((await callOf(2)).transcript).toBe(`Customer: ${clipText("callee.voicemail-greeting")}\nAgent: ${VOICEMAIL_MESSAGE}`);
+    const identification = first.lines[1]!.text;
+    expect(identification).toMatch(/^Hello, this is an automated AI assistant calling on behalf of /);
+    expect((await callOf(4)).transcript).toBe(`Customer: Hello?\nAgent: ${identification}\nAgent: ${clipText("agent.intro")}\nAgent: ${clipText("agent.still-there")}`);
+    // The machine's greeting is what the callee side said; the agent said nothing to it, then left its message (who
+    // is calling first).
+    expect((await callOf(2)).transcript).toBe(`Customer: ${clipText("callee.voicemail-greeting")}\nAgent: ${identification} ${VOICEMAIL_MESSAGE}`);
     for (const digit of [3, 6, 7]) expect((await callOf(digit)).transcript, `digit ${digit}`).toBeNull();
 
     // The Realtime session got the agent's voice, its prompt, the contact's name, variables and local time, and the tools.
@@ -161,7 +165,7 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     // Digit 2: voicemail after the beep: the agent's message spoken by Twilio, no conversation.
     const voicemailCall = stack.twilio.callTo("+12025550172")!;
     expect(voicemailCall.answeredBy).toBe("machine_end_beep");
-    expect(voicemailCall.said).toEqual([VOICEMAIL_MESSAGE]);
+    expect(voicemailCall.said).toEqual([expect.stringContaining("an automated AI assistant calling on behalf of"), VOICEMAIL_MESSAGE]);
 
     // Recordings: dual-channel WAV with speech on both channels, through the API's signed link; none for 3, 6, 7, 9.
     const listed = await api("/recordings", { method: "POST", key: apiKey, body: { sequenceIds: [...sequenceByDigit.values()], includeTranscripts: true } });
@@ -229,13 +233,14 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     await stack.runUntil(async () => {
       const [call] = await db.select().from(calls).where(eq(calls.sequenceId, sequenceId));
       callId = call?.id ?? "";
-      return !!call && (await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id))).length >= 2;
+      // Hello, the identification, the agent's first turn.
+      return !!call && (await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id))).length >= 3;
     }, { timeoutMs: 60_000, label: "the conversation to start" });
     stack.engine.media.live.get(callId)!.abort({ crash: true });
     await stack.runUntil(() => receiver.requests.length >= 1, { timeoutMs: 60_000, label: "the call-result webhook" });
     const [call] = await db.select().from(calls).where(eq(calls.id, callId));
     // What was said before the crash was stored as it happened; the call ended when Twilio said so.
-    expect(call!.transcript).toMatch(/^Customer: Hello, who is this\?\nAgent: Hi, this is Ava/);
+    expect(call!.transcript).toMatch(/^Customer: Hello, who is this\?\nAgent: Hello, this is an automated AI assistant .+\nAgent: Hi, this is Ava/);
     expect(["Goal Not Completed", "No Conversation"]).toContain(call!.resultType);
     const [twilioRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, callId));
     expect(twilioRow).toMatchObject({ status: "completed", streamEndedAt: null, endedReportedAt: expect.any(Date) });

@@ -1,5 +1,20 @@
 import type { ExtractionDefinition, OutcomeDefinition } from "@/server/analysis/types";
 import type { PlaceCallRequest } from "@/server/voice/types";
+import { buildCallPrivacy, type CallPrivacy } from "@/server/services/privacy/call-privacy";
+import { REDACTION_CATEGORIES } from "@/server/services/privacy/redaction";
+
+/** The privacy part of a place-call request as the dialer builds it (default disclosures, every redaction category). */
+export function testCallPrivacy(to: string, options: { keepRecordings?: boolean } = {}): CallPrivacy {
+  return buildCallPrivacy(
+    { name: "Acme Corp", keepRecordings: options.keepRecordings ?? true, retentionDays: null, redaction: { categories: REDACTION_CATEGORIES, patterns: [] } },
+    {
+      call: { disclosures: null, fromPhoneNumber: "+12025550101" },
+      sequence: { phoneNumber: to, toEmailAddress: "jane@example.com", consent: null },
+      agent: { name: "Ava", disclosureIdentification: null, disclosureRecordingNotice: null, recordingNoticeMode: "by-state" },
+    },
+    new Date("2026-11-20T15:00:00Z"),
+  );
+}
 
 export const extractionDefinitions: ExtractionDefinition[] = [
   { slug: "interest_level", displayName: "Interest level", description: "How interested the contact sounded.", type: "DROPDOWN", dropdownOptions: ["high", "medium", "low"], datetimeFormat: null, formatDatetimeInUtc: null },
@@ -31,6 +46,7 @@ export function placeCallRequest(to: string, overrides: Partial<PlaceCallRequest
       voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin", greetingMode: "on-answer", callPurpose: null, answeredByActions: {} },
     },
     contact: { name: "Jane Doe", timezone: "America/New_York", email: "jane@example.com", variables: { company_name: "Acme Corp", crm_ref: "CRM-42" } },
+    privacy: testCallPrivacy(to),
     ...overrides,
   };
 }

@@ -77,9 +77,10 @@ describe("simulated voice engine", () => {
     expect(engine.dialCount(request.callId)).toBe(1);
     expect(events).toHaveLength(0);
     await engine.runPending();
-    // A voicemail is one spoken turn, reported live before the end.
-    expect(events.map((event) => event.type)).toEqual(["call.ringing", "call.answered", "call.transcript", "call.ended"]);
-    const ended = events[3]!;
+    // A voicemail: the identification disclosure (reported as spoken), then the message, reported live before the end.
+    expect(events.map((event) => event.type)).toEqual(["call.ringing", "call.answered", "call.transcript", "call.disclosure", "call.transcript", "call.ended"]);
+    expect(events[3]).toMatchObject({ kind: "identification", via: "voicemail", offsetMs: 0 });
+    const ended = events[5]!;
     if (ended.type !== "call.ended") throw new Error("unreachable");
     expect(ended.disposition).toBe("voicemail");
     expect(ended.recording?.contentType).toBe("audio/wav");
@@ -99,7 +100,7 @@ describe("simulated voice engine", () => {
     await engine.placeCall(request);
     await engine.runPending();
     const types = events.map((event) => event.type).filter((type) => type !== "call.transcript");
-    expect(types).toEqual(["call.ringing", "call.answered", "call.tool", "call.ended"]);
+    expect(types).toEqual(["call.ringing", "call.answered", "call.tool", "call.disclosure", "call.ended"]);
     const ended = events.at(-1)!;
     if (ended.type !== "call.ended") throw new Error("unreachable");
     expect(ended.transcript).toContain("you're booked for Thursday, March 5 at 10:00 AM");

@@ -16,8 +16,33 @@ import { PageHeader } from "../../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../../_components/ui/states";
 import { toast } from "../../../_components/ui/toast";
 import { CallingHoursSection } from "./calling-hours-section";
+import { PrivacySection } from "./privacy-section";
 
-const EXPORT_COLUMNS = ["sequenceId", "agentId", "name", "phoneNumber", "enrolledAt", "consentType", "capturedAt", "source", "evidenceUrl"];
+const EXPORT_COLUMNS = [
+  "sequenceId",
+  "agentId",
+  "name",
+  "phoneNumber",
+  "enrolledAt",
+  "consentType",
+  "capturedAt",
+  "source",
+  "evidenceUrl",
+  // One row per dialed call: its disclosures audit trail (empty when the contact was not dialed yet).
+  "callId",
+  "dialedAt",
+  "identificationSpoken",
+  "identificationOffsetMs",
+  "identificationText",
+  "recordingNoticeRequired",
+  "recordingNoticeReason",
+  "recordingNoticeJurisdictions",
+  "recordingNoticeSpoken",
+  "recordingNoticeOffsetMs",
+  "recordingNoticeText",
+  "recording",
+  "recordingStoppedOffsetMs",
+];
 
 function localDate(daysAgo: number): string {
   const date = new Date(Date.now() - daysAgo * 86_400_000);
@@ -28,6 +53,28 @@ function localDate(daysAgo: number): string {
 function startOfLocalDay(value: string, plusDays = 0): string {
   const [year, month, day] = value.split("-").map(Number);
   return new Date(year!, month! - 1, day! + plusDays).toISOString();
+}
+
+type ExportedCall = TExportConsentRecordsResponse["records"][number]["calls"][number];
+
+function disclosureColumns(call: ExportedCall): Record<string, string | null> {
+  const { identification, recordingNotice, recording } = call.disclosures;
+  const text = (value: number | boolean | null) => (value === null ? null : String(value));
+  return {
+    callId: call.callId,
+    dialedAt: call.dialedAt,
+    identificationSpoken: text(identification.spoken),
+    identificationOffsetMs: text(identification.offsetMs),
+    identificationText: identification.text,
+    recordingNoticeRequired: text(recordingNotice.required),
+    recordingNoticeReason: recordingNotice.reason,
+    recordingNoticeJurisdictions: recordingNotice.jurisdictions.join(" "),
+    recordingNoticeSpoken: text(recordingNotice.spoken),
+    recordingNoticeOffsetMs: text(recordingNotice.offsetMs),
+    recordingNoticeText: recordingNotice.text || null,
+    recording: recording.state,
+    recordingStoppedOffsetMs: text(recording.offsetMs),
+  };
 }
 
 function SettingsSection() {
@@ -121,7 +168,7 @@ function ConsentExportSection() {
       do {
         const chunk: TExportConsentRecordsResponse = await queryClient.fetchQuery(trpc.consent.export.queryOptions({ ...range, after }, { staleTime: 0 }));
         for (const record of chunk.records) {
-          rows.push({
+          const contact = {
             sequenceId: record.sequenceId,
             agentId: record.agentId,
             name: record.name,
@@ -131,7 +178,9 @@ function ConsentExportSection() {
             capturedAt: record.consent.capturedAt,
             source: record.consent.source,
             evidenceUrl: record.consent.evidenceUrl,
-          });
+          };
+          if (record.calls.length === 0) rows.push(contact);
+          for (const call of record.calls) rows.push({ ...contact, ...disclosureColumns(call) });
         }
         after = chunk.nextAfter;
       } while (after !== null);
@@ -183,6 +232,7 @@ export function ComplianceView() {
       />
       <SettingsSection />
       <CallingHoursSection />
+      <PrivacySection />
       <ConsentExportSection />
     </div>
   );

@@ -31,6 +31,9 @@ export const EMPTY_AGENT: AgentDraft = {
   phoneMenuGoal: null,
   greetingMode: "on-answer",
   callPurpose: null,
+  disclosureIdentification: null,
+  disclosureRecordingNotice: null,
+  recordingNoticeMode: "by-state",
 };
 
 /** The editable document of an existing agent (system-defined definitions are shown, not edited). */
@@ -67,5 +70,8 @@ export function draftFromView(view: AgentView): AgentDraft {
     greetingMode: view.greetingMode,
     callPurpose: view.callPurpose,
     answeredByActions: view.answeredByActions,
+    disclosureIdentification: view.disclosureIdentification,
+    disclosureRecordingNotice: view.disclosureRecordingNotice,
+    recordingNoticeMode: view.recordingNoticeMode,
   };
 }

@@ -15,6 +15,7 @@ import { CheckboxField } from "../../../../_components/ui/checkbox";
 import { StepsEditor } from "./steps-editor";
 import { CallHandlingSettings } from "./call-handling-settings";
 import { VoiceCallSettings } from "./voice-call-settings";
+import { DisclosureSettings } from "./disclosure-settings";
 
 const SECTIONS = [
   { id: "general", title: "General" },
@@ -25,6 +26,7 @@ const SECTIONS = [
   { id: "outcomes", title: "Outcomes" },
   { id: "voice-calls", title: "Phone calls" },
   { id: "transfers", title: "Transfers and phone menus" },
+  { id: "disclosures", title: "Disclosures" },
   { id: "booking", title: "Meeting booking" },
 ] as const;
 
@@ -149,6 +151,9 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
           </Section>
           <Section {...sectionProps("transfers")} description="Used on real phone calls and by the demo simulator (its digit-1 contacts ask for a person).">
             <CallHandlingSettings value={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />
+          </Section>
+          <Section {...sectionProps("disclosures")} description="Who is calling and that the call is recorded: said first on every connected call, exactly as written.">
+            <DisclosureSettings value={draft} onChange={(patch) => setDraft((d) => ({ ...d, ...patch }))} />
           </Section>
           <Section {...sectionProps("booking")} description="The agent always books through the chosen mode and never falls back to another.">
             <BookingFields config={draft.bookingConfig} onChange={(config) => set("bookingConfig", config)} />

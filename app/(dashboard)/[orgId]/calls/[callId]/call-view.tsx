@@ -14,6 +14,7 @@ import { ResultBadge } from "../../../../_components/status-badges";
 import { ActionsSections, CallDetails, SummarySection, TranscriptSection, VariablesSection } from "./call-sections";
 import { CallTimelineSection } from "./call-timeline";
 import { MeetingPanel } from "./meeting-panel";
+import { DisclosuresSection } from "./disclosures-section";
 
 const NOT_CONNECTED = new Set(["Busy", "Invalid Phone Number", "Failed", "Cancelled"]);
 const NOT_YET = new Set(["Scheduled", "Rescheduled", "Calling", "Processing Analysis"]);
@@ -72,6 +73,7 @@ export function CallView({ callId }: { callId: string }) {
   let noAudioText: string;
   if (NOT_YET.has(result.resultType)) noAudioText = "This call has not finished yet: no recording so far.";
   else if (NOT_CONNECTED.has(result.resultType) && !transcript) noAudioText = `No audio and no transcript: the call did not connect (${result.resultType}).`;
+  else if (entry.removedReason === "retention") noAudioText = "The recording was deleted under the organization's retention policy (or never kept).";
   else if (transcript) noAudioText = "There is no audio for this call (never recorded, removed by the retention policy, or kept by a provider we cannot reach). The transcript below is complete.";
   else noAudioText = "There is no audio and no transcript for this call.";
 
@@ -107,6 +109,7 @@ export function CallView({ callId }: { callId: string }) {
       {(hasMeeting || result.followUpMeetingDetails) && (
         <MeetingPanel callId={call.callId} contactZone={call.timezone} followUp={result.followUpMeetingDetails ?? null} stored={crm} onReconciled={() => void metadata.refetch()} />
       )}
+      <DisclosuresSection call={call} />
       <SummarySection result={result} />
       <TranscriptSection transcript={transcript} contactName={call.name} />
       <CallTimelineSection quality={call.quality} />

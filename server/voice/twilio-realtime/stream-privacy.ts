@@ -1,0 +1,94 @@
+import type WebSocket from "ws";
+import { ulawFrameLoudness } from "@/server/voice/pcm";
+
+/**
+ * What the compliance side of a conversation needs from the media stream: its clock (Twilio's media timestamps, the
+ * time both the callee's audio and our playback run on), when each callee turn started and stopped on that clock
+ * (the Realtime session's VAD times, counted from the first frame it was sent), the callee's loudness envelope (the
+ * first minute, to align the recording on later), and playing our own audio (the disclosures) into the call.
+ */
+export type StreamPrivacy = {
+  /** Stream milliseconds of the latest callee frame (Twilio's `timestamp`, + 20 ms). */
+  now(): number;
+  /** Where a turn started and ended on the stream clock (null end: not known). */
+  turnTiming(itemId: string, role: "user" | "assistant"): { startMs: number; endMs: number | null };
+  /** Plays µ-law audio into the call and resolves when the callee has heard it all (or the stream ended). */
+  play(audio: Buffer, signal: AbortSignal): Promise<{ startMs: number; endMs: number }>;
+  envelope(): { bytes: Uint8Array; startMs: number } | null;
+};
+
+const FRAME_MS = 20;
+const ENVELOPE_FRAMES = 3000;
+/** Media sent per message when we play audio ourselves (one second). */
+const CHUNK_BYTES = 8000;
+
+type TransportLike = { on(event: "*", listener: (event: Record<string, unknown> & { type?: string }) => void): void };
+
+export function createStreamPrivacy(params: { ws: WebSocket; transport: TransportLike; streamSid: string }): StreamPrivacy {
+  let firstTimestamp: number | null = null;
+  let latest = 0;
+  const envelope: number[] = [];
+  const userStart = new Map<string, number>();
+  const userEnd = new Map<string, number>();
+  const assistantStart = new Map<string, number>();
+  const waiters = new Set<() => void>();
+
+  params.transport.on("*", (event) => {
+    if (event.type === "twilio_message") {
+      const message = event.message as { event?: string; media?: { timestamp?: string; payload?: string } } | undefined;
+      if (message?.event !== "media" || !message.media) return;
+      const timestamp = Number(message.media.timestamp);
+      if (!Number.isFinite(timestamp)) return;
+      firstTimestamp ??= timestamp;
+      latest = Math.max(latest, timestamp + FRAME_MS);
+      if (envelope.length < ENVELOPE_FRAMES && typeof message.media.payload === "string") {
+        envelope.push(ulawFrameLoudness(Buffer.from(message.media.payload, "base64")));
+      }
+      for (const wake of [...waiters]) wake();
+      return;
+    }
+    // The session's VAD counts milliseconds of the audio it was sent, which starts with the stream's first frame.
+    const base = firstTimestamp ?? 0;
+    if (event.type === "input_audio_buffer.speech_started" && typeof event.item_id === "string") userStart.set(event.item_id, base + Number(event.audio_start_ms ?? 0));
+    if (event.type === "input_audio_buffer.speech_stopped" && typeof event.item_id === "string") userEnd.set(event.item_id, base + Number(event.audio_end_ms ?? 0));
+    const item = event.item as { id?: string } | undefined;
+    if (event.type === "response.output_item.added" && item?.id) assistantStart.set(item.id, latest);
+  });
+
+  const waitForMedia = (untilMs: number, signal: AbortSignal, wallLimitMs: number) =>
+    new Promise<void>((resolve) => {
+      const done = () => {
+        waiters.delete(check);
+        clearTimeout(timer);
+        signal.removeEventListener("abort", done);
+        resolve();
+      };
+      const check = () => {
+        if (latest >= untilMs) done();
+      };
+      const timer = setTimeout(done, wallLimitMs);
+      signal.addEventListener("abort", done);
+      waiters.add(check);
+      check();
+    });
+
+  return {
+    now: () => latest,
+    turnTiming(itemId, role) {
+      if (role === "user") return { startMs: userStart.get(itemId) ?? latest, endMs: userEnd.get(itemId) ?? null };
+      return { startMs: assistantStart.get(itemId) ?? latest, endMs: null };
+    },
+    async play(audio, signal) {
+      // Nothing of ours is queued at Twilio before this (the model is silent until the disclosures are over): the
+      // audio starts playing now and lasts its own length on the media clock.
+      const startMs = latest;
+      for (let offset = 0; offset < audio.length && params.ws.readyState === params.ws.OPEN; offset += CHUNK_BYTES) {
+        params.ws.send(JSON.stringify({ event: "media", streamSid: params.streamSid, media: { payload: audio.subarray(offset, offset + CHUNK_BYTES).toString("base64") } }));
+      }
+      const durationMs = audio.length / 8;
+      await waitForMedia(startMs + durationMs + 100, signal, durationMs + 3000);
+      return { startMs, endMs: startMs + durationMs };
+    },
+    envelope: () => (firstTimestamp === null || envelope.length === 0 ? null : { bytes: Uint8Array.from(envelope), startMs: firstTimestamp }),
+  };
+}
