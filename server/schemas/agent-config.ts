@@ -30,10 +30,10 @@ import {
 import { greetingModes } from "@/db/schema/call-quality";
 import { CALL_PURPOSE_MAX_LENGTH, MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
 import { ANSWERED_BY_ALLOWED_ACTIONS } from "@/server/voice/call-quality";
-import { disclosureTextProblem, RECORDING_NOTICE_MODES } from "@/server/services/privacy/disclosure-texts";
+import { DISCLOSURE_MAX_LENGTH, disclosureTextProblem, RECORDING_NOTICE_MODES } from "@/server/services/privacy/disclosure-texts";
 
 /** A disclosure text: known placeholders only; empty means the default. */
-const ZDisclosureText = z.string().superRefine((value, ctx) => {
+const ZDisclosureText = z.string().max(DISCLOSURE_MAX_LENGTH).superRefine((value, ctx) => {
   const problem = value.trim() ? disclosureTextProblem(value) : null;
   if (problem) ctx.addIssue({ code: "custom", message: `the disclosure ${problem}` });
 });

@@ -4,8 +4,8 @@ import { RETENTION_DAYS } from "@/server/services/privacy/retention-settings";
 
 const ZCustomPatternSchema = z
   .object({
-    name: z.string().describe("Lowercase letters, digits and dashes: the marker is `[redacted:<name>]`."),
-    pattern: z.string().describe("A JavaScript regular expression, matched case-insensitively."),
+    name: z.string().max(CUSTOM_PATTERN_LIMITS.nameLength).describe("Lowercase letters, digits and dashes: the marker is `[redacted:<name>]`."),
+    pattern: z.string().max(CUSTOM_PATTERN_LIMITS.patternLength).describe("A JavaScript regular expression, matched case-insensitively."),
   })
   .superRefine((value, ctx) => {
     const name = customPatternNameProblem(value.name);

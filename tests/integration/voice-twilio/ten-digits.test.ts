@@ -134,7 +134,7 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     expect(session.instructions).toContain("Jane Doe");
     expect(session.instructions).toContain("company_name: Acme Corp");
     expect(session.instructions).toMatch(/\(America\/New_York\)/);
-    expect(session.toolNames.sort()).toEqual(["book_meeting", "end_call", "opt_out", "press_digits", "report_answered_by"]);
+    expect(session.toolNames.sort()).toEqual(["book_meeting", "end_call", "opt_out", "press_digits", "report_answered_by", "stop_recording"]);
     expect(session.config).toMatchObject({ audio: { input: { format: { type: "audio/pcmu" } }, output: { format: { type: "audio/pcmu" } } } });
 
     // Analysis: the LLM analyser (openai package, strict structured outputs) read the connected calls' transcripts.
