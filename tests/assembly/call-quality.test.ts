@@ -146,7 +146,8 @@ describe("call quality measured at the media bridge (the built app, Twilio and R
     const machineCall = twilio.callTo(VOICEMAIL)!;
     const beep = machineCall.calleeSpans.find((span) => span.clip === "tone.beep")!;
     expect(machineCall.agentSpans.every((span) => span.endMs <= beep.startMs), JSON.stringify(machineCall.agentSpans)).toBe(true);
-    expect(machineCall.said).toEqual([clipText("tts.voicemail")]);
+    // The message starts with who is calling (the identification disclosure, docs/compliance.md).
+    expect(machineCall.said).toEqual([expect.stringContaining("an automated AI assistant calling on behalf of"), clipText("tts.voicemail")]);
 
     // /metrics (loopback): the histograms and counters have the calls.
     const metrics = await (await fetch(`${app.origin}/metrics`)).text();

@@ -245,8 +245,10 @@ describe("CALL → EMAIL → SMS → CALL on the built app (twilio-realtime, rea
     const inbound = await waitFor(() => webhooks.payloads().find((payload) => payload.sequence?.sequenceId === jane && payload.direction === "inbound"), { timeoutMs: 120_000, label: "the callback's call-result webhook", explain });
     const twimlFetch = twilio.callbacks.find((entry) => entry.kind === "twiml" && entry.params.CallSid === callback.sid)!;
     expect(twimlFetch).toMatchObject({ status: 200, params: { Direction: "inbound", From: "+12025550170", To: "+12025550100" } });
-    const firstAgentLine = String(inbound.callResult.transcription).split("\n").find((line) => line.startsWith("Agent:"));
-    expect(firstAgentLine, inbound.callResult.transcription).toContain("Jane");
+    // The identification first (the callback wording: nobody is "calling on behalf of"), then the agent greets her by name.
+    const agentLines = String(inbound.callResult.transcription).split("\n").filter((line) => line.startsWith("Agent:"));
+    expect(agentLines[0], inbound.callResult.transcription).toMatch(/you have reached an automated AI assistant of/);
+    expect(agentLines[1], inbound.callResult.transcription).toContain("Jane");
     expect(inbound).toMatchObject({ direction: "inbound", fromPhoneNumber: "+12025550100", phoneNumber: "+12025550170", agentId, sequence: { sequenceId: jane, lifecycleStatus: "done" } });
     expect(inbound.callResult.transcription).toContain("Not right now");
     // The model's instructions carried the sequence's context: the input variables and the last call's summary.

@@ -34,7 +34,7 @@ export async function findOrganizationPrivacy(db: DbOrTx, organizationId: string
 }
 
 export type CallPrivacySource = {
-  call: { disclosures: CallDisclosures | null; fromPhoneNumber: string };
+  call: { disclosures: CallDisclosures | null; fromPhoneNumber: string; direction?: string };
   sequence: { phoneNumber: string; toEmailAddress: string | null; consent: (typeof sequences.$inferSelect)["consent"] };
   agent: { name: string; disclosureIdentification: string | null; disclosureRecordingNotice: string | null; recordingNoticeMode: string };
 };
@@ -52,6 +52,7 @@ export function buildCallPrivacy(organization: OrganizationPrivacy, source: Call
         recordingNoticeMode: source.agent.recordingNoticeMode as RecordingNoticeMode,
       },
       phoneNumber: source.sequence.phoneNumber,
+      inbound: source.call.direction === "inbound",
       keepRecordings: organization.keepRecordings,
       consent: source.sequence.consent ?? null,
       now,

@@ -1,5 +1,7 @@
 /** The default disclosure texts and their limits (no imports: the console's editor uses them too). */
 export const DEFAULT_IDENTIFICATION = "Hello, this is an automated AI assistant calling on behalf of {organization} to follow up on your enquiry.";
+/** The default identification on a call the contact made to us (a callback): nobody is "calling on behalf of" then. */
+export const DEFAULT_INBOUND_IDENTIFICATION = "Hello, you have reached an automated AI assistant of {organization}.";
 export const DEFAULT_RECORDING_NOTICE = "This call is recorded and transcribed. If you would rather it was not recorded, just say so.";
 export const DISCLOSURE_MAX_LENGTH = 500;
 export const DISCLOSURE_PLACEHOLDERS = ["organization", "agent"] as const;

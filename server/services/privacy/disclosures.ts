@@ -7,7 +7,7 @@ import { allPartyConsentJurisdictions } from "./recording-consent-rules";
  * recording notice where the number's area code maps to an all-party-consent state or the agent says always. Both are
  * spoken exactly as rendered here, before anything else the agent says.
  */
-import { DEFAULT_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, type RecordingNoticeMode } from "./disclosure-texts";
+import { DEFAULT_IDENTIFICATION, DEFAULT_INBOUND_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, type RecordingNoticeMode } from "./disclosure-texts";
 
 export { DEFAULT_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, DISCLOSURE_MAX_LENGTH, DISCLOSURE_PLACEHOLDERS, disclosureTextProblem, RECORDING_NOTICE_MODES, type RecordingNoticeMode } from "./disclosure-texts";
 
@@ -24,6 +24,8 @@ export type PlanDisclosuresParams = {
   agent: { name: string; identification: string | null; recordingNotice: string | null; recordingNoticeMode: RecordingNoticeMode };
   /** The contact's E.164 number (its area code decides the state). */
   phoneNumber: string;
+  /** The contact called us (a callback): the default identification says so. */
+  inbound?: boolean;
   keepRecordings: boolean;
   consent: ConsentRecord | null;
   now: Date;
@@ -39,7 +41,7 @@ export function planDisclosures(params: PlanDisclosuresParams): CallDisclosures 
   const required = always || jurisdictions.length > 0;
   const recordingState: CallRecordingState = params.keepRecordings ? "on" : "not-recorded";
   return {
-    identification: unspoken(renderDisclosure(params.agent.identification ?? DEFAULT_IDENTIFICATION, values)),
+    identification: unspoken(renderDisclosure(params.agent.identification ?? (params.inbound ? DEFAULT_INBOUND_IDENTIFICATION : DEFAULT_IDENTIFICATION), values)),
     recordingNotice: {
       ...unspoken(required ? renderDisclosure(params.agent.recordingNotice ?? DEFAULT_RECORDING_NOTICE, values) : ""),
       required,

@@ -176,6 +176,7 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
         ws,
         transport,
         releaseMedia: () => socket.release(),
+        sendToTwilio: (data) => socket.send(data),
         observeTwilioSends: (listener) => void socket.observeSends(listener),
         callId: testCallId,
         streamSid: message.start?.streamSid ?? testCallId,

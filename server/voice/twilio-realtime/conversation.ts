@@ -112,6 +112,8 @@ export function startConversation(params: {
   transport: TwilioRealtimeTransportLayer;
   /** Lets the caller's audio held since the stream started reach the model (once it is connected). */
   releaseMedia: () => void;
+  /** Sends our own message to Twilio (the disclosures' audio, `clear`) the way the transport's messages go. */
+  sendToTwilio: (data: string) => void;
   /** Registers the listener of every message our side sends to Twilio. */
   observeTwilioSends: (listener: (data: string) => void) => void;
   callId: string;
@@ -133,7 +135,7 @@ export function startConversation(params: {
   let audioChunksSent = 0;
   let audioMarksBack = 0;
   const saved = new Set<string>();
-  const media = createStreamPrivacy({ ws, transport: transport as never, streamSid: params.streamSid });
+  const media = createStreamPrivacy({ ws, send: params.sendToTwilio, transport: transport as never, streamSid: params.streamSid });
   let writes: Promise<void> = Promise.resolve();
   let request: PlaceCallRequest | null = null;
   const quality = new CallQualityRecorder({ greetingMode: "on-answer", deadAirMs: params.settings.quality.deadAirMs });
@@ -144,6 +146,8 @@ export function startConversation(params: {
   let amdVerdict: Promise<string> | null = null;
   /** Aborted when the callee starts talking over disclosures said at once on answer. */
   let calleeTalkedOver: AbortController | null = null;
+  /** The model's VAD hears the callee talking now. */
+  let calleeSpeaking = false;
 
   const persist = (history: RealtimeItem[]) => {
     if (!request) return;
@@ -224,7 +228,11 @@ export function startConversation(params: {
         return;
       }
       quality.modelEvent(event);
-      if (event.type === "input_audio_buffer.speech_started") calleeTalkedOver?.abort();
+      if (event.type === "input_audio_buffer.speech_started") {
+        calleeSpeaking = true;
+        calleeTalkedOver?.abort();
+      }
+      if (event.type === "input_audio_buffer.speech_stopped") calleeSpeaking = false;
       if (event.type === "input_audio_buffer.committed") userTurnWaiting = true;
       if (event.type === "response.created") userTurnWaiting = false;
       if (handover && !handover.started && event.type === "response.created" && !handover.responseId && event.response?.id) handover.responseId = event.response.id;
@@ -470,6 +478,8 @@ export function startConversation(params: {
         await fail("disclosure-unavailable", "The call's disclosures could not be spoken, so the call was ended before the agent said anything.");
         return "stopped";
       }
+      // Not started over a callee already talking (a voicemail greeting under way): after the verdict, then.
+      if (interruptible && calleeSpeaking) return "interrupted";
       const talkedOver = new AbortController();
       if (interruptible) calleeTalkedOver = talkedOver;
       const signal = AbortSignal.any([stopPlaying, talkedOver.signal]);
@@ -480,7 +490,8 @@ export function startConversation(params: {
           const played = await media.play(disclosure.audio, signal);
           if (stopPlaying.aborted) return "stopped";
           if (talkedOver.signal.aborted) {
-            quality.ourInterruption(() => transport.interrupt());
+            // The callee talked over us and we stopped: an interruption like any other (call quality counts it).
+            media.clear();
             return "interrupted";
           }
           await hooks.disclosureSpoken(current, { kind: disclosure.kind, offsetMs: played.startMs + clockOffsetMs }).catch((error: unknown) => log(`disclosure of ${callId} not recorded`, error));
@@ -509,8 +520,13 @@ export function startConversation(params: {
     }
     quality.amdVerdict(verdict);
     if (/^(machine|fax)/.test(verdict)) {
-      // Silent for good; whatever is still playing of the greeting stops now.
-      if (!closingByUs && !failed) quality.ourInterruption(() => transport.interrupt());
+      // Silent for good; whatever is still playing of the greeting (ours or the model's) stops now.
+      if (!closingByUs && !failed) {
+        quality.ourInterruption(() => {
+          media.clear();
+          transport.interrupt();
+        });
+      }
       return;
     }
     if (closingByUs || failed) return;

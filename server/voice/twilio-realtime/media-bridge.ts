@@ -262,6 +262,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
         ws,
         transport,
         releaseMedia: () => socket.release(),
+        sendToTwilio: (data) => socket.send(data),
         observeTwilioSends: (listener) => void socket.observeSends(listener),
         callId,
         streamSid: message.start?.streamSid ?? "",

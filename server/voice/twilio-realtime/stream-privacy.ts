@@ -14,6 +14,8 @@ export type StreamPrivacy = {
   turnTiming(itemId: string, role: "user" | "assistant"): { startMs: number; endMs: number | null };
   /** Plays µ-law audio into the call and resolves when the callee has heard it all (or the stream ended). */
   play(audio: Buffer, signal: AbortSignal): Promise<{ startMs: number; endMs: number }>;
+  /** Stops what we played and Twilio still holds (Media Streams `clear`). */
+  clear(): void;
   envelope(): { bytes: Uint8Array; startMs: number } | null;
 };
 
@@ -24,7 +26,8 @@ const CHUNK_BYTES = 8000;
 
 type TransportLike = { on(event: "*", listener: (event: Record<string, unknown> & { type?: string }) => void): void };
 
-export function createStreamPrivacy(params: { ws: WebSocket; transport: TransportLike; streamSid: string }): StreamPrivacy {
+/** `send`: how our messages reach Twilio (through the held socket, so the quality recorder and the listen tap see them). */
+export function createStreamPrivacy(params: { ws: WebSocket; send: (data: string) => void; transport: TransportLike; streamSid: string }): StreamPrivacy {
   let firstTimestamp: number | null = null;
   let latest = 0;
   const envelope: number[] = [];
@@ -83,11 +86,14 @@ export function createStreamPrivacy(params: { ws: WebSocket; transport: Transpor
       // audio starts playing now and lasts its own length on the media clock.
       const startMs = latest;
       for (let offset = 0; offset < audio.length && params.ws.readyState === params.ws.OPEN; offset += CHUNK_BYTES) {
-        params.ws.send(JSON.stringify({ event: "media", streamSid: params.streamSid, media: { payload: audio.subarray(offset, offset + CHUNK_BYTES).toString("base64") } }));
+        params.send(JSON.stringify({ event: "media", streamSid: params.streamSid, media: { payload: audio.subarray(offset, offset + CHUNK_BYTES).toString("base64") } }));
       }
       const durationMs = audio.length / 8;
       await waitForMedia(startMs + durationMs + 100, signal, durationMs + 3000);
       return { startMs, endMs: startMs + durationMs };
+    },
+    clear() {
+      if (params.ws.readyState === params.ws.OPEN) params.send(JSON.stringify({ event: "clear", streamSid: params.streamSid }));
     },
     envelope: () => (firstTimestamp === null || envelope.length === 0 ? null : { bytes: Uint8Array.from(envelope), startMs: firstTimestamp }),
   };
