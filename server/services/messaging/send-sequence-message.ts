@@ -307,9 +307,12 @@ async function recordResult(
   const final = result.permanent || current.attempts >= MAX_MESSAGE_ATTEMPTS;
   const retryInMs = RETRY_SCHEDULE_MS[Math.max(0, current.attempts - 1)] ?? RETRY_SCHEDULE_MS[RETRY_SCHEDULE_MS.length - 1]!;
   const nextAttemptAt = final ? null : new Date(now.getTime() + retryInMs);
+  // The receiving server refused the mailbox (SMTP 550–553 at send time): a bounce, known now. Bounces that arrive
+  // later as delivery-status mail are not read (no inbound mailbox).
+  const bounced = final && message.channel === "email" && /^55[0-3]$/.test(result.code ?? "");
   await tx
     .update(sequenceMessages)
-    .set({ status: "failed", error: result.error, errorCode: result.code, nextAttemptAt, updatedAt: now })
+    .set({ status: bounced ? "bounced" : "failed", error: result.error, errorCode: result.code, nextAttemptAt, updatedAt: now })
     .where(eq(sequenceMessages.id, message.id));
   if (!final) return { status: "retrying", messageId: message.id, nextAttemptAt: nextAttemptAt!.toISOString(), error: result.error };
   if (message.channel === "sms") getLogger("sequence-messages").warn({ to: maskPhoneNumber(message.toAddress), code: result.code }, "SMS failed for good");

@@ -118,6 +118,27 @@ describe("delivery problems", () => {
     expect((await sequenceOf(db, sequenceId)).lifecycleStatus).toBe("done");
   });
 
+  it("a mailbox the receiving server refuses (550) bounces at once: no retry, no charge, the sequence moves on", async () => {
+    const { apiKey, agent, api } = await startWith([messageStep("EMAIL", { subject: "Hello {{name}}", body: "Hi {{first_name}}" })]);
+    smtp.state.unknownMailboxes.add("nobody@example.org");
+    const enrolled = await api(`/agents/${agent.id}/schedule/sequence`, {
+      method: "POST",
+      key: apiKey,
+      body: { name: "Nobody Home", phoneNumber: "+12025550143", toEmailAddress: "nobody@example.org", company_name: "Acme" },
+    });
+    expect(enrolled.status).toBe(201);
+    const { sequenceId } = enrolled.body.sequence;
+    await engine!.settle();
+    const [message] = await messagesOf(db, sequenceId);
+    expect(message).toMatchObject({ status: "bounced", attempts: 1, errorCode: "550", nextAttemptAt: null, credits: 0, error: expect.stringMatching(/^SMTP: .*does not exist/) });
+    await engine!.advance(RETRY_SCHEDULE_MS[0]! * 2);
+    expect((await messagesOf(db, sequenceId))[0]).toMatchObject({ status: "bounced", attempts: 1 });
+    expect(smtp.received.filter((m) => m.to.includes("nobody@example.org"))).toHaveLength(0);
+    expect((await sequenceOf(db, sequenceId)).lifecycleStatus).toBe("done");
+    const metadata = await api(`/conversations/metadata/${sequenceId}`, { key: apiKey });
+    expect(JSON.stringify(metadata.body)).toContain('"bounced"');
+  });
+
   it("unsigned or tampered Twilio callbacks get 403 and change nothing", async () => {
     const { apiKey, agent, api } = await startWith([messageStep("SMS", { body: "Hi {{first_name}}" }), callStep({ delaySeconds: 86_400 })]);
     const enrolled = await api(`/agents/${agent.id}/schedule/sequence`, { method: "POST", key: apiKey, body: { name: "Sam Hill", phoneNumber: "+12025550142", company_name: "Acme" } });

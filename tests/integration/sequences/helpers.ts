@@ -19,16 +19,24 @@ export const PUBLIC_BASE_URL = "https://app.example.test";
 
 export type ReceivedMail = { from: string; to: string[]; raw: string };
 
-/** A real SMTP server in process (`smtp-server`) that keeps what it receives; `refuse` makes it answer 421 (an outage). */
+/**
+ * A real SMTP server in process (`smtp-server`) that keeps what it receives; `refuse` makes it answer 421 (an outage);
+ * addresses in `unknownMailboxes` are refused at RCPT TO with 550 5.1.1, as a receiving server refuses a mailbox that
+ * does not exist (a bounce known at send time).
+ */
 export async function startTestSmtpServer() {
   const received: ReceivedMail[] = [];
-  const state = { refuse: false };
+  const state = { refuse: false, unknownMailboxes: new Set<string>() };
   const server = new SMTPServer({
     authOptional: true,
     disabledCommands: ["STARTTLS"],
     logger: false,
     onConnect(_session, callback) {
       if (state.refuse) return callback(Object.assign(new Error("Service not available, try again later"), { responseCode: 421 }));
+      callback();
+    },
+    onRcptTo(address, _session, callback) {
+      if (state.unknownMailboxes.has(address.address.toLowerCase())) return callback(Object.assign(new Error("5.1.1 The email account that you tried to reach does not exist"), { responseCode: 550 }));
       callback();
     },
     onData(stream, session, callback) {
