@@ -5,14 +5,13 @@
  * every response; the Twilio simulator runs at real speed (speed 1), so the callee's timing is a person's.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAiSimulator, type OpenAiSimulator } from "@/server/simulators/openai-realtime";
-import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
+import type { OpenAiSimulator } from "@/server/simulators/openai-realtime";
+import type { TwilioSimulator } from "@/server/simulators/twilio";
 import { clipText } from "@/server/simulators/voice-clips/clips";
 import { INTERRUPTING_SCENARIO, SCREENER_SCENARIO } from "@/server/simulators/voice-script";
 import { draftFromView } from "@/app/(dashboard)/[orgId]/agents/_components/agent-draft";
-import { freePort, listenForWebhooks, signIn, startBuiltApp, waitFor, type BuiltApp, type WebhookListener } from "./harness";
+import { type BuiltApp, listenForWebhooks, signIn, startVoiceApp, waitFor, type WebhookListener } from "./harness";
 
-const PUBLIC_BASE_URL = "https://voice.example.test";
 const MODEL_DELAY_MS = 400;
 const CALL_PURPOSE = "about your recent enquiry";
 const PERSON = "+12025550371";
@@ -40,29 +39,9 @@ async function enroll(phoneNumber: string) {
 }
 
 beforeAll(async () => {
-  openai = await startOpenAiSimulator({ responseDelayMs: MODEL_DELAY_MS });
-  const port = await freePort();
-  const appOrigin = `http://127.0.0.1:${port}`;
-  const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
-  twilio = await startTwilioSimulator({ speed: 1, resolvePublicUrl: tunnel, log: () => {} });
+  ({ app, twilio, openai } = await startVoiceApp({ twilioSpeed: 1, openai: { responseDelayMs: MODEL_DELAY_MS } }));
   twilio.setCallee(SCREENER, SCREENER_SCENARIO);
   twilio.setCallee(INTERRUPTER, INTERRUPTING_SCENARIO);
-  app = await startBuiltApp({
-    port,
-    env: {
-      VOICE_ENGINE: "twilio-realtime",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.origin,
-      PUBLIC_BASE_URL,
-      APP_BASE_URL: PUBLIC_BASE_URL,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ANALYSIS_LLM_URL: openai.baseUrl,
-      ANALYSIS_LLM_MODEL: "gpt-4.1-mini",
-      ANALYSIS_LLM_API_KEY: openai.apiKey,
-    },
-  });
   const agent = app.primary.agents.find((candidate) => candidate.role === "link")!;
   agentId = agent.agentId;
   agentName = agent.name;

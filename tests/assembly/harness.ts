@@ -11,6 +11,8 @@ import http from "node:http";
 import os from "node:os";
 import path from "node:path";
 import { Webhook } from "standardwebhooks";
+import { startOpenAiSimulator, type OpenAiSimulator, type StartOpenAiSimulatorOptions } from "@/server/simulators/openai-realtime";
+import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
 
 export const ROOT = path.resolve(import.meta.dirname, "../..");
 /** The checkout whose build is started: this one, or ASSEMBLY_APP_DIR (to show that a test fails on another commit). */
@@ -331,4 +333,40 @@ export async function listenForWebhooks(app: BuiltApp): Promise<WebhookListener>
 export function residentBytes(pid: number): number {
   const status = readFileSync(`/proc/${pid}/status`, "utf8");
   return Number(/VmRSS:\s+(\d+) kB/.exec(status)![1]) * 1024;
+}
+
+/** The public origin the voice simulators are given; they reach the app through a "tunnel" to its local port. */
+export const VOICE_PUBLIC_BASE_URL = "https://voice.example.test";
+
+export type VoiceApp = { app: BuiltApp; twilio: TwilioSimulator; openai: OpenAiSimulator };
+
+/**
+ * The built app behind `npm start` with VOICE_ENGINE=twilio-realtime, as a new user going live configures it, against
+ * the project's Twilio and OpenAI simulators in this process (the analysis model too): Twilio's callbacks and media
+ * streams go to VOICE_PUBLIC_BASE_URL and are tunnelled to the app's port. `env` adds to (or overrides) the app's.
+ */
+export async function startVoiceApp(options: { twilioSpeed: number; openai?: StartOpenAiSimulatorOptions; env?: Record<string, string> }): Promise<VoiceApp> {
+  const openai = await startOpenAiSimulator(options.openai);
+  const port = await freePort();
+  const appOrigin = `http://127.0.0.1:${port}`;
+  const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
+  const twilio = await startTwilioSimulator({ speed: options.twilioSpeed, resolvePublicUrl: tunnel, log: () => {} });
+  const app = await startBuiltApp({
+    port,
+    env: {
+      VOICE_ENGINE: "twilio-realtime",
+      TWILIO_ACCOUNT_SID: twilio.accountSid,
+      TWILIO_AUTH_TOKEN: twilio.authToken,
+      TWILIO_API_BASE_URL: twilio.origin,
+      PUBLIC_BASE_URL: VOICE_PUBLIC_BASE_URL,
+      APP_BASE_URL: VOICE_PUBLIC_BASE_URL,
+      OPENAI_API_KEY: openai.apiKey,
+      OPENAI_BASE_URL: openai.baseUrl,
+      ANALYSIS_LLM_URL: openai.baseUrl,
+      ANALYSIS_LLM_MODEL: "gpt-4.1-mini",
+      ANALYSIS_LLM_API_KEY: openai.apiKey,
+      ...options.env,
+    },
+  });
+  return { app, twilio, openai };
 }

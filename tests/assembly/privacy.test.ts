@@ -8,13 +8,13 @@ import { readFileSync } from "node:fs";
 import path from "node:path";
 import postgres from "postgres";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { speechAudio, startOpenAiSimulator, type OpenAiSimulator } from "@/server/simulators/openai-realtime";
-import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
+import { speechAudio, type OpenAiSimulator } from "@/server/simulators/openai-realtime";
+import type { TwilioSimulator } from "@/server/simulators/twilio";
 import { loadClip } from "@/server/simulators/voice-clips/clips";
 import { decodeUlawSample } from "@/server/voice/g711";
-import { freePort, listenForWebhooks, signIn, startBuiltApp, waitFor, type BuiltApp, type ConsoleSession, type WebhookListener } from "./harness";
+import { type BuiltApp, type ConsoleSession, listenForWebhooks, signIn, startVoiceApp, VOICE_PUBLIC_BASE_URL, waitFor, type WebhookListener } from "./harness";
 
-const PUBLIC_BASE_URL = "https://voice.example.test";
+const PUBLIC_BASE_URL = VOICE_PUBLIC_BASE_URL;
 const CONSENT = { type: "express_written", capturedAt: "2026-10-02T09:30:00-04:00", source: "https://example.com/signup (form v3)" };
 
 let app: BuiltApp;
@@ -96,27 +96,7 @@ async function recordingOf(callId: string): Promise<{ entry: Record<string, any>
 }
 
 beforeAll(async () => {
-  openai = await startOpenAiSimulator();
-  const port = await freePort();
-  const appOrigin = `http://127.0.0.1:${port}`;
-  const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
-  twilio = await startTwilioSimulator({ speed: 2, resolvePublicUrl: tunnel, log: () => {} });
-  app = await startBuiltApp({
-    port,
-    env: {
-      VOICE_ENGINE: "twilio-realtime",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.origin,
-      PUBLIC_BASE_URL,
-      APP_BASE_URL: PUBLIC_BASE_URL,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ANALYSIS_LLM_URL: openai.baseUrl,
-      ANALYSIS_LLM_MODEL: "gpt-4.1-mini",
-      ANALYSIS_LLM_API_KEY: openai.apiKey,
-    },
-  });
+  ({ app, twilio, openai } = await startVoiceApp({ twilioSpeed: 2 }));
   agentId = app.primary.agents.find((agent) => agent.role === "link")!.agentId;
   webhooks = await listenForWebhooks(app);
   admin = await signIn(app, app.demo.dashboard.users.find((user) => user.role === "admin")!, app.primary.orgId);

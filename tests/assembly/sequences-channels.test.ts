@@ -7,12 +7,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
 import type { AddressInfo } from "node:net";
-import { startOpenAiSimulator, type OpenAiSimulator } from "@/server/simulators/openai-realtime";
-import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
+import type { OpenAiSimulator } from "@/server/simulators/openai-realtime";
+import type { TwilioSimulator } from "@/server/simulators/twilio";
 import { draftFromView } from "@/app/(dashboard)/[orgId]/agents/_components/agent-draft";
-import { freePort, listenForWebhooks, signIn, startBuiltApp, waitFor, type BuiltApp, type ConsoleSession, type WebhookListener } from "./harness";
+import { type BuiltApp, type ConsoleSession, listenForWebhooks, signIn, startVoiceApp, VOICE_PUBLIC_BASE_URL, waitFor, type WebhookListener } from "./harness";
 
-const PUBLIC_BASE_URL = "https://voice.example.test";
+const PUBLIC_BASE_URL = VOICE_PUBLIC_BASE_URL;
 const POOL = ["+13125550100", "+12025550100"];
 const ALWAYS = { dayOffset: 0, timeWindow: { startTime: 0, endTime: 1440 }, timezoneSource: "contact" as const };
 const STEPS = [
@@ -104,29 +104,13 @@ beforeAll(async () => {
   await new Promise<void>((resolve) => smtp.listen(0, "127.0.0.1", resolve));
   const smtpPort = (smtp.server.address() as AddressInfo).port;
 
-  openai = await startOpenAiSimulator();
-  const port = await freePort();
-  const appOrigin = `http://127.0.0.1:${port}`;
-  const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
-  twilio = await startTwilioSimulator({ speed: 4, resolvePublicUrl: tunnel, log: () => {} });
-  app = await startBuiltApp({
-    port,
+  ({ app, twilio, openai } = await startVoiceApp({
+    twilioSpeed: 4,
     env: {
-      VOICE_ENGINE: "twilio-realtime",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.origin,
-      PUBLIC_BASE_URL,
-      APP_BASE_URL: PUBLIC_BASE_URL,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ANALYSIS_LLM_URL: openai.baseUrl,
-      ANALYSIS_LLM_MODEL: "gpt-4.1-mini",
-      ANALYSIS_LLM_API_KEY: openai.apiKey,
-      SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
-      MAIL_FROM: "Acme Follow-ups <follow-ups@acme.example>",
+        SMTP_URL: `smtp://127.0.0.1:${smtpPort}`,
+        MAIL_FROM: "Acme Follow-ups <follow-ups@acme.example>",
     },
-  });
+  }));
   webhooks = await listenForWebhooks(app);
   const admin = app.demo.dashboard.users.find((user) => user.role === "admin")!;
   session = await signIn(app, admin, app.primary.orgId);

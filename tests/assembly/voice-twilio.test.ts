@@ -5,14 +5,14 @@
  * reaches the app's public URL (https://voice.example.test) through a "tunnel" to the app's loopback port.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startOpenAiSimulator, type OpenAiSimulator } from "@/server/simulators/openai-realtime";
-import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
+import type { OpenAiSimulator } from "@/server/simulators/openai-realtime";
+import type { TwilioSimulator } from "@/server/simulators/twilio";
 import { clipText } from "@/server/simulators/voice-clips/clips";
 import { wavChannelRms } from "@/server/voice/g711";
 import { draftFromView } from "@/app/(dashboard)/[orgId]/agents/_components/agent-draft";
-import { freePort, listenForWebhooks, signIn, startBuiltApp, waitFor, type BuiltApp, type WebhookListener } from "./harness";
+import { type BuiltApp, listenForWebhooks, signIn, startVoiceApp, VOICE_PUBLIC_BASE_URL, waitFor, type WebhookListener } from "./harness";
 
-const PUBLIC_BASE_URL = "https://voice.example.test";
+const PUBLIC_BASE_URL = VOICE_PUBLIC_BASE_URL;
 const VOICEMAIL_MESSAGE = clipText("tts.voicemail");
 
 let app: BuiltApp;
@@ -41,27 +41,7 @@ async function webhookFor(sequenceId: string, label: string) {
 }
 
 beforeAll(async () => {
-  openai = await startOpenAiSimulator();
-  const port = await freePort();
-  const appOrigin = `http://127.0.0.1:${port}`;
-  const tunnel = (url: string) => url.replace(/^https:\/\/voice\.example\.test/, appOrigin).replace(/^wss:\/\/voice\.example\.test/, appOrigin.replace(/^http/, "ws"));
-  twilio = await startTwilioSimulator({ speed: 2, resolvePublicUrl: tunnel, log: () => {} });
-  app = await startBuiltApp({
-    port,
-    env: {
-      VOICE_ENGINE: "twilio-realtime",
-      TWILIO_ACCOUNT_SID: twilio.accountSid,
-      TWILIO_AUTH_TOKEN: twilio.authToken,
-      TWILIO_API_BASE_URL: twilio.origin,
-      PUBLIC_BASE_URL,
-      APP_BASE_URL: PUBLIC_BASE_URL,
-      OPENAI_API_KEY: openai.apiKey,
-      OPENAI_BASE_URL: openai.baseUrl,
-      ANALYSIS_LLM_URL: openai.baseUrl,
-      ANALYSIS_LLM_MODEL: "gpt-4.1-mini",
-      ANALYSIS_LLM_API_KEY: openai.apiKey,
-    },
-  });
+  ({ app, twilio, openai } = await startVoiceApp({ twilioSpeed: 2 }));
   agentId = app.primary.agents.find((agent) => agent.role === "link")!.agentId;
   webhooks = await listenForWebhooks(app);
   // The console: the agent's voicemail message.
