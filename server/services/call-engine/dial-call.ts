@@ -195,18 +195,22 @@ class PlaceRequestCache {
   }
 }
 
-/** Places the call after its planned disclosures became its audit trail (the engines report what was spoken). */
-async function placeWithAudit(db: DbOrTx, engine: VoiceEngine, request: PlaceCallRequest) {
+/**
+ * The call's request, its planned disclosures already recorded as its audit trail (the engines then report what was
+ * spoken): everything the provider call needs, so that at the slot only the provider call is left.
+ */
+async function prepareRequest(db: DbOrTx, cache: PlaceRequestCache, candidate: Pick<DialCandidate, "call" | "sequence" | "agent">): Promise<PlaceCallRequest> {
+  const request = await cache.request(db, candidate);
   await recordPlannedDisclosures(db, { callId: request.callId, disclosures: request.privacy.disclosures });
-  return engine.placeCall(request);
+  return request;
 }
 
 type PlaceResult = { ok: true; providerCallId: string; alreadyPlaced: boolean; placedAt: Date } | { ok: false; error: unknown; message: string };
 
 async function placeOne(db: DbOrTx, candidate: Pick<DialCandidate, "call" | "sequence" | "agent">, engine: VoiceEngine, placedAt: Date, cache: PlaceRequestCache): Promise<PlaceResult> {
   try {
-    const request = await cache.request(db, candidate);
-    const placed = await placeWithAudit(db, engine, request);
+    const request = await prepareRequest(db, cache, candidate);
+    const placed = await engine.placeCall(request);
     await recordPlacements(db, [{ callId: candidate.call.id, providerCallId: placed.providerCallId, placedAt }]);
     if (!placed.alreadyPlaced) logDialed(candidate, placedAt);
     return { ok: true, providerCallId: placed.providerCallId, alreadyPlaced: placed.alreadyPlaced, placedAt };
@@ -477,13 +481,16 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
   const place = (row: Pick<DialCandidate, "call" | "sequence" | "agent">, slotAt: Date) => {
     held.set(row.call.id, clock().getTime());
     const task = (async () => {
+      // Prepared while the slot is still ahead (reads, the disclosures' audit trail): at the slot, only the provider.
+      const prepared = prepareRequest(db, cache, row);
+      prepared.catch(() => {}); // awaited, and its failure handled, at the slot
       await waitUntil(slotAt);
       if (fatal) return;
       await placeSlot(async () => {
         try {
-          const request = await cache.request(db, row);
+          const request = await prepared;
           const placedAt = clock();
-          const placed = await placeWithAudit(db, params.voiceEngine, request);
+          const placed = await params.voiceEngine.placeCall(request);
           toRecord.push({ callId: row.call.id, providerCallId: placed.providerCallId, placedAt });
           if (!placed.alreadyPlaced) logDialed(row, placedAt, slotAt);
         } catch (error) {
