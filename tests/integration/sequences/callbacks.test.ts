@@ -43,10 +43,15 @@ function inbound(form: Record<string, string>, options: { sign?: boolean; tamper
   );
 }
 
-/** A contact Ava called from +12025550100 (one dialed, analysed outbound call). */
+/**
+ * A contact Ava called from `ours` (one dialed, analysed outbound call). `ours` is this test's own number: other
+ * organizations of the shared test database (other files, earlier tests) list +12025550100 too, and a call from an
+ * unknown caller is routed by the number alone.
+ */
 async function calledContact() {
   const { organization, as } = await createOrgWithRoles(db);
-  const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: ["+12025550100"], inputVariables: [{ slug: "company_name", displayName: "Company", description: "" }] });
+  const ours = `+1617555${String(1000 + Math.floor(Math.random() * 8999))}`;
+  const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: [ours], inputVariables: [{ slug: "company_name", displayName: "Company", description: "" }] });
   const sequenceId = newId("call-sequence");
   const contact = `+1202555${String(1000 + Math.floor(Math.random() * 8999))}`;
   await db.insert(sequences).values({
@@ -71,16 +76,16 @@ async function calledContact() {
     scheduledAt: dialedAt,
     dialedAt,
     resultType: "Goal Not Completed",
-    fromPhoneNumber: "+12025550100",
+    fromPhoneNumber: ours,
     summary: "Jane asked to hear back about pricing next week.",
   });
-  return { organization, agent, sequenceId, contact, as };
+  return { organization, agent, sequenceId, contact, as, ours, oursSpaced: `+1 ${ours.slice(2, 5)} ${ours.slice(5, 8)} ${ours.slice(8)}` };
 }
 
 describe("callbacks: the inbound voice webhook", () => {
   it("unsigned or tampered: 403 and nothing created", async () => {
-    const { sequenceId, contact } = await calledContact();
-    const form = { CallSid: newCallSid(), AccountSid: settings.twilio.accountSid, From: contact, To: "+12025550100", CallStatus: "ringing", Direction: "inbound" };
+    const { sequenceId, contact, ours } = await calledContact();
+    const form = { CallSid: newCallSid(), AccountSid: settings.twilio.accountSid, From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" };
     expect((await inbound(form, { sign: false })).status).toBe(403);
     expect((await inbound(form, { tamper: true })).status).toBe(403);
     expect((await inbound(form, { hook: "status", sign: false })).status).toBe(403);
@@ -88,18 +93,18 @@ describe("callbacks: the inbound voice webhook", () => {
   });
 
   it("the agent that last called the contact from that number takes it: an inbound call on the sequence, greeted by name with its context", async () => {
-    const { organization, agent, sequenceId, contact } = await calledContact();
+    const { organization, agent, sequenceId, contact, ours } = await calledContact();
     const callSid = newCallSid();
-    const res = await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    const res = await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" });
     expect(res.status).toBe(200);
     const twiml = await res.text();
     expect(twiml).toMatch(/<Connect><Stream url="wss:\/\/calls\.example\.test\/ws\/voice\/twilio"/);
     const [call] = await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")));
-    expect(call).toMatchObject({ organizationId: organization.id, agentId: agent.id, stepNumber: 0, attempt: 1, resultType: "Calling", fromPhoneNumber: "+12025550100", providerCallId: callSid });
+    expect(call).toMatchObject({ organizationId: organization.id, agentId: agent.id, stepNumber: 0, attempt: 1, resultType: "Calling", fromPhoneNumber: ours, providerCallId: callSid });
     const [twilioRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, call!.id));
     expect(twilioRow).toMatchObject({ callSid, answeredBy: "human", status: "in-progress" });
     // Twilio asking again for the same call gets the same call.
-    await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" });
     expect(await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")))).toHaveLength(1);
 
     const instructions = buildCallInstructions(await buildPlaceCallRequest(db, call!.id), new Date());
@@ -108,36 +113,36 @@ describe("callbacks: the inbound voice webhook", () => {
     expect(instructions).toContain("Jane asked to hear back about pricing next week.");
 
     // The number's completed status callback finishes it (by CallSid: no callId in an inbound call's URLs).
-    const status = await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: "+12025550100", CallStatus: "completed", CallDuration: "42", Direction: "inbound" }, { hook: "status" });
+    const status = await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: ours, CallStatus: "completed", CallDuration: "42", Direction: "inbound" }, { hook: "status" });
     expect(status.status).toBe(200);
     expect(finished).toContain(call!.id);
     // A second callback is attempt 2.
-    await inbound({ CallSid: newCallSid(), AccountSid: settings.twilio.accountSid, From: contact, To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    await inbound({ CallSid: newCallSid(), AccountSid: settings.twilio.accountSid, From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" });
     const attempts = await db.select({ attempt: calls.attempt }).from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")));
     expect(attempts.map((row) => row.attempt).sort()).toEqual([1, 2]);
   });
 
   it("no agent on duty or an unknown caller: the number's fallback (message, or forward to a person)", async () => {
-    const { organization, agent, sequenceId, contact, as } = await calledContact();
-    const unknown = await inbound({ CallSid: newCallSid(), From: "+12025550188", To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    const { organization, agent, sequenceId, contact, as, ours, oursSpaced } = await calledContact();
+    const unknown = await inbound({ CallSid: newCallSid(), From: "+12025550188", To: ours, CallStatus: "ringing", Direction: "inbound" });
     const unknownTwiml = await unknown.text();
     expect(unknownTwiml).toContain(`Thank you for calling ${organization.name}. Nobody can take your call right now`);
     expect(unknownTwiml).toContain("<Hangup/>");
 
-    await as("admin").organizations.updatePhoneNumberSettings({ phoneNumber: "+1 202 555 0100", fallbackMode: "forward", forwardTo: "(415) 555-0100", fallbackMessage: "Connecting you to our team." });
+    await as("admin").organizations.updatePhoneNumberSettings({ phoneNumber: oursSpaced, fallbackMode: "forward", forwardTo: "(415) 555-0100", fallbackMessage: "Connecting you to our team." });
     await db.update(agents).set({ status: "PAUSED" }).where(eq(agents.id, agent.id));
-    const paused = await inbound({ CallSid: newCallSid(), From: contact, To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    const paused = await inbound({ CallSid: newCallSid(), From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" });
     const pausedTwiml = await paused.text();
     expect(pausedTwiml).toContain("Connecting you to our team.");
     expect(pausedTwiml).toContain("<Dial>+14155550100</Dial>");
     expect(await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")))).toEqual([]);
-    const anonymous = await inbound({ CallSid: newCallSid(), From: "anonymous", To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    const anonymous = await inbound({ CallSid: newCallSid(), From: "anonymous", To: ours, CallStatus: "ringing", Direction: "inbound" });
     expect(await anonymous.text()).toContain("Nobody can take your call right now");
 
     // Back to taking messages: the known caller leaves one, recorded as an inbound call on their sequence (a voicemail to us).
-    await as("admin").organizations.updatePhoneNumberSettings({ phoneNumber: "+12025550100", fallbackMode: "message", fallbackMessage: null });
+    await as("admin").organizations.updatePhoneNumberSettings({ phoneNumber: ours, fallbackMode: "message", fallbackMessage: null });
     const messageSid = newCallSid();
-    const message = await inbound({ CallSid: messageSid, From: contact, To: "+12025550100", CallStatus: "ringing", Direction: "inbound" });
+    const message = await inbound({ CallSid: messageSid, From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" });
     const messageTwiml = await message.text();
     const [messageCall] = await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")));
     expect(messageCall).toMatchObject({ agentId: agent.id, stepNumber: 0, resultType: "Calling", providerCallId: messageSid });
@@ -147,14 +152,14 @@ describe("callbacks: the inbound voice webhook", () => {
     expect(messageTwiml).toContain(`action="${PUBLIC}/api/twilio/voice/recorded"`);
     const [messageRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, messageCall!.id));
     expect(messageRow).toMatchObject({ answeredBy: "caller-message", recordingStatus: null });
-    const recorded = await inbound({ CallSid: messageSid, From: contact, To: "+12025550100", RecordingSid: `RE${"1".repeat(32)}`, Digits: "hangup" }, { hook: "recorded" });
+    const recorded = await inbound({ CallSid: messageSid, From: contact, To: ours, RecordingSid: `RE${"1".repeat(32)}`, Digits: "hangup" }, { hook: "recorded" });
     expect(await recorded.text()).toContain("<Hangup/>");
   });
 });
 
 describe("messaging settings (console, admins)", () => {
   it("validates From, Reply-To, the HELP text and number fallbacks with field errors; members read, cannot change", async () => {
-    const { as } = await calledContact();
+    const { as, ours } = await calledContact();
     const admin = as("admin");
     await expect(admin.organizations.updateMessagingSettings({ emailFrom: "not an address" })).rejects.toMatchObject({ message: expect.stringContaining("emailFrom") });
     await expect(admin.organizations.updateMessagingSettings({ emailReplyTo: "Team <team@acme.example>" })).rejects.toMatchObject({ message: expect.stringContaining("emailReplyTo") });
@@ -162,16 +167,16 @@ describe("messaging settings (console, admins)", () => {
     await expect(admin.organizations.updateMessagingSettings({ smsHelpText: `${"x".repeat(470)} STOP` })).rejects.toMatchObject({ message: expect.stringContaining("segments") });
     const saved = await admin.organizations.updateMessagingSettings({ emailFrom: " Acme Sales <sales@acme.example> ", emailReplyTo: "team@acme.example", smsHelpText: "Acme: follow-ups. Reply STOP to unsubscribe." });
     expect(saved).toMatchObject({ emailFrom: "Acme Sales <sales@acme.example>", emailReplyTo: "team@acme.example", smsHelpText: "Acme: follow-ups. Reply STOP to unsubscribe." });
-    expect(saved.phoneNumbers).toEqual([{ phoneNumber: "+12025550100", agentNames: ["Ava"], fallbackMode: "message", forwardTo: null, fallbackMessage: null }]);
+    expect(saved.phoneNumbers).toEqual([{ phoneNumber: ours, agentNames: ["Ava"], fallbackMode: "message", forwardTo: null, fallbackMessage: null }]);
     const reset = await admin.organizations.updateMessagingSettings({ emailReplyTo: "" });
     expect(reset).toMatchObject({ emailFrom: "Acme Sales <sales@acme.example>", emailReplyTo: null });
 
     await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: "+12025550111", fallbackMode: "message" })).rejects.toMatchObject({ message: expect.stringContaining("not in any agent's number pool") });
-    await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: "+12025550100", fallbackMode: "forward" })).rejects.toMatchObject({ message: expect.stringContaining("forwardTo: required") });
-    await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: "+12025550100", fallbackMode: "forward", forwardTo: "+12025550100" })).rejects.toMatchObject({ message: expect.stringContaining("own numbers") });
+    await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: ours, fallbackMode: "forward" })).rejects.toMatchObject({ message: expect.stringContaining("forwardTo: required") });
+    await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: ours, fallbackMode: "forward", forwardTo: ours })).rejects.toMatchObject({ message: expect.stringContaining("own numbers") });
 
     expect((await as("member").organizations.messagingSettings()).emailFrom).toBe("Acme Sales <sales@acme.example>");
     await expect(as("member").organizations.updateMessagingSettings({ emailFrom: null })).rejects.toMatchObject({ code: "FORBIDDEN" });
-    await expect(as("support").organizations.updatePhoneNumberSettings({ phoneNumber: "+12025550100", fallbackMode: "message" })).rejects.toMatchObject({ code: "FORBIDDEN" });
+    await expect(as("support").organizations.updatePhoneNumberSettings({ phoneNumber: ours, fallbackMode: "message" })).rejects.toMatchObject({ code: "FORBIDDEN" });
   });
 });
