@@ -107,6 +107,15 @@ export function postWebhook(params: PostWebhookParams): Promise<WebhookHttpResul
     }
   }
 
+  return send(false);
+
+  /**
+   * `onStaleSocket`: a reset on a kept-alive socket before any response is the receiver closing an idle connection
+   * as we reused it (the race Node's docs describe under `request.reusedSocket`), not an answer: sent once more on a
+   * connection of its own. The receiver never saw the first one; were it otherwise, the `webhook-id` header lets it
+   * drop the repeat.
+   */
+  function send(onStaleSocket: boolean): Promise<WebhookHttpResult> {
   return new Promise((resolve) => {
     let settled = false;
     let timedOut = false;
@@ -164,8 +173,15 @@ export function postWebhook(params: PostWebhookParams): Promise<WebhookHttpResul
         finish({ statusCode, durationMs: elapsed(), responseSnippet: snippet(), error: null, retryAfterMs, blockedAddress: false });
         return;
       }
+      if (!onStaleSocket && !timedOut && error.code === "ECONNRESET" && request.reusedSocket && !settled) {
+        settled = true;
+        clearTimeout(timer);
+        resolve(send(true));
+        return;
+      }
       finish(failure(describeError(error, timedOut, timeoutMs), error instanceof BlockedAddressError));
     });
     request.end(params.body);
   });
+  }
 }
