@@ -238,10 +238,12 @@ describe("disclosures, recording consent, redaction and retention (npm start, tw
       // The clock moves on: the call ended two days ago, and the daily retention run is due now.
       await sql`update calls set ended_at = ended_at - interval '2 days' where id = ${payload.callId}`;
       await sql`update inngest_cron_schedules set next_at = now() where function_id like '%recording-retention'`;
+      // The entry alone while waiting: its audio may be deleted between reading the entry and fetching the file.
       const entry = await waitFor(
         async () => {
-          const { entry: current } = await recordingOf(payload.callId);
-          return current.removedReason === "retention" ? current : null;
+          const res = await app.api(`/recordings/${payload.callId}?includeTranscript=true`);
+          expect(res.status, JSON.stringify(res.body)).toBe(200);
+          return res.body.recording.removedReason === "retention" ? res.body.recording : null;
         },
         { timeoutMs: 90_000, label: "the retention run" },
       );
