@@ -23,7 +23,10 @@ test("compliance: contacts enrolled with consent appear in the consent CSV; requ
   const downloadPromise = page.waitForEvent("download");
   await page.getByRole("button", { name: "Export CSV" }).click();
   const csv = readFileSync((await (await downloadPromise).path())!, "utf8");
-  expect(csv.split(/\r?\n/)[0]).toBe("sequenceId,agentId,name,phoneNumber,enrolledAt,consentType,capturedAt,source,evidenceUrl");
+  // The consent columns, then each dialed call's disclosures (docs/compliance.md: one row per dialed call).
+  expect(csv.split(/\r?\n/)[0]).toBe(
+    "sequenceId,agentId,name,phoneNumber,enrolledAt,consentType,capturedAt,source,evidenceUrl,callId,dialedAt,identificationSpoken,identificationOffsetMs,identificationText,recordingNoticeRequired,recordingNoticeReason,recordingNoticeJurisdictions,recordingNoticeSpoken,recordingNoticeOffsetMs,recordingNoticeText,recording,recordingStoppedOffsetMs",
+  );
   expect(csv).toContain(`${agentId},Consent Person,${phoneNumber},`);
   expect(csv).toContain("express_written,2026-10-02T09:30:00.000Z,e2e signup form,https://evidence.example.com/e2e.pdf");
   // Opens as text in a spreadsheet: the cell starts with '.
