@@ -371,16 +371,7 @@ export class SimCall {
     this.startTime = new Date();
     // Record=true records from the answer; the Recording API can pause or stop it from now on.
     if (one(this.params, "Record") === "true") this.recordingSid = newSid("RE");
-    this.settleAnswered(true);
-    this.callee = new CalleeVoice(
-      this.scenario,
-      (kind) => this.onCalleeMilestone(kind),
-      () => {
-        this.events.push("party-hung-up");
-        this.setAction({ kind: "hangup" });
-      },
-      { said: (clip, startMs, endMs) => this.calleeSpans.push({ clip, startMs, endMs }), mediaMs: () => this.mediaMs },
-    );
+    this.answer({});
     this.startTicker();
     await this.statusCallback("answered");
     if (this.options.bridgeRoom) {
@@ -419,6 +410,14 @@ export class SimCall {
     }
     this.status = "in-progress";
     this.startTime = new Date();
+    this.answer({ waitsForAgent: true });
+    this.startTicker();
+    await this.execute(verbs);
+    this.finish("completed");
+  }
+
+  /** The call is answered: its party starts (hanging up when its script says so; every line timed on the media clock). */
+  private answer(options: { waitsForAgent?: boolean }) {
     this.settleAnswered(true);
     this.callee = new CalleeVoice(
       this.scenario,
@@ -427,11 +426,8 @@ export class SimCall {
         this.events.push("party-hung-up");
         this.setAction({ kind: "hangup" });
       },
-      { waitsForAgent: true },
+      { ...options, said: (clip, startMs, endMs) => this.calleeSpans.push({ clip, startMs, endMs }), mediaMs: () => this.mediaMs },
     );
-    this.startTicker();
-    await this.execute(verbs);
-    this.finish("completed");
   }
 
   private async execute(initial: TwimlVerb[]): Promise<void> {
