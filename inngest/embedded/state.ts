@@ -216,6 +216,17 @@ export type RunSpec = {
 };
 
 /**
+ * A run's concurrency key. A partition is one environment (docs/background-jobs.md): scopes `fn` and `env` count the
+ * runs of their partition only, as Inngest counts per environment; `account` counts across partitions. Unscoped, the
+ * test files' partitions on the shared test database took each other's slots (a dispatcher of one file found the
+ * function's limit full with another file's runs, and its drain ended with the call undialled).
+ */
+function concurrencyKey(partition: string, functionId: string, option: CompiledFunction["concurrency"][number], event: unknown): string {
+  const scope = option.scope === "account" ? "account" : `${partition}/${option.scope === "fn" ? functionId : "env"}`;
+  return `${scope}:${option.key ? evaluateValue(option.key, { event }) : ""}`;
+}
+
+/**
  * Creates queued runs with their first discovery job, in one statement whatever their number: idempotency keys are
  * claimed (a key used in the last 24 h drops its run, as does a second use within `specs`), runs and jobs inserted,
  * and listening runners notified. Returns each spec's run id, or null when its idempotency key dropped it.
@@ -226,21 +237,19 @@ export async function createRuns(tx: Tx, ctx: EngineContext, specs: readonly Run
   const input: Array<Record<string, unknown>> = [];
   specs.forEach((spec, index) => {
     const { fn, event } = spec;
+    const partition = spec.partition ?? ctx.partition;
     let idempotencyKey: string | null = null;
     if (fn.idempotency && !spec.skipIdempotency) {
       idempotencyKey = evaluateValue(fn.idempotency, { event });
-      const composite = `${fn.id}\u0000${idempotencyKey}`;
+      const composite = `${partition}\u0000${fn.id}\u0000${idempotencyKey}`;
       if (keysInBatch.has(composite)) return;
       keysInBatch.add(composite);
     }
-    const concurrency = fn.concurrency.map((option) => ({
-      key: `${option.scope === "fn" ? fn.id : option.scope}:${option.key ? evaluateValue(option.key, { event }) : ""}`,
-      limit: option.limit,
-    }));
+    const concurrency = fn.concurrency.map((option) => ({ key: concurrencyKey(partition, fn.id, option, event), limit: option.limit }));
     input.push({
       index,
       id: spec.runId ?? newId(),
-      partition: spec.partition ?? ctx.partition,
+      partition,
       function_id: fn.id,
       event,
       events: spec.events ?? null,
@@ -265,7 +274,7 @@ export async function createRuns(tx: Tx, ctx: EngineContext, specs: readonly Run
         keys text[], limits int[], idempotency_key text, parent_run_id text, parent_step_id text)
     ), claimed as (
       insert into inngest_idempotency_keys (function_id, key, run_id, expires_at)
-      select function_id, idempotency_key, id, ${expiresAt}::timestamptz from input where idempotency_key is not null
+      select function_id, partition || ' ' || idempotency_key, id, ${expiresAt}::timestamptz from input where idempotency_key is not null
       on conflict (function_id, key) do update set run_id = excluded.run_id, expires_at = excluded.expires_at
         where inngest_idempotency_keys.expires_at <= ${now}::timestamptz
       returning run_id

@@ -33,6 +33,8 @@ export type DialDueCallParams = {
    * error — and the sequence moves on like after any failed call).
    */
   onPlaceError?: "throw" | "fail-call";
+  /** The dial gate's checks (default: all of them, `dialChecks`). */
+  checks?: DialCheck[];
 };
 
 export type DialOutcome =
@@ -155,7 +157,7 @@ export async function dialDueCall(db: DbOrTx, params: DialDueCallParams): Promis
     if (call.resultType !== "Scheduled" && call.resultType !== "Rescheduled") {
       return { kind: "done", outcome: { status: "in-flight", callId, resultType: call.resultType } };
     }
-    const { verdicts, slots } = await runDialGate({ tx, now, paced: false, engine: params.voiceEngine.kind }, [candidate]);
+    const { verdicts, slots } = await runDialGate({ tx, now, paced: false, engine: params.voiceEngine.kind }, [candidate], params.checks);
     const applied = await applyGate(tx, [candidate], verdicts, slots, now);
     const [cancelled] = applied.cancelled;
     if (cancelled) return { kind: "done", outcome: { status: "skipped", callId, reason: cancelled.reason, sequenceId: cancelled.sequenceId, chained: cancelled.chained } };

@@ -7,7 +7,9 @@ import { createSequences } from "@/server/services/enrollment/create-sequences";
 import { API_SCHEDULED_BY } from "@/server/services/enrollment/schedulable-agent";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
 import { analyzeEndedCall } from "./analyze-call";
+import { autoPauseCheck } from "./compliance-checks";
 import { dialDueCall } from "./dial-call";
+import { dialChecks } from "./dial-gate";
 import { finalizeCall } from "./finalize-call";
 import { findOpenCall } from "./sequence-state";
 import { handleVoiceProviderEvent } from "./voice-events";
@@ -82,6 +84,13 @@ function contactFor(serial: number, digit: number): Contact {
  * dialDueCall → the simulator (simulated event times) → handleVoiceProviderEvent (the entry point's service) →
  * analyzeEndedCall (rule-based) → finalizeCall (result, charge, opt-out, lifecycle, next step). No Inngest, no HTTP.
  */
+/**
+ * The dial gate without auto-pause. The history's sequences are driven four at a time, each in its own transaction
+ * committed at its end, so the agent's last calls in dial order are whichever sequences happened to commit: their
+ * failure share, and whether it paused the agent (leaving its later sequences unfinished), changed from run to run.
+ */
+const SEED_DIAL_CHECKS = dialChecks.filter((check) => check !== autoPauseCheck);
+
 async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, limit: Date): Promise<void> {
   let clock = enrolledAt;
   const simulator = createSimulatedVoiceEngine({
@@ -99,7 +108,7 @@ async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, l
     const dueAt = new Date(open.dueAt);
     if (dueAt > limit) return;
     if (dueAt > clock) clock = dueAt;
-    const dial = await dialDueCall(db, { callId: open.callId, now: clock, voiceEngine: simulator });
+    const dial = await dialDueCall(db, { callId: open.callId, now: clock, voiceEngine: simulator, checks: SEED_DIAL_CHECKS });
     if (dial.status === "deferred") {
       clock = new Date(dial.until);
       continue;

@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { calls, creditTransactions, sequences } from "@/db/schema";
+import { agents, calls, creditTransactions, sequences } from "@/db/schema";
 import { seedCallHistory } from "@/server/services/call-engine/seed-call-history";
 import { getRecordingStore } from "@/server/storage/recording-store";
 import { createTestAgent } from "@/tests/factories";
@@ -31,6 +31,10 @@ describe("seedCallHistory: demo history produced by the engine", () => {
 
     expect(result.sequenceIds.length).toBeGreaterThanOrEqual(80);
     expect(result.manyCallsSequenceIds.length).toBeLessThanOrEqual(100);
+    // Every planned ten-call sequence finished, and the history paused no agent (the seed leaves auto-pause out).
+    expect(result.manyCallsSequenceIds).toHaveLength(55);
+    const statuses = await db.select({ status: agents.status }).from(agents).where(inArray(agents.id, [agent.id, second.id]));
+    expect(statuses.map((row) => row.status)).toEqual(["ACTIVE", "ACTIVE"]);
     const all = [...result.sequenceIds, ...result.manyCallsSequenceIds];
     const seqRows = await db.select().from(sequences).where(inArray(sequences.id, all));
     expect(seqRows.every((row) => row.lifecycleStatus === "done" || row.lifecycleStatus === "failed")).toBe(true);

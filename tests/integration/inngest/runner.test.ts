@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import { and, eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { inngestAttempts, inngestRuns, inngestSteps } from "@/db/schema/jobs";
+import { inngestAttempts, inngestJobs, inngestRuns, inngestSteps } from "@/db/schema/jobs";
 import { inngest } from "@/inngest/client";
 import { retryDelayMs } from "@/inngest/embedded";
 import { useTestDb } from "../../helpers/db";
@@ -196,6 +196,35 @@ describe("embedded runner: time, events and flow control", () => {
     await inngest.send({ name: "test/order.placed", data: { orderId: otherOrder } });
     await runner.drain();
     expect(count(`${otherOrder}:charged`)).toBe(1);
+  });
+
+  it("a partition is one environment: another partition's running runs take no slot of the limit, and its idempotency keys drop nothing here", async () => {
+    // Another environment on the same database (test files in parallel): its run of the function is executing.
+    const elsewhere = await startTestInngest({ db, functions: sampleFunctions, clock: createTestClock(new Date(Date.now() + 365 * DAY)) });
+    const group = randomUUID();
+    const [theirs, ours, orderId] = [randomUUID(), randomUUID(), randomUUID()];
+    try {
+      await inngest.send({ name: "test/serial", data: { key: theirs, group } });
+      await inngest.send({ name: "test/order.placed", data: { orderId } });
+      const [running] = await runsFor("test-concurrency", theirs);
+      const leased = await db
+        .update(inngestJobs)
+        .set({ leaseToken: "elsewhere", leaseOwner: "elsewhere", leaseExpiresAt: new Date(Date.now() + 400 * DAY) })
+        .where(eq(inngestJobs.runId, running!.id))
+        .returning();
+      expect(leased).toHaveLength(1);
+
+      const runner = await start();
+      await inngest.send({ name: "test/serial", data: { key: ours, group } });
+      await inngest.send({ name: "test/order.placed", data: { orderId } });
+      await runner.drain();
+      expect((await runsFor("test-concurrency", ours))[0]!.status).toBe("completed");
+      const orders = await runsFor("test-idempotency", orderId, "orderId");
+      expect(orders.map((run) => run.partition).sort()).toEqual([elsewhere.partition, runner.partition].sort());
+      expect(count(`${orderId}:charged`)).toBe(1);
+    } finally {
+      await elsewhere.stop({ timeoutMs: 0 });
+    }
   });
 
   it("deduplicates events sent twice with the same id", async () => {
