@@ -1,6 +1,6 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
+import { TwilioTransport } from "./twilio-transport";
 import { eq, sql } from "drizzle-orm";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Db } from "@/db";
@@ -241,7 +241,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
   function onConnection(ws: WebSocket) {
     // Created before `start` arrives: the transport must see `start` itself (it carries the streamSid it answers on).
     const socket = new HeldMediaSocket(ws);
-    const transport = new TwilioRealtimeTransportLayer({ twilioWebSocket: socket as unknown as WebSocket });
+    const transport = new TwilioTransport({ twilioWebSocket: socket as unknown as WebSocket });
     const timeout = setTimeout(() => ws.close(1008, "no start"), START_TIMEOUT_MS);
     const onMessage = (data: Buffer) => {
       let message: { event?: string; start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, string> } };
