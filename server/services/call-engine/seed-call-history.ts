@@ -80,17 +80,17 @@ function contactFor(serial: number, digit: number): Contact {
 }
 
 /**
- * Drives one sequence from enrollment to its end through the engine's own services, with explicit timestamps:
- * dialDueCall → the simulator (simulated event times) → handleVoiceProviderEvent (the entry point's service) →
- * analyzeEndedCall (rule-based) → finalizeCall (result, charge, opt-out, lifecycle, next step). No Inngest, no HTTP.
- */
-/**
  * The dial gate without auto-pause. The history's sequences are driven four at a time, each in its own transaction
  * committed at its end, so the agent's last calls in dial order are whichever sequences happened to commit: their
  * failure share, and whether it paused the agent (leaving its later sequences unfinished), changed from run to run.
  */
 const SEED_DIAL_CHECKS = dialChecks.filter((check) => check !== autoPauseCheck);
 
+/**
+ * Drives one sequence from enrollment to its end through the engine's own services, with explicit timestamps:
+ * dialDueCall → the simulator (simulated event times) → handleVoiceProviderEvent (the entry point's service) →
+ * analyzeEndedCall (rule-based) → finalizeCall (result, charge, opt-out, lifecycle, next step). No Inngest, no HTTP.
+ */
 async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, limit: Date): Promise<void> {
   let clock = enrolledAt;
   const simulator = createSimulatedVoiceEngine({

@@ -1,6 +1,5 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { TwilioTransport } from "./twilio-transport";
 import { eq, sql } from "drizzle-orm";
 import { WebSocketServer, type WebSocket } from "ws";
 import type { Db } from "@/db";
@@ -19,6 +18,7 @@ import { startConversation, type ConversationHooks, type LiveConversation } from
 import { TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
 import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { verifyStreamToken } from "./stream-token";
+import { TwilioTransport } from "./twilio-transport";
 import type { Dtmf } from "./dtmf";
 import type { Transfers } from "./transfer";
 import type { ListenHub } from "@/server/voice/listen/listen-hub";
