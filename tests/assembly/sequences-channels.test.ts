@@ -233,6 +233,8 @@ describe("CALL → EMAIL → SMS → CALL on the built app (twilio-realtime, rea
     const agentLines = String(inbound.callResult.transcription).split("\n").filter((line) => line.startsWith("Agent:"));
     expect(agentLines[0], inbound.callResult.transcription).toMatch(/you have reached an automated AI assistant of/);
     expect(agentLines[1], inbound.callResult.transcription).toContain("Jane");
+    // Transcribed, its audio not kept: the audit trail says so (a notice, where one is due, would say the same).
+    expect(inbound.disclosures.recording.state).toBe("not-recorded");
     expect(inbound).toMatchObject({ direction: "inbound", fromPhoneNumber: "+12025550100", phoneNumber: "+12025550170", agentId, sequence: { sequenceId: jane, lifecycleStatus: "done" } });
     expect(inbound.callResult.transcription).toContain("Not right now");
     // The model's instructions carried the sequence's context: the input variables and the last call's summary.

@@ -3,6 +3,8 @@ export const DEFAULT_IDENTIFICATION = "Hello, this is an automated AI assistant 
 /** The default identification on a call the contact made to us (a callback): nobody is "calling on behalf of" then. */
 export const DEFAULT_INBOUND_IDENTIFICATION = "Hello, you have reached an automated AI assistant of {organization}.";
 export const DEFAULT_RECORDING_NOTICE = "This call is recorded and transcribed. If you would rather it was not recorded, just say so.";
+/** The default notice of a call whose audio is not kept (the organization keeps no recordings, or a callback): it is still transcribed. */
+export const DEFAULT_TRANSCRIPTION_NOTICE = "This call is transcribed; its audio is not recorded.";
 export const DISCLOSURE_MAX_LENGTH = 500;
 export const DISCLOSURE_PLACEHOLDERS = ["organization", "agent"] as const;
 export const RECORDING_NOTICE_MODES = ["by-state", "always"] as const;

@@ -7,9 +7,9 @@ import { allPartyConsentJurisdictions } from "./recording-consent-rules";
  * recording notice where the number's area code maps to an all-party-consent state or the agent says always. Both are
  * spoken exactly as rendered here, before anything else the agent says.
  */
-import { DEFAULT_IDENTIFICATION, DEFAULT_INBOUND_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, type RecordingNoticeMode } from "./disclosure-texts";
+import { DEFAULT_IDENTIFICATION, DEFAULT_INBOUND_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, DEFAULT_TRANSCRIPTION_NOTICE, type RecordingNoticeMode } from "./disclosure-texts";
 
-export { DEFAULT_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, DISCLOSURE_MAX_LENGTH, DISCLOSURE_PLACEHOLDERS, disclosureTextProblem, RECORDING_NOTICE_MODES, type RecordingNoticeMode } from "./disclosure-texts";
+export { DEFAULT_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, DEFAULT_TRANSCRIPTION_NOTICE, DISCLOSURE_MAX_LENGTH, DISCLOSURE_PLACEHOLDERS, disclosureTextProblem, RECORDING_NOTICE_MODES, type RecordingNoticeMode } from "./disclosure-texts";
 
 export function renderDisclosure(template: string, values: { organization: string; agent: string }): string {
   return template
@@ -39,11 +39,16 @@ export function planDisclosures(params: PlanDisclosuresParams): CallDisclosures 
   const jurisdictions = allPartyConsentJurisdictions(locateNumber(params.phoneNumber).regions);
   const always = params.agent.recordingNoticeMode === "always";
   const required = always || jurisdictions.length > 0;
-  const recordingState: CallRecordingState = params.keepRecordings ? "on" : "not-recorded";
+  // Audio is recorded on outbound calls of organizations that keep recordings; a callback's conversation is transcribed,
+  // its audio not kept (docs/sequences.md "Callbacks"). The default notice says which, so nobody is told of a
+  // recording that is not made.
+  const recorded = params.keepRecordings && !params.inbound;
+  const recordingState: CallRecordingState = recorded ? "on" : "not-recorded";
+  const defaultNotice = recorded ? DEFAULT_RECORDING_NOTICE : DEFAULT_TRANSCRIPTION_NOTICE;
   return {
     identification: unspoken(renderDisclosure(params.agent.identification ?? (params.inbound ? DEFAULT_INBOUND_IDENTIFICATION : DEFAULT_IDENTIFICATION), values)),
     recordingNotice: {
-      ...unspoken(required ? renderDisclosure(params.agent.recordingNotice ?? DEFAULT_RECORDING_NOTICE, values) : ""),
+      ...unspoken(required ? renderDisclosure(params.agent.recordingNotice ?? defaultNotice, values) : ""),
       required,
       reason: jurisdictions.length > 0 ? "all-party-consent-state" : always ? "agent-always" : null,
       jurisdictions,

@@ -6,12 +6,13 @@ import { redactRecording } from "@/server/services/privacy/recording-redaction";
 import { ulawChannelsToWav } from "@/server/voice/g711";
 import { encodeUlawSample, pcm24kToUlaw8k, readPcmWav, ulaw8kToPcm24k, ulawFrameLoudness } from "@/server/voice/pcm";
 
-const plan = (phoneNumber: string, mode: "by-state" | "always" = "by-state") =>
+const plan = (phoneNumber: string, mode: "by-state" | "always" = "by-state", call: { inbound?: boolean; keepRecordings?: boolean } = {}) =>
   planDisclosures({
     organizationName: "Acme",
     agent: { name: "Ava", identification: null, recordingNotice: null, recordingNoticeMode: mode },
     phoneNumber,
-    keepRecordings: true,
+    inbound: call.inbound,
+    keepRecordings: call.keepRecordings ?? true,
     consent: null,
     now: new Date("2026-11-28T12:00:00Z"),
   });
@@ -27,6 +28,21 @@ describe("disclosures", () => {
     expect(disclosureTexts(texas).map((entry) => entry.kind)).toEqual(["identification"]);
     expect(plan("+15125550141", "always").recordingNotice).toMatchObject({ required: true, reason: "agent-always" });
     expect(plan("+442079460958").recordingNotice.required).toBe(false);
+  });
+
+  it("tells of a recording only where one is made: a callback, or an organization keeping none, hears of the transcript alone", () => {
+    const recorded = plan("+14155550141");
+    expect(recorded.recording.state).toBe("on");
+    expect(recorded.recordingNotice.text).toBe("This call is recorded and transcribed. If you would rather it was not recorded, just say so.");
+    for (const call of [{ inbound: true }, { keepRecordings: false }, { inbound: true, keepRecordings: false }]) {
+      const planned = plan("+14155550141", "by-state", call);
+      expect(planned.recording.state, JSON.stringify(call)).toBe("not-recorded");
+      expect(planned.recordingNotice).toMatchObject({ required: true, reason: "all-party-consent-state", text: "This call is transcribed; its audio is not recorded." });
+    }
+    expect(plan("+14155550141", "by-state", { inbound: true }).identification.text).toBe("Hello, you have reached an automated AI assistant of Acme.");
+    // The agent's own notice is said as written.
+    const own = planDisclosures({ organizationName: "Acme", agent: { name: "Ava", identification: null, recordingNotice: "{agent} keeps notes of this call.", recordingNoticeMode: "always" }, phoneNumber: "+15125550141", inbound: true, keepRecordings: true, consent: null, now: new Date() });
+    expect(own.recordingNotice.text).toBe("Ava keeps notes of this call.");
   });
 
   it("refuses unknown placeholders and long texts", () => {

@@ -1,6 +1,6 @@
 "use client";
 
-import { DEFAULT_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, DISCLOSURE_MAX_LENGTH } from "@/server/services/privacy/disclosure-texts";
+import { DEFAULT_IDENTIFICATION, DEFAULT_RECORDING_NOTICE, DEFAULT_TRANSCRIPTION_NOTICE, DISCLOSURE_MAX_LENGTH } from "@/server/services/privacy/disclosure-texts";
 import { Field } from "../../../../_components/ui/field";
 import { NativeSelect, Textarea } from "../../../../_components/ui/input";
 import type { AgentDraft } from "./agent-draft";
@@ -24,7 +24,7 @@ export function DisclosureSettings({ value, onChange }: { value: DisclosureField
           onChange={(e) => onChange({ disclosureIdentification: e.target.value })}
         />
       </Field>
-      <Field label="Recording notice" id="disclosure-recording-notice" hint="Spoken right after the identification where it is needed. Empty: the default.">
+      <Field label="Recording notice" id="disclosure-recording-notice" hint={`Spoken right after the identification where it is needed. Empty: the default, or on a call whose audio is not kept (callbacks, or when the organization keeps no recordings) "${DEFAULT_TRANSCRIPTION_NOTICE}"`}>
         <Textarea
           value={value.disclosureRecordingNotice ?? ""}
           placeholder={DEFAULT_RECORDING_NOTICE}
