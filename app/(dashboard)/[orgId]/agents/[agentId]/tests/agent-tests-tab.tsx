@@ -11,7 +11,7 @@ export function AgentTestsTab({ agent }: { agent: TConsoleAgent }) {
   return (
     <div className="flex flex-col gap-4">
       {can.admin && <TestCallPanel agent={agent} />}
-      <TestRunsPanel agentId={agent.agentId} />
+      <TestRunsPanel agent={agent} />
       <PromptVersionsPanel agentId={agent.agentId} />
       <TestCallsList agentId={agent.agentId} />
     </div>

@@ -1,7 +1,8 @@
 "use client";
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
-import { useState, type FormEvent } from "react";
+import { useState } from "react";
+import type { TConsoleAgent } from "@/server/schemas/agent-config";
 import type { TTestRunSummary } from "@/server/schemas/agent-tests";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import { useCan } from "../../../../../_components/org-context";
@@ -10,65 +11,13 @@ import { Badge } from "../../../../../_components/ui/badge";
 import { Button } from "../../../../../_components/ui/button";
 import { Section } from "../../../../../_components/ui/card";
 import { Field, FieldRow } from "../../../../../_components/ui/field";
-import { Input, NativeSelect, Textarea } from "../../../../../_components/ui/input";
+import { NativeSelect } from "../../../../../_components/ui/input";
 import { EmptyState, ErrorState, Loading } from "../../../../../_components/ui/states";
 import { LocalTime } from "../../../../../_components/ui/time";
+import { NewTestCaseForm } from "./test-case-form";
 
-const EXAMPLE_EXPECTATIONS = JSON.stringify({ resultType: "Goal Completed", toolsCalled: ["book_meeting"], meetingBooked: true, maxTurns: 14 }, null, 2);
 const shortId = (id: string) => `${id.slice(0, id.indexOf(".") + 1)}…${id.slice(-6)}`;
 const percent = (rate: number | null) => (rate === null ? "—" : `${Math.round(rate * 100)} %`);
-
-function NewTestCaseForm({ agentId }: { agentId: string }) {
-  const trpc = useTRPC();
-  const queryClient = useQueryClient();
-  const [draft, setDraft] = useState({ name: "", persona: "", email: "", expectations: EXAMPLE_EXPECTATIONS });
-  const [invalid, setInvalid] = useState<string | null>(null);
-  const create = useMutation(
-    trpc.agentTests.createTestCase.mutationOptions({
-      onSuccess: () => {
-        setDraft({ name: "", persona: "", email: "", expectations: EXAMPLE_EXPECTATIONS });
-        void queryClient.invalidateQueries({ queryKey: trpc.agentTests.listTestCases.queryKey({ agentId }) });
-      },
-    }),
-  );
-  function onSubmit(event: FormEvent) {
-    event.preventDefault();
-    let expectations: unknown;
-    try {
-      expectations = JSON.parse(draft.expectations);
-    } catch {
-      setInvalid("Expectations must be JSON (see docs/agent-testing.md).");
-      return;
-    }
-    setInvalid(null);
-    create.mutate({ agentId, name: draft.name, persona: draft.persona, contact: draft.email ? { email: draft.email } : undefined, expectations: expectations as never });
-  }
-  return (
-    <form onSubmit={onSubmit} aria-label="New test case" className="mt-3 flex flex-col gap-3 rounded border border-border p-3">
-      <FieldRow>
-        <Field label="Name" id="test-case-name">
-          <Input required value={draft.name} onChange={(e) => setDraft({ ...draft, name: e.target.value })} />
-        </Field>
-        <Field label="Caller email" id="test-case-email" hint="For book_meeting.">
-          <Input type="email" value={draft.email} onChange={(e) => setDraft({ ...draft, email: e.target.value })} />
-        </Field>
-      </FieldRow>
-      <Field label="Caller persona" id="test-case-persona" hint="Who the simulated caller is, what they want, how they behave. `key: value` lines are facts they answer with.">
-        <Textarea required rows={3} value={draft.persona} onChange={(e) => setDraft({ ...draft, persona: e.target.value })} />
-      </Field>
-      <Field label="Expectations (JSON)" id="test-case-expectations" hint="resultType, outcomes, extractedVariables (exact, oneOf, regex, judge), toolsCalled, toolsNotCalled, meetingBooked, maxTurns.">
-        <Textarea required rows={6} className="font-mono" value={draft.expectations} onChange={(e) => setDraft({ ...draft, expectations: e.target.value })} />
-      </Field>
-      <div>
-        <Button type="submit" disabled={create.isPending}>
-          {create.isPending ? "Adding…" : "Add test case"}
-        </Button>
-      </div>
-      {invalid && <Alert tone="error">{invalid}</Alert>}
-      {create.isError && <Alert tone="error">{errorMessage(create.error)}</Alert>}
-    </form>
-  );
-}
 
 function RunResults({ agentId, runId }: { agentId: string; runId: string }) {
   const trpc = useTRPC();
@@ -126,7 +75,8 @@ function RunRow({ agentId, run }: { agentId: string; run: TTestRunSummary }) {
 }
 
 /** Test cases, runs on a chosen prompt version with per-case results, and the history of runs. */
-export function TestRunsPanel({ agentId }: { agentId: string }) {
+export function TestRunsPanel({ agent }: { agent: TConsoleAgent }) {
+  const agentId = agent.agentId;
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const can = useCan();
@@ -188,7 +138,7 @@ export function TestRunsPanel({ agentId }: { agentId: string }) {
         </div>
       )}
       {run.isError && <Alert tone="error">{errorMessage(run.error)}</Alert>}
-      {adding && <NewTestCaseForm agentId={agentId} />}
+      {adding && <NewTestCaseForm agent={agent} />}
       <h3 className="mt-4 mb-2 font-bold">Runs</h3>
       {runs.data?.runs.length ? (
         <ul className="flex flex-col gap-2">
