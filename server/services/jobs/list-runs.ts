@@ -38,11 +38,13 @@ const ENTITY_KEYS = [
   ["callId", "calls"],
   ["batchId", "bulk_batches"],
   ["deliveryId", "webhook_deliveries"],
+  ["messageId", "sequence_messages"],
+  ["runId", "agent_test_runs"],
 ] as const;
 
 /**
  * Which runs an organization may see: a run's triggering event (for an onFailure run, the event of the run that failed)
- * names the entity it works on (sequence, call, bulk batch, webhook delivery); the run is visible only when it names at
+ * names the entity it works on (sequence, call, bulk batch, webhook delivery, sequence message, agent test run); the run is visible only when it names at
  * least one and every one it names belongs to the organization. Runs that name none (crons: the watchdog, retention,
  * resume sweeps) are system runs: operators only.
  */

@@ -7,7 +7,7 @@ import type { RunDetail } from "./get-run";
 /**
  * What an organization's admins may see of a run about one of its entities (runVisibleTo). Step outputs, errors and the
  * run's output are shown only for steps that are provably about that entity: the app's organization functions below,
- * whose listed steps read or write only the run's own sequence / call / batch / delivery. Anything else — a new step
+ * whose listed steps read or write only the run's own sequence / call / batch / delivery / message / test run. Anything else — a new step
  * nobody listed here, a test function, a batched step — is redacted. (The batched functions — dispatch-calls,
  * analyze-call, enqueue-webhook-deliveries — work on many organizations' calls at once: they are system runs, listed
  * for operators only, see SYSTEM_FUNCTIONS in list-runs.ts.) As a second check, an allowed output that
@@ -18,6 +18,9 @@ const ORG_SCOPED_FUNCTIONS: Record<string, RegExp> = {
   "deliver-webhook": /^(attempt|wait-after-attempt)-\d+$/,
   "materialize-bulk-batch": /^(create-chunks|start-sequences)-\d+$/,
   "reconcile-meeting": /^reconcile-meeting-status$/,
+  // One sequence message (its row, its transport's answer) and one test run (its cases, their results, the counts).
+  "send-sequence-message": /^(until-due|send|follow-up)$/,
+  "run-agent-tests": /^(start|wave-\d+|finish)$/,
 };
 
 const REDACTED_MESSAGE = "Hidden: this step is not provably about your organization's data.";
@@ -47,7 +50,7 @@ async function foreignIds(db: DbOrTx, organizationId: string, ids: string[]): Pr
     ids.map((id) => sql`${id}`),
     sql`, `,
   );
-  const tables = ["sequences", "calls", "agents", "bulk_batches", "webhook_deliveries", "webhook_endpoints"];
+  const tables = ["sequences", "calls", "agents", "bulk_batches", "webhook_deliveries", "webhook_endpoints", "sequence_messages", "agent_test_runs", "agent_test_results", "agent_test_cases"];
   const query = sql.join(
     tables.map((table) => sql`select id from ${sql.raw(table)} where id in (${list}) and organization_id <> ${organizationId}`),
     sql` union all `,

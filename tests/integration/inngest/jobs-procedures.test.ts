@@ -2,7 +2,8 @@ import { randomUUID } from "node:crypto";
 import { afterAll, afterEach, beforeAll, describe, expect, it, vi } from "vitest";
 import { inngest } from "@/inngest/client";
 import { appCodeOfError } from "@/server/errors";
-import type { MemberRole } from "@/db/schema";
+import { agentTestRuns, sequenceMessages, type MemberRole } from "@/db/schema";
+import { newId } from "@/server/ids";
 import { createTestAgent, createTestCall, createTestOrganization, createTestSequence } from "../../factories";
 import { useTestDb } from "../../helpers/db";
 import { startTestInngest, type TestInngest } from "../../helpers/inngest";
@@ -174,6 +175,39 @@ describe("jobs procedures (background-job visibility)", () => {
     );
     expect(scopedKeys).not.toContain(`${key}-system`);
     expect(scopedKeys).not.toContain(`${key}-mixed`);
+  });
+
+  it("an organization's email/SMS sends and agent test runs are its runs: listed for its admins, hidden from another organization's", async () => {
+    const mine = await createTestOrganization(db);
+    const other = await createTestOrganization(db);
+    const entitiesOf = async (organizationId: string) => {
+      const agent = await createTestAgent(db, organizationId);
+      const sequence = await createTestSequence(db, { organizationId, agentId: agent.id });
+      const messageId = newId("message");
+      await db.insert(sequenceMessages).values({ id: messageId, organizationId, agentId: agent.id, sequenceId: sequence.id, stepNumber: 2, channel: "sms", status: "scheduled", scheduledAt: new Date() });
+      const runId = newId("test-run");
+      await db.insert(agentTestRuns).values({ id: runId, organizationId, agentId: agent.id, promptVersionId: "prompt-version.none", concurrency: 1, total: 0, source: "api" });
+      return { messageId, runId };
+    };
+    const own = await entitiesOf(mine.organization.id);
+    const foreign = await entitiesOf(other.organization.id);
+    const key = randomUUID();
+    await inngest.send([
+      { name: "test/sleep", data: { key: `${key}-own-message`, messageId: own.messageId } },
+      { name: "test/sleep", data: { key: `${key}-own-test-run`, runId: own.runId } },
+      { name: "test/sleep", data: { key: `${key}-foreign-message`, messageId: foreign.messageId } },
+      { name: "test/sleep", data: { key: `${key}-foreign-test-run`, runId: foreign.runId } },
+      // Its own test run and another organization's message: not provably its own.
+      { name: "test/sleep", data: { key: `${key}-mixed`, runId: own.runId, messageId: foreign.messageId } },
+    ]);
+    await runner.drain();
+    const keysSeenBy = async (organizationId: string) => {
+      const { caller } = await consoleUser(db, organizationId, "admin");
+      const runs = (await caller.jobs.listRuns({ functionId: "outbound-calling-test-sleep", limit: 200 })).runs;
+      return (await Promise.all(runs.map((run) => caller.jobs.getRun({ runId: run.runId })))).map((run) => (run.event as { data: { key?: string } }).data.key).filter((seen) => seen?.startsWith(key)).sort();
+    };
+    expect(await keysSeenBy(mine.organization.id)).toEqual([`${key}-own-message`, `${key}-own-test-run`]);
+    expect(await keysSeenBy(other.organization.id)).toEqual([`${key}-foreign-message`, `${key}-foreign-test-run`]);
   });
 
   it("regression: step outputs of a run about the organization's entity that hold another organization's data are redacted", async () => {

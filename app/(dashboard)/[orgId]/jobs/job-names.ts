@@ -11,6 +11,11 @@ const FUNCTION_NAMES: Record<string, string> = {
   "resume-bulk-batches": "Resuming stalled imports",
   "reconcile-meeting": "Updating a cancelled meeting's status",
   "recording-retention": "Deleting recordings past retention",
+  "send-sequence-message": "Sending a sequence's email or text",
+  "schedule-sequence-messages": "Scheduling a sequence's emails and texts",
+  "sweep-sequence-messages": "Checking for due emails and texts",
+  "run-agent-tests": "Running an agent's test cases",
+  "call-event-retention": "Deleting old call events",
 };
 
 /** Why a run started. */
@@ -22,6 +27,8 @@ const EVENT_NAMES: Record<string, string> = {
   "call/analyzed": "A call was analysed",
   "meeting/cancelled": "A meeting was cancelled",
   "webhook/delivery.requested": "A delivery was requested",
+  "sequence/message.due": "An email or text came due",
+  "agent-tests/run.requested": "A test run was started",
   "inngest/scheduled.timer": "On a schedule",
 };
 
