@@ -257,6 +257,8 @@ export async function buildPlaceCallRequest(db: DbOrTx, callId: string): Promise
   if (!row) throw new Error(`call ${callId} vanished while being dialed`);
   const request = await new PlaceRequestCache().request(db, row);
   if (row.call.direction !== "inbound") return request;
+  // A callback is never dialed: its audit trail starts here, when it is answered (the first plan is kept).
+  await recordPlannedDisclosures(db, { callId, disclosures: request.privacy.disclosures });
   return { ...request, callback: await findCallbackContext(db, row.sequence.id) };
 }
 

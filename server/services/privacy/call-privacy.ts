@@ -10,7 +10,7 @@ export type OrganizationPrivacy = { name: string; keepRecordings: boolean; reten
 /** What a voice engine needs to disclose, record and redact for one call (part of PlaceCallRequest). */
 export type CallPrivacy = {
   disclosures: CallDisclosures;
-  /** False: the organization keeps no recordings; the engine does not record. */
+  /** False: the organization keeps no recordings, or the call is a callback (transcribed, its audio not kept); the engine does not record. */
   keepRecordings: boolean;
   redaction: RedactionSettings;
   /** Exempt from redaction: the contact's own number and email, the number we call from, the disclosures' texts. */
@@ -59,7 +59,8 @@ export function buildCallPrivacy(organization: OrganizationPrivacy, source: Call
     });
   return {
     disclosures,
-    keepRecordings: organization.keepRecordings,
+    // As planned in the audit trail (planDisclosures): a callback is not recorded, by any engine.
+    keepRecordings: organization.keepRecordings && source.call.direction !== "inbound",
     redaction: organization.redaction,
     exemptions: {
       phoneNumbers: [source.sequence.phoneNumber, source.call.fromPhoneNumber].filter(Boolean),

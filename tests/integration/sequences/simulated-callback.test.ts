@@ -32,6 +32,11 @@ describe("a simulated callback (embedded voice simulator)", () => {
     const callback = after.find((call) => call.direction === "inbound")!;
     expect(callback).toMatchObject({ stepNumber: 0, attempt: 1, resultType: "Goal Not Completed", fromPhoneNumber: before[0]!.fromPhoneNumber });
     expect(callback.transcript).toBeTruthy();
+    // Transcribed, not recorded (as a Twilio callback): the audit trail says so and no audio is kept, while the
+    // outbound call before it was recorded.
+    expect(callback.disclosures?.recording.state).toBe("not-recorded");
+    expect(callback.recordingKey).toBeNull();
+    expect(before[0]!.recordingKey).not.toBeNull();
     expect(after.find((call) => call.stepNumber === 2)!.resultType).toBe("Scheduled");
     expect((await sequenceOf(db, created.sequenceId)).lifecycleStatus).toBe("in progress");
     expect((await ledgerOf(db, organization.id)).filter((row) => row.callId === callback.id)).toEqual([expect.objectContaining({ agentId: agent.id, credits: expect.any(Number) })]);
