@@ -35,5 +35,7 @@ export async function findSequenceMessages(db: DbOrTx, params: { organizationId:
     .select()
     .from(sequenceMessages)
     .where(and(eq(sequenceMessages.organizationId, params.organizationId), inArray(sequenceMessages.sequenceId, params.sequenceIds)))
-    .orderBy(asc(sequenceMessages.createdAt), asc(sequenceMessages.id));
+    // A sequence's steps are created together (one timestamp) and ids are not ordered within a millisecond: the step
+    // number keeps them in the sequence's order (inbound replies, with none, after the steps of their moment).
+    .orderBy(asc(sequenceMessages.createdAt), asc(sequenceMessages.stepNumber), asc(sequenceMessages.id));
 }

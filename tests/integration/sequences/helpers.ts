@@ -153,5 +153,5 @@ export function messageStep(stepType: "EMAIL" | "SMS", template: { subject?: str
 }
 
 export async function messagesOf(db: Db, sequenceId: string) {
-  return db.select().from(sequenceMessages).where(eq(sequenceMessages.sequenceId, sequenceId)).orderBy(sequenceMessages.createdAt);
+  return db.select().from(sequenceMessages).where(eq(sequenceMessages.sequenceId, sequenceId)).orderBy(sequenceMessages.createdAt, sequenceMessages.stepNumber);
 }
