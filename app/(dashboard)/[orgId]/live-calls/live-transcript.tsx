@@ -5,14 +5,15 @@ import { useEffect, useRef, useState } from "react";
 import { useTRPC } from "@/server/trpc/client/react";
 import type { RouterOutputs } from "../../../_components/router-types";
 import { ErrorState } from "../../../_components/ui/states";
+import { lastCursor, mergeTranscriptLines } from "./transcript-order";
 
 type Line = RouterOutputs["calls"]["liveTranscript"]["lines"][number];
 
-/** Polls the call's transcript lines after the last one shown, every second, while the call is in progress. */
+/** Polls the call's transcript lines stored after the last one fetched, every second, while the call is in progress. */
 export function LiveTranscript({ callId, onEnded }: { callId: string; onEnded: () => void }) {
   const trpc = useTRPC();
   const [lines, setLines] = useState<Line[]>([]);
-  const cursor = lines.at(-1)?.cursor;
+  const cursor = lastCursor(lines);
   const transcript = useQuery({
     ...trpc.calls.liveTranscript.queryOptions({ callId, after: cursor }),
     refetchInterval: (query) => (query.state.data && !query.state.data.live ? false : 1000),
@@ -20,10 +21,7 @@ export function LiveTranscript({ callId, onEnded }: { callId: string; onEnded: (
   const data = transcript.data;
   useEffect(() => {
     if (!data || data.lines.length === 0) return;
-    setLines((shown) => {
-      const last = shown.at(-1)?.cursor ?? -1;
-      return [...shown, ...data.lines.filter((line) => line.cursor > last)];
-    });
+    setLines((shown) => mergeTranscriptLines(shown, data.lines));
   }, [data]);
   const ended = data ? !data.live : false;
   const reported = useRef(false);
