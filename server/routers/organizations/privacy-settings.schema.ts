@@ -17,7 +17,9 @@ const ZCustomPatternSchema = z
 export const ZOrganizationPrivacySettingsSchema = z.object({
   redactionCategories: z
     .array(z.enum(REDACTION_CATEGORIES))
-    .describe("Built-in categories removed from transcripts, analysis, webhooks, the events feed and recordings: card, ssn, bank-account, routing-number, date-of-birth, email, phone."),
+    .describe(
+      "Built-in categories removed from transcripts, analysis, webhooks, the events feed and recordings: card, ssn, bank-account (IBANs too), routing-number, date-of-birth, email, phone. Dates, times, prices, percentages, ZIP codes and order numbers are kept.",
+    ),
   redactionPatterns: z.array(z.object({ name: z.string(), pattern: z.string() })).describe("The organization's own patterns."),
   retentionDays: z.number().int().nullable().describe("Days recordings, transcripts and analysis are kept after a call ended; null = no organization limit."),
   keepRecordings: z.boolean().describe("False: no recording is kept at all (\"do not keep\")."),

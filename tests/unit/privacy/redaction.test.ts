@@ -46,9 +46,27 @@ describe("redaction", () => {
     expect(redactor.redactText("Acme Demo (1127-220730)")).toBe("Acme Demo (1127-220730)");
   });
 
+  it("reads national numbers as US numbers and as numbers of the contact's country", () => {
+    const ukContact = createRedactor(all, { phoneNumbers: ["+442071234567"], emails: [] });
+    expect(ukContact.redactText("my office is 020 7946 0000, my US cell 415-555-0199, and this line, 020 7123 4567")).toBe(
+      "my office is [redacted:phone], my US cell [redacted:phone], and this line, 020 7123 4567",
+    );
+    expect(redactor.redactText("my office is 020 7946 0000")).toBe("my office is 020 7946 0000");
+  });
+
+  it("IBANs are bank accounts; a label that names a number as an order keeps it, one that merely comes before it does not", () => {
+    expect(redactor.redact("IBAN GB82 WEST 1234 5698 7654 32, thanks")).toEqual({ text: "IBAN [redacted:bank-account], thanks", categories: ["bank-account"] });
+    expect(redactor.redactText("order number 4155550199")).toBe("order number 4155550199");
+    expect(redactor.redactText("call me about the order at 415-555-0199")).toBe("call me about the order at [redacted:phone]");
+    expect(redactor.redactText("I want to pay for my order, 4111 1111 1111 1111")).toBe("I want to pay for my order, [redacted:card]");
+  });
+
   it("only the organization's categories; custom patterns with their own marker", () => {
     const custom = createRedactor({ categories: ["ssn"], patterns: [{ name: "member-id", pattern: "MBR-\\d{6}" }] }, exemptions);
     expect(custom.redactText("card 4111111111111111, member mbr-123456, ssn 536-22-8471")).toBe("card 4111111111111111, member [redacted:member-id], ssn [redacted:ssn]");
+    // The organization's own patterns apply as written, even over a date the built-in categories keep.
+    const visits = createRedactor({ categories: REDACTION_CATEGORIES, patterns: [{ name: "visit-date", pattern: "\\d{4}-\\d{2}-\\d{2}" }] }, exemptions);
+    expect(visits.redactText("visit on 2026-12-02 15:30:00")).toBe("visit on [redacted:visit-date] 15:30:00");
   });
 
   it("refuses custom patterns that are invalid, empty-matching or backtrack catastrophically", () => {
