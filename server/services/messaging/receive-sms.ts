@@ -4,7 +4,7 @@ import { agents, optOuts, organizations, sequenceMessages, sequences } from "@/d
 import { getLogger } from "@/server/observability/logger";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import { recordMessageEvent } from "@/server/services/events/record-message-event";
-import { endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
+import { announceSkippedMessages, endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { newMessageId } from "@/server/services/sequences/message-steps";
 
 /**
@@ -118,6 +118,7 @@ export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<Rece
     return { message: message!, ended, reply };
   });
   await recordMessageEvent(db, { type: "sms.received", message, now, extra: { keyword } });
+  await announceSkippedMessages(db, { sequenceIds: ended, now });
   getLogger("sequence-messages").info({ from: maskPhoneNumber(params.from), keyword, ended: ended.length }, "SMS received");
   return { organizationId, messageId: message.id, keyword, reply, endedSequenceIds: ended };
 }
