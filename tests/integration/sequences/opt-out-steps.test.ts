@@ -209,7 +209,7 @@ describe("steps in flight at the opt-out", () => {
     await createTestCall(db, { organizationId: organization.id, agentId: agent.id, sequenceId: sending.id, scheduledAt: now, resultType: "Goal Not Completed" });
     await db.insert(sequenceMessages).values({ id: `message.in-flight-${sending.id}`, organizationId: organization.id, agentId: agent.id, sequenceId: sending.id, stepNumber: 2, channel: "sms", status: "sending", scheduledAt: now, toAddress: base.phoneNumber, updatedAt: now });
 
-    const outcome = await receiveSms(db, { from: base.phoneNumber, to: OUR_NUMBER, body: "Stop", providerMessageId: `SM${randomBytes(16).toString("hex")}`, now });
+    const outcome = await receiveSms(db, { from: base.phoneNumber, to: OUR_NUMBER, body: "Stop", providerMessageId: `SM${randomBytes(16).toString("hex")}`, optOutHandling: "twilio-default", now });
     expect(outcome.endedSequenceIds.sort()).toEqual([analysing.id, sending.id].sort());
 
     // The call's result arrives, the interrupted send is swept: neither moves the ended sequence on.
