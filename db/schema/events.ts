@@ -6,10 +6,12 @@ export const feedEventTypes = [
   "email.sent",
   "email.failed",
   "email.unsubscribed",
+  "email.skipped",
   "sms.sent",
   "sms.delivered",
   "sms.failed",
   "sms.received",
+  "sms.skipped",
 ] as const;
 /** `call.result` (one per analysed call) and the message events (docs/sequences.md "Events"). */
 export type CallEventType = (typeof feedEventTypes)[number];

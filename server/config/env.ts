@@ -525,6 +525,13 @@ const fields = {
     default: "`auto`",
     sameOnEveryInstance: true,
   }),
+  SMS_OPT_OUT_HANDLING: setting(oneOf(["twilio-default", "advanced-opt-out", "app"] as const).default("twilio-default"), {
+    group: "Sequences: email and SMS",
+    description:
+      "Who answers STOP, START and HELP texts to the agents' numbers, so a contact gets exactly one answer: `twilio-default` (Twilio's default opt-out handling of long codes and toll-free numbers answers STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT, START, YES, UNSTOP, HELP and INFO itself; the app answers only the other keywords it reads, such as `OPT OUT`), `advanced-opt-out` (the numbers are in a Messaging Service with Advanced Opt-Out: Twilio answers the keywords it marks with `OptOutType`, the app the others), `app` (Twilio answers none: a short code outside a Messaging Service, or opt-out handling turned off by Twilio; the app answers every keyword). A keyword Twilio marks with `OptOutType` is never answered twice.",
+    default: "`twilio-default`",
+    sameOnEveryInstance: true,
+  }),
 
   // Real voice engine
   TWILIO_ACCOUNT_SID: setting(text().optional(), {

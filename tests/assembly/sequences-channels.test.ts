@@ -2,7 +2,9 @@
  * Issue 27, done-when 1, on the production assembly: the built app behind `npm start` with VOICE_ENGINE=twilio-realtime
  * (the project's Twilio and OpenAI simulators in this process, reached through a "tunnel" from PUBLIC_BASE_URL), a real
  * SMTP server in this process (SMTP_URL), driven over HTTP only: /api/v1 for enrollment and results, the console's
- * /api/trpc for the agent, Twilio's signed webhooks for SMS replies and the callback.
+ * /api/trpc for the agent, Twilio's signed webhooks for SMS replies and the callback. Issue 34: an opt-out records
+ * every later step (items 1), and STOP, START and HELP get exactly one answer with Twilio's own keyword handling,
+ * which the simulator models (item 7).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { SMTPServer } from "smtp-server";
@@ -27,6 +29,15 @@ const STEPS = [
   },
   { stepType: "SMS" as const, delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: ALWAYS, body: "Hi {{first_name}}, {{agent_name}} here about {{company_name}}. Reply STOP to opt out." },
   { stepType: "CALL" as const, delaySeconds: 3600, delaySecondsMax: null, executionWindowConfig: ALWAYS },
+];
+
+// Issue 34: CALL → SMS → EMAIL an hour later → SMS → CALL, the contact texts STOP after the first SMS.
+const STEPS_WITH_LATER_STEPS = [
+  STEPS[0]!,
+  { ...STEPS[2]!, body: "Hi {{first_name}}, {{agent_name}} here. Reply STOP to opt out." },
+  { ...STEPS[1]!, delaySeconds: 3600 },
+  STEPS[2]!,
+  { ...STEPS[0]!, delaySeconds: 0 },
 ];
 
 type Mail = { to: string[]; raw: string };
@@ -55,8 +66,32 @@ function textPart(raw: string): string {
 
 const toApp = (url: string) => url.replace(PUBLIC_BASE_URL, app.origin);
 
-async function enroll(body: Record<string, unknown>): Promise<string> {
-  const res = await app.api(`/agents/${agentId}/schedule/sequence`, { body: { timezone: "America/New_York", crm_ref: "CRM-27", ...body } });
+async function createAgent(name: string, steps: readonly unknown[]): Promise<string> {
+  // The demo link agent's definitions and calendar, new steps and pool.
+  const linkAgentId = app.primary.agents.find((agent) => agent.role === "link")!.agentId;
+  const view = await session.trpc("agents.getConfig", { agentId: linkAgentId }, { method: "GET" });
+  expect(view.status, JSON.stringify(view.body)).toBe(200);
+  const draft = draftFromView(view.body.result.data);
+  const created = await session.trpc("agents.create", {
+    ...draft,
+    name,
+    phoneNumbers: POOL,
+    steps,
+    inputVariables: draft.inputVariables.map(({ id: _id, ...variable }) => variable),
+    extractedVariables: draft.extractedVariables.map(({ id: _id, ...variable }) => variable),
+    outcomes: draft.outcomes.map(({ id: _id, ...outcome }) => outcome),
+  });
+  expect(created.status, JSON.stringify(created.body)).toBe(200);
+  return created.body.result.data.agentId;
+}
+
+/** Every message sent back to a person who texted us, as [who sent it (Twilio's keyword handling or our TwiML), status]. */
+function answersTo(received: { replies: Array<{ source: string | null; status: string; errorCode: number | null; body: string }> }) {
+  return received.replies.map((reply) => [reply.source, reply.status === "failed" ? `failed ${reply.errorCode}` : reply.status, reply.body]);
+}
+
+async function enroll(body: Record<string, unknown>, agent = agentId): Promise<string> {
+  const res = await app.api(`/agents/${agent}/schedule/sequence`, { body: { timezone: "America/New_York", crm_ref: "CRM-27", ...body } });
   expect(res.status, JSON.stringify(res.body)).toBe(201);
   return res.body.sequence.sequenceId as string;
 }
@@ -114,22 +149,8 @@ beforeAll(async () => {
   webhooks = await listenForWebhooks(app);
   const admin = app.demo.dashboard.users.find((user) => user.role === "admin")!;
   session = await signIn(app, admin, app.primary.orgId);
-  // The four-step agent, created in the console: the demo link agent's definitions and calendar, new steps and pool.
-  const linkAgentId = app.primary.agents.find((agent) => agent.role === "link")!.agentId;
-  const view = await session.trpc("agents.getConfig", { agentId: linkAgentId }, { method: "GET" });
-  expect(view.status, JSON.stringify(view.body)).toBe(200);
-  const draft = draftFromView(view.body.result.data);
-  const created = await session.trpc("agents.create", {
-    ...draft,
-    name: "Ava",
-    phoneNumbers: POOL,
-    steps: STEPS,
-    inputVariables: draft.inputVariables.map(({ id: _id, ...variable }) => variable),
-    extractedVariables: draft.extractedVariables.map(({ id: _id, ...variable }) => variable),
-    outcomes: draft.outcomes.map(({ id: _id, ...outcome }) => outcome),
-  });
-  expect(created.status, JSON.stringify(created.body)).toBe(200);
-  agentId = created.body.result.data.agentId;
+  // The four-step agent, created in the console.
+  agentId = await createAgent("Ava", STEPS);
 }, 300_000);
 
 afterAll(async () => {
@@ -190,7 +211,8 @@ describe("CALL → EMAIL → SMS → CALL on the built app (twilio-realtime, rea
     await waitForSequence(lee, "Lee's SMS delivered", (body) => body.messages.some((m) => m.channel === "sms" && m.status === "delivered"));
     const stop = await twilio.messaging.receive({ from: "+12025550171", to: "+12025550100", body: "STOP", url: `${PUBLIC_BASE_URL}/api/twilio/messages/inbound` });
     expect(stop.status).toBe(200);
-    expect(stop.replies.map((reply) => reply.body)).toEqual(["You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe."]);
+    // One answer, Twilio's own (its default opt-out handling): ours would be refused with 21610 (issue 34, item 7).
+    expect(answersTo(stop)).toEqual([["opt-out-handling", "delivered", "You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe."]]);
     const leeDone = await metadata(lee);
     expect(leeDone.metadata.map((call) => [call.callResult.resultType, call.callResult.summary.startsWith("Skipped") ? call.callResult.summary : "…"])).toEqual([
       ["Goal Not Completed", "…"],
@@ -251,5 +273,57 @@ describe("CALL → EMAIL → SMS → CALL on the built app (twilio-realtime, rea
     );
     expect(after.metadata).toHaveLength(3);
     expect(twilio.callFromNumber("+12025550170")?.status).toBe("completed");
+  });
+
+  it("issue 34: a STOP records every step not started (the ones not created yet too) in the metadata, the console and the feed; STOP, START and HELP get exactly one answer each", async () => {
+    const benId = await createAgent("Ben", STEPS_WITH_LATER_STEPS);
+    // Kim (…1: not now): the call, the SMS; the EMAIL waits an hour, the SMS and the CALL after it do not exist yet.
+    const kim = await enroll({ name: "Kim Lo", phoneNumber: "+12025550161", toEmailAddress: "kim@example.org", company_name: "Delta" }, benId);
+    await waitForSequence(kim, "Kim's SMS delivered and the EMAIL scheduled", (body) => body.messages.some((m) => m.channel === "sms" && m.status === "delivered") && body.messages.some((m) => m.channel === "email" && m.status === "scheduled"));
+
+    const inbound = `${PUBLIC_BASE_URL}/api/twilio/messages/inbound`;
+    const stop = await twilio.messaging.receive({ from: "+12025550161", to: "+12025550100", body: "STOP", url: inbound });
+    expect(stop.status).toBe(200);
+    expect(answersTo(stop)).toEqual([["opt-out-handling", "delivered", "You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe."]]);
+
+    // Item 1: every step after the SMS is recorded, with the reason, and the sequence is done.
+    const skipped = "Skipped: the contact opted out by SMS.";
+    const after = await metadata(kim);
+    expect(after.metadata[0]!.sequence.lifecycleStatus).toBe("done");
+    expect(after.metadata.map((call) => [call.callResult.resultType, call.callResult.summary === skipped])).toEqual([
+      ["Goal Not Completed", false],
+      ["Cancelled", true],
+    ]);
+    expect(after.messages.map((m) => [m.direction, m.stepNumber, m.channel, m.status, m.error])).toEqual(
+      expect.arrayContaining([
+        ["outbound", 2, "sms", "delivered", null],
+        ["outbound", 3, "email", "skipped", skipped],
+        ["outbound", 4, "sms", "skipped", skipped],
+        ["inbound", null, "sms", "received", null],
+      ]),
+    );
+    expect(after.messages).toHaveLength(4);
+    const view = await session.trpc("conversations.sequenceView", { sequenceId: kim }, { method: "GET" });
+    expect(view.status, JSON.stringify(view.body)).toBe(200);
+    expect(view.body.result.data.steps.map((step: { stepNumber: number; state: string }) => [step.stepNumber, step.state])).toEqual([
+      [1, "done"],
+      [2, "done"],
+      [3, "cancelled"],
+      [4, "cancelled"],
+      [5, "cancelled"],
+    ]);
+    const events = await app.api(`/events?agentId=${encodeURIComponent(benId)}&limit=500`);
+    expect(events.status).toBe(200);
+    expect(events.body.events.filter((event: { type: string }) => event.type.endsWith(".skipped")).map((event: { type: string; data: { sequenceId: string; stepNumber: number } }) => [event.type, event.data.sequenceId, event.data.stepNumber])).toEqual([
+      ["email.skipped", kim, 3],
+      ["sms.skipped", kim, 4],
+    ]);
+
+    // Item 7: START and HELP, one answer each (Twilio's), not one from Twilio and one from us.
+    const start = await twilio.messaging.receive({ from: "+12025550161", to: "+12025550100", body: "START", url: inbound });
+    expect(answersTo(start)).toEqual([["opt-out-handling", "delivered", "You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply."]]);
+    const help = await twilio.messaging.receive({ from: "+12025550161", to: "+12025550100", body: "HELP", url: inbound });
+    expect(answersTo(help)).toHaveLength(1);
+    expect(answersTo(help)[0]!.slice(0, 2)).toEqual(["opt-out-handling", "delivered"]);
   });
 });

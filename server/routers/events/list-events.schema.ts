@@ -44,7 +44,7 @@ export const ZEventSchema = z
     id: z.string().describe("`call.result`: the `webhook-id` of the call's webhook deliveries (`msg_<call ULID>`); message events: `evt_…`, unique per event."),
     type: z
       .enum(feedEventTypes)
-      .describe("`call.result` (a call's result: `data` is the webhook body) or a message event (`email.sent`, `email.failed`, `email.unsubscribed`, `sms.sent`, `sms.delivered`, `sms.failed`, `sms.received`: `data` is a message object, docs/sequences.md). New types may be added: skip types you do not know."),
+      .describe("`call.result` (a call's result: `data` is the webhook body) or a message event (`email.sent`, `email.failed`, `email.unsubscribed`, `email.skipped`, `sms.sent`, `sms.delivered`, `sms.failed`, `sms.received`, `sms.skipped`: `data` is a message object, docs/sequences.md). New types may be added: skip types you do not know."),
     createdAt: z.string().describe("When the result was recorded (ISO 8601)."),
     data: z
       .record(z.string(), z.unknown())

@@ -1,5 +1,6 @@
 import { z } from "zod";
 import { callbackFallbackModes } from "@/db/schema";
+import { smsOptOutHandlings } from "@/server/services/messaging/sms-keywords";
 
 export const ZPhoneNumberSettingsSchema = z.object({
   phoneNumber: z.string().describe("One of the organization's numbers (in an agent's pool), E.164."),
@@ -14,6 +15,11 @@ export const ZMessagingSettingsSchema = z.object({
   emailReplyTo: z.string().nullable().describe("Reply-To of sequence emails; null: none."),
   smsHelpText: z.string().nullable().describe("The answer to an SMS HELP; null: the default naming the organization."),
   defaultSmsHelpText: z.string().describe("What HELP is answered with while smsHelpText is null."),
+  smsOptOutHandling: z
+    .enum(smsOptOutHandlings)
+    .describe(
+      "Who answers STOP, START and HELP texts (the server's SMS_OPT_OUT_HANDLING): `twilio-default` — Twilio answers them itself, so the help text is not sent; `advanced-opt-out` — the Messaging Service's Advanced Opt-Out answers its keywords, the help text answers the other help words; `app` — the app answers every keyword, HELP with the help text.",
+    ),
   defaultFallbackMessage: z.string().describe("What a caller hears while a number has no fallback message."),
   phoneNumbers: z.array(ZPhoneNumberSettingsSchema).describe("The organization's numbers and what a call to each gets when no agent takes it."),
 });

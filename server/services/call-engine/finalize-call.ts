@@ -5,7 +5,7 @@ import type { AnalysisResult } from "@/server/analysis/types";
 import { getLogger } from "@/server/observability/logger";
 import { recordCallFinished } from "@/server/observability/metrics";
 import { failedCallAnalysis } from "./analyze-call";
-import { endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
+import { announceSkippedMessages, endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { scheduleNextStep } from "@/server/services/sequences/message-steps";
 import { findExtractionDefinitions } from "./call-context";
 import { chargeCall, humanLegSecondsOf } from "./charging";
@@ -36,6 +36,8 @@ export type FinalizeCallOutcome =
       nextMessage: { messageId: string; stepNumber: number; scheduledAt: string } | null;
       /** The sequence belongs to a chain and this call did not reach Goal Completed: hand over to the next contact. */
       chainHandOver: boolean;
+      /** The contact's sequences an opt-out during a callback ended (their steps not started recorded as skipped). */
+      endedSequenceIds: string[];
     };
 
 /** Actions recorded during the call (the calendar tool's booking attempt) are kept; the analyser's are added. */
@@ -55,6 +57,7 @@ export function mergeActions(during: CallAction[], analysed: CallAction[]): Call
 export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
   const outcome = await finalizeInTransaction(db, params);
   if (outcome.finalized) {
+    await announceSkippedMessages(db, { sequenceIds: outcome.endedSequenceIds, now: params.now });
     // After commit: counted and logged once per call (a second finalization is `finalized: false`).
     recordCallFinished({ resultType: outcome.resultType, credits: outcome.credits });
     getLogger("call-engine").info(
@@ -138,10 +141,11 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
         else lifecycleStatus = "done";
       }
     }
+    let endedSequenceIds: string[] = [];
     if (resultType === "Opted Out" && call.direction === "inbound") {
       // An opt-out during a callback ends the contact's sequences like an opt-out on any channel.
-      const ended = await endSequencesOfContact(tx, { organizationId: call.organizationId, phoneNumber: sequence.phoneNumber, now, reason: "the contact opted out during a call" });
-      if (ended.includes(sequence.id)) lifecycleStatus = "done";
+      endedSequenceIds = await endSequencesOfContact(tx, { organizationId: call.organizationId, phoneNumber: sequence.phoneNumber, now, reason: "the contact opted out during a call" });
+      if (endedSequenceIds.includes(sequence.id)) lifecycleStatus = "done";
     }
 
     return {
@@ -156,6 +160,7 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
       nextMessage,
       // A callback is no step of the chain's current contact: it hands nothing over.
       chainHandOver: sequence.groupKey !== null && resultType !== "Goal Completed" && call.direction === "outbound",
+      endedSequenceIds,
     };
   });
 }

@@ -4,41 +4,21 @@ import { agents, optOuts, organizations, sequenceMessages, sequences } from "@/d
 import { getLogger } from "@/server/observability/logger";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import { recordMessageEvent } from "@/server/services/events/record-message-event";
-import { endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
+import { announceSkippedMessages, endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { newMessageId } from "@/server/services/sequences/message-steps";
+import { defaultHelpText, readSmsKeyword, START_CONFIRMATION, STOP_CONFIRMATION, type SmsKeyword, type SmsOptOutHandling } from "./sms-keywords";
 
-/**
- * Keywords of an inbound SMS, as carriers and Twilio's Advanced Opt-Out read them
- * (https://help.twilio.com/articles/223134027): the whole message, letter case and surrounding spaces and punctuation
- * ignored.
- */
-export const STOP_KEYWORDS = ["STOP", "STOPALL", "STOP ALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "OPTOUT", "OPT OUT", "OPT-OUT", "REVOKE"] as const;
-export const START_KEYWORDS = ["START", "UNSTOP", "YES"] as const;
-export const HELP_KEYWORDS = ["HELP", "INFO"] as const;
-
-export type SmsKeyword = "stop" | "start" | "help" | null;
-
-export function smsKeywordOf(body: string): SmsKeyword {
-  const word = body
-    .trim()
-    .replace(/^[\s.!?,;:"'()]+|[\s.!?,;:"'()]+$/g, "")
-    .replace(/\s+/g, " ")
-    .toUpperCase();
-  if ((STOP_KEYWORDS as readonly string[]).includes(word)) return "stop";
-  if ((START_KEYWORDS as readonly string[]).includes(word)) return "start";
-  if ((HELP_KEYWORDS as readonly string[]).includes(word)) return "help";
-  return null;
-}
-
-/** The carrier-style confirmations (Twilio's default Advanced Opt-Out wording). */
-export const STOP_CONFIRMATION = "You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe.";
-export const START_CONFIRMATION = "You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.";
-
-export function defaultHelpText(organizationName: string): string {
-  return `${organizationName}: automated follow-up messages. Reply STOP to unsubscribe. Msg&Data Rates May Apply.`;
-}
-
-export type ReceiveSmsParams = { from: string; to: string; body: string; providerMessageId: string; now: Date };
+export type ReceiveSmsParams = {
+  from: string;
+  to: string;
+  body: string;
+  providerMessageId: string;
+  /** Twilio's `OptOutType` (STOP, START, HELP): the keyword was handled and answered by Advanced Opt-Out. */
+  optOutType?: string | null;
+  /** Who answers keywords on our numbers (SMS_OPT_OUT_HANDLING). */
+  optOutHandling: SmsOptOutHandling;
+  now: Date;
+};
 export type ReceiveSmsOutcome = { organizationId: string | null; messageId: string | null; keyword: SmsKeyword; reply: string | null; endedSequenceIds: string[] };
 
 /**
@@ -47,16 +27,17 @@ export type ReceiveSmsOutcome = { organizationId: string | null; messageId: stri
  * The reply is stored on the sender's latest sequence of that organization and put in the events feed
  * (`sms.received`); then, at once:
  * - STOP and its variants: the number goes on the organization's suppression list (source `sms`), every sequence of
- *   the contact still in progress ends `done` with its remaining steps skipped, and the confirmation is answered;
+ *   the contact still in progress ends `done` with its remaining steps skipped, and the confirmation is the answer;
  * - START: an opt-out made by SMS is lifted (one made on a call, through the API or the console stays: the contact did
- *   not give that one by text), answered with the re-subscription notice;
- * - HELP: answered with the organization's help text;
+ *   not give that one by text), the re-subscription notice is the answer;
+ * - HELP: the organization's help text is the answer;
  * - anything else: when the agent of the sequence has "a reply ends the sequence", that sequence ends `done`.
- * Duplicate webhooks (the same MessageSid) are stored once.
+ * A keyword's answer is returned (for the webhook's TwiML) only when Twilio did not answer it itself
+ * (readSmsKeyword): the contact gets exactly one answer. Duplicate webhooks (the same MessageSid) are stored once.
  */
 export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<ReceiveSmsOutcome> {
   const { now } = params;
-  const keyword = smsKeywordOf(params.body);
+  const { keyword, answeredByTwilio } = readSmsKeyword({ body: params.body, optOutType: params.optOutType, handling: params.optOutHandling });
   const [duplicate] = await db.select({ id: sequenceMessages.id }).from(sequenceMessages).where(and(eq(sequenceMessages.providerMessageId, params.providerMessageId), eq(sequenceMessages.direction, "inbound"))).limit(1);
   if (duplicate) return { organizationId: null, messageId: duplicate.id, keyword, reply: null, endedSequenceIds: [] };
 
@@ -115,10 +96,11 @@ export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<Rece
     } else if (sequence && latest?.replyEndsSequence) {
       ended = await endSequencesOfContact(tx, { organizationId: organizationId!, sequenceIds: [sequence.id], now, reason: "the contact replied by SMS" });
     }
-    return { message: message!, ended, reply };
+    return { message: message!, ended, reply: answeredByTwilio ? null : reply };
   });
   await recordMessageEvent(db, { type: "sms.received", message, now, extra: { keyword } });
-  getLogger("sequence-messages").info({ from: maskPhoneNumber(params.from), keyword, ended: ended.length }, "SMS received");
+  await announceSkippedMessages(db, { sequenceIds: ended, now });
+  getLogger("sequence-messages").info({ from: maskPhoneNumber(params.from), keyword, answeredBy: keyword ? (answeredByTwilio ? "twilio" : "app") : null, ended: ended.length }, "SMS received");
   return { organizationId, messageId: message.id, keyword, reply, endedSequenceIds: ended };
 }
 

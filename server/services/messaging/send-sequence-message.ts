@@ -136,7 +136,7 @@ async function prepare(tx: Tx, params: { messageId: string; now: Date; random?: 
   const skip = async (reason: string, options: { advance: boolean }): Promise<Prepared> => {
     await tx.update(sequenceMessages).set({ status: "skipped", error: reason, nextAttemptAt: null, updatedAt: now }).where(eq(sequenceMessages.id, messageId));
     const next = options.advance ? await scheduleNextStep(tx, { sequence, afterStepNumber: message.stepNumber!, endedAt: now, now, random: params.random }) : null;
-    return { kind: "done", outcome: { status: "skipped", messageId, next } };
+    return { kind: "done", outcome: { status: "skipped", messageId, next }, event: `${message.channel}.skipped` };
   };
 
   if (sequence.lifecycleStatus !== "in progress") return skip(`Skipped: the sequence is ${sequence.lifecycleStatus}.`, { advance: false });

@@ -1,9 +1,11 @@
 import { getConfig } from "@/server/config/env";
 import { appBaseUrl, appPort } from "@/server/config/settings";
 import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
+import type { SimOptOutHandling } from "@/server/simulators/twilio/messages";
 import { isSignedByTwilio } from "@/server/voice/twilio-realtime/signature";
 import { TWILIO_API_ORIGIN } from "@/server/voice/twilio-realtime/settings";
 import { createTwilioClient, twilioErrorCode } from "@/server/voice/twilio-realtime/twilio-client";
+import type { SmsOptOutHandling } from "./sms-keywords";
 
 /** Paths of Twilio's messaging and inbound-voice webhooks (app/api/twilio/…). */
 export const TWILIO_MESSAGE_STATUS_PATH = "/api/twilio/messages/status";
@@ -20,6 +22,8 @@ export type TwilioMessagingSettings = {
   apiBaseUrl: string;
   /** The origin Twilio reaches us at: callbacks are given (and verified) on it. */
   publicBaseUrl: string;
+  /** Who answers STOP, START and HELP texts (SMS_OPT_OUT_HANDLING): Twilio's handling, or the app. */
+  optOutHandling: SmsOptOutHandling;
 };
 
 export type SmsSendRequest = { to: string; from: string; body: string; statusCallback: string };
@@ -79,8 +83,16 @@ export function readTwilioMessagingSettings(): TwilioMessagingSettings | null {
     restPassword: config.TWILIO_API_SECRET ?? config.TWILIO_AUTH_TOKEN,
     apiBaseUrl: config.TWILIO_API_BASE_URL ? new URL(config.TWILIO_API_BASE_URL).origin : TWILIO_API_ORIGIN,
     publicBaseUrl: trimSlash(config.PUBLIC_BASE_URL ?? appBaseUrl()),
+    optOutHandling: config.SMS_OPT_OUT_HANDLING,
   };
 }
+
+/** The simulator's account handles keywords as SMS_OPT_OUT_HANDLING says the real one does. */
+const SIMULATED_OPT_OUT_HANDLING: Record<SmsOptOutHandling, SimOptOutHandling> = {
+  "twilio-default": { kind: "default" },
+  "advanced-opt-out": { kind: "advanced-opt-out" },
+  app: { kind: "none" },
+};
 
 const holder = globalThis as unknown as { __smsSimulator?: Promise<TwilioSimulator> };
 
@@ -90,6 +102,7 @@ const holder = globalThis as unknown as { __smsSimulator?: Promise<TwilioSimulat
  */
 function embeddedSimulator(publicBaseUrl: string): Promise<TwilioSimulator> {
   holder.__smsSimulator ??= startTwilioSimulator({
+    messagingOptOutHandling: SIMULATED_OPT_OUT_HANDLING[getConfig().SMS_OPT_OUT_HANDLING],
     resolvePublicUrl: (url) => (url.startsWith(publicBaseUrl) ? `http://127.0.0.1:${appPort()}${url.slice(publicBaseUrl.length)}` : url),
   }).catch((error: unknown) => {
     holder.__smsSimulator = undefined;
@@ -114,6 +127,7 @@ export async function getMessaging(): Promise<Messaging> {
     restPassword: simulator.authToken,
     apiBaseUrl: simulator.origin,
     publicBaseUrl,
+    optOutHandling: getConfig().SMS_OPT_OUT_HANDLING,
   };
   return { settings, transport: createTwilioSmsTransport(settings), simulator };
 }

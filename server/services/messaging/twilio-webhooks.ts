@@ -30,13 +30,14 @@ export async function readSignedTwilioForm(request: Request, messaging: Messagin
 
 /**
  * `POST /api/twilio/messages/status?messageId=…` (an SMS's delivery status) and `POST /api/twilio/messages/inbound`
- * (an SMS to one of our numbers; the answer's TwiML `<Message>` is the reply). Trust boundary: nothing of an unsigned
+ * (an SMS to one of our numbers; the answer's TwiML `<Message>` is our reply to a keyword Twilio did not answer). Trust boundary: nothing of an unsigned
  * or tampered request is read or stored (403).
  */
 export async function handleTwilioMessagingWebhook(request: Request, deps: TwilioWebhookDeps): Promise<Response> {
   const path = new URL(request.url).pathname;
   if (request.method !== "POST" || (path !== TWILIO_MESSAGE_STATUS_PATH && path !== TWILIO_MESSAGE_INBOUND_PATH)) return new Response("Not found", { status: 404 });
-  const form = await readSignedTwilioForm(request, await deps.messaging());
+  const messaging = await deps.messaging();
+  const form = await readSignedTwilioForm(request, messaging);
   if (!form) return new Response("Invalid Twilio signature", { status: 403 });
   if (path === TWILIO_MESSAGE_STATUS_PATH) {
     const messageId = new URL(request.url).searchParams.get("messageId") ?? "";
@@ -53,6 +54,14 @@ export async function handleTwilioMessagingWebhook(request: Request, deps: Twili
   const from = form.From ?? "";
   const to = form.To ?? "";
   if (!from || !to || !form.MessageSid) return new Response("Missing From, To or MessageSid", { status: 400 });
-  const outcome = await receiveSms(deps.db, { from, to, body: form.Body ?? "", providerMessageId: form.MessageSid, now: deps.now() });
+  const outcome = await receiveSms(deps.db, {
+    from,
+    to,
+    body: form.Body ?? "",
+    providerMessageId: form.MessageSid,
+    optOutType: form.OptOutType ?? null,
+    optOutHandling: messaging.settings.optOutHandling,
+    now: deps.now(),
+  });
   return twiml(messageTwiml(outcome.reply));
 }

@@ -3,7 +3,7 @@ import type { Db } from "@/db";
 import { emailSuppressions, sequenceMessages } from "@/db/schema";
 import { getLogger } from "@/server/observability/logger";
 import { recordMessageEvent } from "@/server/services/events/record-message-event";
-import { endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
+import { announceSkippedMessages, endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { verifyUnsubscribeToken } from "./unsubscribe-token";
 
 export type UnsubscribeOutcome = { status: "unsubscribed" | "already" | "invalid"; email?: string; endedSequenceIds?: string[] };
@@ -12,7 +12,8 @@ export type UnsubscribeOutcome = { status: "unsubscribed" | "already" | "invalid
  * The one-click unsubscribe of an email (RFC 8058: a POST to the List-Unsubscribe URL; the page's button too). The
  * signed token names the email, hence the organization and the address: the address goes on the organization's email
  * suppression list (later EMAIL steps to it are skipped and recorded as such), the contact's sequences still in
- * progress end `done` (an opt-out on any channel ends them), and `email.unsubscribed` enters the events feed. A token
+ * progress end `done` with their steps not started recorded as skipped (an opt-out on any channel ends them), and
+ * `email.unsubscribed` (and each skipped message's `<channel>.skipped`) enters the events feed. A token
  * this server did not sign changes nothing. Repeating it is harmless.
  */
 export async function unsubscribeEmail(db: Db, params: { token: string; now: Date }): Promise<UnsubscribeOutcome> {
@@ -34,5 +35,6 @@ export async function unsubscribeEmail(db: Db, params: { token: string; now: Dat
     await recordMessageEvent(db, { type: "email.unsubscribed", message, now: params.now });
     getLogger("sequence-messages").info({ messageId, ended: ended.length }, "email address unsubscribed");
   }
+  await announceSkippedMessages(db, { sequenceIds: ended, now: params.now });
   return { status: added ? "unsubscribed" : "already", email, endedSequenceIds: ended };
 }

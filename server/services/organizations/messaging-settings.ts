@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, organizations, phoneNumberSettings } from "@/db/schema";
+import { getConfig } from "@/server/config/env";
 import { AppError } from "@/server/errors";
 import type { TMessagingSettings } from "@/server/routers/organizations/messaging-settings.schema";
 import { defaultFallbackMessage } from "@/server/services/call-engine/inbound-call";
-import { defaultHelpText } from "@/server/services/messaging/receive-sms";
+import { defaultHelpText } from "@/server/services/messaging/sms-keywords";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { countSmsSegments } from "@/server/services/sequences/message-template";
 
@@ -36,6 +37,7 @@ export async function getMessagingSettings(db: DbOrTx, params: { organizationId:
     emailReplyTo: organization.emailReplyTo,
     smsHelpText: organization.smsHelpText,
     defaultSmsHelpText: defaultHelpText(organization.name),
+    smsOptOutHandling: getConfig().SMS_OPT_OUT_HANDLING,
     defaultFallbackMessage: defaultFallbackMessage(organization.name),
     phoneNumbers: [...numbers.entries()]
       .sort(([a], [b]) => a.localeCompare(b))

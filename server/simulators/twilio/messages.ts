@@ -16,8 +16,18 @@ import { twilioSignature } from "./signing";
  *   `SmsSid`, `SmsMessageSid`, `AccountSid`, `From`, `To`, `Body`, `NumMedia`, `NumSegments`, `ApiVersion` to the
  *   number's messaging webhook; a TwiML `<Message>` in the answer is sent back to the sender:
  *   https://www.twilio.com/docs/messaging/twiml/message).
- * - Carrier opt-out: https://help.twilio.com/articles/223134027 (STOP/UNSUBSCRIBE/… from a recipient blocks that
- *   sender → recipient pair with 21610 until START).
+ * - Opt-out keywords, Twilio's default handling on long codes and toll-free numbers:
+ *   https://help.twilio.com/articles/223134027 — STOP, STOPALL, UNSUBSCRIBE, CANCEL, END, QUIT, REVOKE, OPTOUT (the
+ *   whole message, any letter case) block the sender → recipient pair, START, YES, UNSTOP lift the block, HELP and INFO
+ *   ask for help; Twilio answers each with its own standard reply and still passes the message on to the number's
+ *   webhook; while the pair is blocked every message to the recipient is refused with 21610 — a REST create (400) and a
+ *   TwiML `<Message>` reply alike (https://www.twilio.com/docs/api/errors/21610). A HELP from a recipient who opted out
+ *   gets no reply (https://help.twilio.com/articles/360058144374).
+ * - Advanced Opt-Out of a Messaging Service (https://www.twilio.com/docs/messaging/tutorials/advanced-opt-out): the
+ *   service's own keywords and replies, and the inbound webhook carries `OptOutType` = STOP, START or HELP for a
+ *   keyword it handled (https://help.twilio.com/articles/31560110671259).
+ * - Neither (a standalone short code, or opt-out handling turned off for the account): Twilio does not block or answer.
+ *   Per number: `setOptOutHandling(number, …)`.
  *
  * Outcome of an outbound message by the recipient's last digit (as calls, server/simulators/voice-script.ts): 6 is an
  * invalid number (21211 at create), 3 undelivered (30003 unreachable handset), 7 failed (30008 unknown error), any
@@ -26,6 +36,26 @@ import { twilioSignature } from "./signing";
 
 export type SimMessageStatus = "queued" | "sent" | "delivered" | "undelivered" | "failed" | "received";
 
+/** How the account answers opt-out keywords texted to one of its numbers (see the top of this file). */
+export type SimOptOutHandling =
+  | { kind: "default" }
+  | { kind: "advanced-opt-out"; keywords?: Partial<Record<SimKeyword, string[]>>; replies?: Partial<Record<SimKeyword, string>> }
+  | { kind: "none" };
+
+export type SimKeyword = "STOP" | "START" | "HELP";
+
+/** Twilio's default keywords and standard replies (https://help.twilio.com/articles/223134027). */
+export const TWILIO_DEFAULT_KEYWORDS: Record<SimKeyword, string[]> = {
+  STOP: ["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT", "REVOKE", "OPTOUT"],
+  START: ["START", "YES", "UNSTOP"],
+  HELP: ["HELP", "INFO"],
+};
+export const TWILIO_DEFAULT_REPLIES: Record<SimKeyword, string> = {
+  STOP: "You have successfully been unsubscribed. You will not receive any more messages from this number. Reply START to resubscribe.",
+  START: "You have successfully been re-subscribed to messages from this number. Reply HELP for help. Reply STOP to unsubscribe. Msg&Data Rates May Apply.",
+  HELP: "Reply STOP to unsubscribe. Msg&Data Rates May Apply.",
+};
+
 export type SimMessage = {
   sid: string;
   accountSid: string;
@@ -33,6 +63,8 @@ export type SimMessage = {
   from: string;
   body: string;
   direction: "outbound-api" | "outbound-reply" | "inbound";
+  /** Who sent an outbound message: the REST API, a TwiML `<Message>` of the webhook's answer, or Twilio's keyword handling. */
+  source: "api" | "twiml" | "opt-out-handling" | null;
   status: SimMessageStatus;
   errorCode: number | null;
   numSegments: number;
@@ -48,11 +80,11 @@ export type MessagesEnvironment = {
   authToken: string;
   resolvePublicUrl: (url: string) => string;
   log: (message: string) => void;
+  /** Every number's opt-out handling unless setOptOutHandling says otherwise (default: Twilio's default handling). */
+  optOutHandling?: SimOptOutHandling;
 };
 
 const E164 = /^\+[1-9]\d{6,14}$/;
-const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT"]);
-const START_WORDS = new Set(["START", "YES", "UNSTOP"]);
 
 function rfc2822(date: Date): string {
   return date.toUTCString().replace("GMT", "+0000");
@@ -64,8 +96,35 @@ export class SimMessaging {
   /** sender|recipient pairs blocked by a STOP (21610 until START). */
   private readonly blocked = new Set<string>();
   private readonly pending = new Set<Promise<unknown>>();
+  private readonly optOutHandling = new Map<string, SimOptOutHandling>();
 
   constructor(private readonly env: MessagesEnvironment) {}
+
+  /** How opt-out keywords texted to `number` (one of ours) are handled from now on. */
+  setOptOutHandling(number: string, handling: SimOptOutHandling): void {
+    this.optOutHandling.set(number, handling);
+  }
+
+  private handlingOf(number: string): SimOptOutHandling {
+    return this.optOutHandling.get(number) ?? this.env.optOutHandling ?? { kind: "default" };
+  }
+
+  /** The keyword Twilio's handling reads in a message to `number`, and its reply; null when it handles none. */
+  private keywordOf(number: string, body: string): { keyword: SimKeyword; reply: string; advanced: boolean } | null {
+    const handling = this.handlingOf(number);
+    if (handling.kind === "none") return null;
+    const word = body.trim().toUpperCase();
+    const keywords = handling.kind === "advanced-opt-out" ? { ...TWILIO_DEFAULT_KEYWORDS, ...handling.keywords } : TWILIO_DEFAULT_KEYWORDS;
+    const keyword = (Object.keys(keywords) as SimKeyword[]).find((kind) => keywords[kind].some((candidate) => candidate.toUpperCase() === word));
+    if (!keyword) return null;
+    const replies = handling.kind === "advanced-opt-out" ? { ...TWILIO_DEFAULT_REPLIES, ...handling.replies } : TWILIO_DEFAULT_REPLIES;
+    return { keyword, reply: replies[keyword], advanced: handling.kind === "advanced-opt-out" };
+  }
+
+  /** Whether `from` → `to` is blocked by the recipient's STOP (every message refused with 21610). */
+  isBlocked(from: string, to: string): boolean {
+    return this.blocked.has(`${from}|${to}`);
+  }
 
   toJson(message: SimMessage) {
     const uri = `/2010-04-01/Accounts/${message.accountSid}/Messages/${message.sid}.json`;
@@ -103,8 +162,8 @@ export class SimMessaging {
       if (!E164.test(to) || calleeScenarioFor(to).kind === "invalid-number") return error(res, 400, 21211, `The 'To' number ${to} is not a valid phone number.`);
       if (!E164.test(from)) return error(res, 400, 21212, `The 'From' number ${from} is not a valid phone number, shortcode, or alphanumeric sender ID.`);
       if (!body) return error(res, 400, 21602, "Message body is required.");
-      if (this.blocked.has(`${from}|${to}`)) return error(res, 400, 21610, "Attempt to send to unsubscribed recipient");
-      const message = this.create({ to, from, body, direction: "outbound-api", statusCallback: form.get("StatusCallback") });
+      if (this.isBlocked(from, to)) return error(res, 400, 21610, "Attempt to send to unsubscribed recipient");
+      const message = this.create({ to, from, body, direction: "outbound-api", source: "api", statusCallback: form.get("StatusCallback") });
       this.track(this.deliver(message));
       json(res, 201, this.toJson(message));
       return 201;
@@ -126,7 +185,7 @@ export class SimMessaging {
     return null;
   }
 
-  private create(params: { to: string; from: string; body: string; direction: SimMessage["direction"]; statusCallback?: string | null }): SimMessage {
+  private create(params: { to: string; from: string; body: string; direction: SimMessage["direction"]; source: SimMessage["source"]; statusCallback?: string | null }): SimMessage {
     const now = new Date();
     const message: SimMessage = {
       sid: `SM${randomBytes(16).toString("hex")}`,
@@ -135,6 +194,7 @@ export class SimMessaging {
       from: params.from,
       body: params.body,
       direction: params.direction,
+      source: params.source,
       status: params.direction === "inbound" ? "received" : "queued",
       errorCode: null,
       numSegments: Math.max(1, countSmsSegments(params.body).segments),
@@ -150,10 +210,20 @@ export class SimMessaging {
   private async deliver(message: SimMessage): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 5));
     await this.setStatus(message, "sent", null);
-    const digit = message.to.slice(-1);
-    if (digit === "3") await this.setStatus(message, "undelivered", 30003);
-    else if (digit === "7") await this.setStatus(message, "failed", 30008);
-    else await this.setStatus(message, "delivered", null);
+    const outcome = deliveryOutcome(message.to);
+    await this.setStatus(message, outcome.status, outcome.errorCode);
+  }
+
+  /**
+   * A reply to a person who texted us (Twilio's keyword reply or a TwiML `<Message>`; no status callback): refused with
+   * 21610 when the pair is blocked, else delivered (or not) as any message to that number.
+   */
+  private reply(params: { to: string; from: string; body: string; source: SimMessage["source"]; exempt?: boolean }): SimMessage {
+    const message = this.create({ ...params, direction: "outbound-reply" });
+    const outcome = !params.exempt && this.isBlocked(params.from, params.to) ? { status: "failed" as const, errorCode: 21610 } : deliveryOutcome(params.to);
+    message.status = outcome.status;
+    message.errorCode = outcome.errorCode;
+    return message;
   }
 
   private async setStatus(message: SimMessage, status: SimMessageStatus, errorCode: number | null): Promise<void> {
@@ -176,14 +246,23 @@ export class SimMessaging {
   }
 
   /**
-   * A person texts one of our numbers: the signed webhook to `url` (the number's messaging webhook), and the TwiML
-   * `<Message>` replies of the answer sent back to them. STOP/START words block and unblock the pair as carriers do.
+   * A person texts one of our numbers: the number's opt-out handling first (a keyword blocks or unblocks the pair and
+   * is answered by Twilio), then the signed webhook to `url` (the number's messaging webhook, with `OptOutType` under
+   * Advanced Opt-Out), and the TwiML `<Message>` replies of the answer sent back — refused with 21610 to a person who
+   * opted out. `replies` is every message sent back to the person, in order, with its status.
    */
   async receive(params: { from: string; to: string; body: string; url: string }): Promise<{ message: SimMessage; status: number | null; replies: SimMessage[] }> {
-    const message = this.create({ to: params.to, from: params.from, body: params.body, direction: "inbound" });
-    const word = params.body.trim().toUpperCase();
-    if (STOP_WORDS.has(word)) this.blocked.add(`${params.to}|${params.from}`);
-    if (START_WORDS.has(word)) this.blocked.delete(`${params.to}|${params.from}`);
+    const message = this.create({ to: params.to, from: params.from, body: params.body, direction: "inbound", source: null });
+    const replies: SimMessage[] = [];
+    const keyword = this.keywordOf(params.to, params.body);
+    if (keyword) {
+      const pair = `${params.to}|${params.from}`;
+      const optedOutBefore = this.blocked.has(pair);
+      if (keyword.keyword === "STOP") this.blocked.add(pair);
+      if (keyword.keyword === "START") this.blocked.delete(pair);
+      // The STOP and START confirmations always go out; a HELP from a person who opted out gets none.
+      if (!(keyword.keyword === "HELP" && optedOutBefore)) replies.push(this.reply({ to: params.from, from: params.to, body: keyword.reply, source: "opt-out-handling", exempt: true }));
+    }
     const form: Record<string, string> = {
       AccountSid: this.env.accountSid,
       ApiVersion: "2010-04-01",
@@ -196,11 +275,12 @@ export class SimMessaging {
       SmsSid: message.sid,
       SmsStatus: "received",
       To: params.to,
+      ...(keyword?.advanced ? { OptOutType: keyword.keyword } : {}),
     };
     const answer = await this.post("message-inbound", params.url, form);
-    const replies = [...(answer?.body.matchAll(/<Message[^>]*>([\s\S]*?)<\/Message>/g) ?? [])].map((match) =>
-      this.create({ to: params.from, from: params.to, body: unescapeXml(match[1] ?? ""), direction: "outbound-reply" }),
-    );
+    for (const match of answer?.body.matchAll(/<Message[^>]*>([\s\S]*?)<\/Message>/g) ?? []) {
+      replies.push(this.reply({ to: params.from, from: params.to, body: unescapeXml(match[1] ?? ""), source: "twiml" }));
+    }
     return { message, status: answer?.status ?? null, replies };
   }
 
@@ -234,6 +314,14 @@ export class SimMessaging {
   async idle(): Promise<void> {
     while (this.pending.size > 0) await Promise.all([...this.pending]);
   }
+}
+
+/** What becomes of a message to `to`, by its last digit: 3 undelivered (30003), 7 failed (30008), else delivered. */
+function deliveryOutcome(to: string): { status: "delivered" | "undelivered" | "failed"; errorCode: number | null } {
+  const digit = to.slice(-1);
+  if (digit === "3") return { status: "undelivered", errorCode: 30003 };
+  if (digit === "7") return { status: "failed", errorCode: 30008 };
+  return { status: "delivered", errorCode: null };
 }
 
 function unescapeXml(text: string): string {

@@ -3,7 +3,7 @@ import type { AddressInfo, Socket } from "node:net";
 import { newSid, SimCall, type CreateCallParams, type InboundCaller, type SentCallback, type SimCallEnvironment, type SimCallOptions } from "./call";
 import type { SimRoom } from "./conference";
 import { calleeScenarioFor, PHONE_MENU, type CalleeScenario } from "../voice-script";
-import { SimMessaging } from "./messages";
+import { SimMessaging, type SimOptOutHandling } from "./messages";
 import { getLogger } from "@/server/observability/logger";
 
 export type StartTwilioSimulatorOptions = {
@@ -20,6 +20,8 @@ export type StartTwilioSimulatorOptions = {
   resolvePublicUrl?: (url: string) => string;
   /** Media time runs this many times faster than wall time (tests); 1 is real time. */
   speed?: number;
+  /** How the account answers opt-out keywords texted to its numbers (default: Twilio's default handling; messages.ts). */
+  messagingOptOutHandling?: SimOptOutHandling;
   log?: (message: string) => void;
 };
 
@@ -111,7 +113,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     },
   };
   const base = `/2010-04-01/Accounts/${accountSid}`;
-  const messaging = new SimMessaging({ accountSid, authToken, resolvePublicUrl: env.resolvePublicUrl, log });
+  const messaging = new SimMessaging({ accountSid, authToken, resolvePublicUrl: env.resolvePublicUrl, log, optOutHandling: options.messagingOptOutHandling });
 
   const authorized = (req: IncomingMessage): boolean => {
     const header = req.headers.authorization ?? "";

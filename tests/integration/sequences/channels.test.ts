@@ -8,7 +8,7 @@ import { creditTransactions, emailSuppressions, optOuts } from "@/db/schema";
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { connectProvider } from "@/server/services/calendar/provider-connection";
 import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
-import { STOP_CONFIRMATION } from "@/server/services/messaging/receive-sms";
+import { STOP_CONFIRMATION } from "@/server/services/messaging/sms-keywords";
 import { createTestAgent, createTestOrganization } from "../../factories";
 import { apiClient } from "../../helpers/api";
 import { useTestDb } from "../../helpers/db";
@@ -175,7 +175,8 @@ describe("a sequence that calls, emails and texts", () => {
 
     const reply = await twilio!.simulator.messaging.receive({ from: "+12025550171", to: "+12025550101", body: " stop ", url: `${PUBLIC_BASE_URL}/api/twilio/messages/inbound` });
     expect(reply.status).toBe(200);
-    expect(reply.replies.map((m) => m.body)).toEqual([STOP_CONFIRMATION]);
+    // One answer: Twilio's own (its default opt-out handling); the app does not answer a keyword Twilio answered.
+    expect(reply.replies.map((m) => [m.source, m.status, m.body])).toEqual([["opt-out-handling", "delivered", STOP_CONFIRMATION]]);
     const [suppressed] = await db.select().from(optOuts).where(and(eq(optOuts.organizationId, organization.id), eq(optOuts.phoneNumber, "+12025550171")));
     expect(suppressed).toMatchObject({ source: "sms" });
     const after = await callsOf(db, sequenceId);

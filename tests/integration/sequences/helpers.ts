@@ -9,6 +9,7 @@ import { createSendSequenceMessageFunction } from "@/inngest/functions/send-sequ
 import { inngest } from "@/inngest/client";
 import type { MessageEngineDependencies } from "@/server/services/messaging/dependencies";
 import { createSmtpTransport } from "@/server/services/messaging/email-transport";
+import type { SmsOptOutHandling } from "@/server/services/messaging/sms-keywords";
 import { handleTwilioMessagingWebhook } from "@/server/services/messaging/twilio-webhooks";
 import { createTwilioSmsTransport, type Messaging, type TwilioMessagingSettings } from "@/server/services/messaging/twilio-messaging";
 import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
@@ -80,7 +81,7 @@ export function textPartOf(raw: string): string {
  * The Twilio simulator with its webhooks delivered to the app's messaging webhook handler behind a loopback HTTP
  * server (as Twilio would reach PUBLIC_BASE_URL), so callbacks go over real HTTP, signed.
  */
-export async function startTwilioForMessages(db: Db, clock: TestClock): Promise<{ simulator: TwilioSimulator; messaging: Messaging; server: Server; stop: () => Promise<void> }> {
+export async function startTwilioForMessages(db: Db, clock: TestClock, options: { optOutHandling?: SmsOptOutHandling } = {}): Promise<{ simulator: TwilioSimulator; messaging: Messaging; server: Server; stop: () => Promise<void> }> {
   const holder: { messaging?: Messaging } = {};
   const server = createServer((req, res) => {
     const chunks: Buffer[] = [];
@@ -112,6 +113,7 @@ export async function startTwilioForMessages(db: Db, clock: TestClock): Promise<
     restPassword: simulator.authToken,
     apiBaseUrl: simulator.origin,
     publicBaseUrl: PUBLIC_BASE_URL,
+    optOutHandling: options.optOutHandling ?? "twilio-default",
   };
   holder.messaging = { settings, transport: createTwilioSmsTransport(settings), simulator };
   return {

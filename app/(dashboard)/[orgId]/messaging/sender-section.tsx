@@ -2,6 +2,7 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
+import type { TMessagingSettings } from "@/server/routers/organizations/messaging-settings.schema";
 import { errorMessage, useTRPC } from "@/server/trpc/client/react";
 import { useCan } from "../../../_components/org-context";
 import { Alert } from "../../../_components/ui/alert";
@@ -13,6 +14,13 @@ import { ErrorState, Loading } from "../../../_components/ui/states";
 import { toast } from "../../../_components/ui/toast";
 
 type Draft = { emailFrom: string; emailReplyTo: string; smsHelpText: string };
+
+/** Who answers HELP on the organization's numbers (the server's SMS_OPT_OUT_HANDLING, docs/sequences.md "SMS"). */
+const HELP_ANSWERED_BY: Record<TMessagingSettings["smsOptOutHandling"], string> = {
+  "twilio-default": "Twilio answers HELP on your numbers itself (its default opt-out handling), so this text is not sent; to change Twilio's answer, use Advanced Opt-Out in your Twilio Messaging Service.",
+  "advanced-opt-out": "Your Twilio Messaging Service's Advanced Opt-Out answers its help keywords; this text answers HELP or INFO when it does not.",
+  app: "The answer to HELP.",
+};
 
 /** Admins: the From and Reply-To of sequence emails and the answer to an SMS HELP (checked by the server). */
 export function SenderSection() {
@@ -48,7 +56,7 @@ export function SenderSection() {
         <Field label="Email Reply-To" id="messaging-reply-to" hint="Where replies go. Empty: to the From address.">
           <Input value={current.emailReplyTo} onChange={set("emailReplyTo")} disabled={!can.admin} placeholder="team@acme.example" />
         </Field>
-        <Field label="SMS help text" id="messaging-help" hint={`The answer to HELP: at most 3 SMS segments, and it must say how to opt out (STOP). Empty: “${stored.defaultSmsHelpText}”`}>
+        <Field label="SMS help text" id="messaging-help" hint={`${HELP_ANSWERED_BY[stored.smsOptOutHandling]} At most 3 SMS segments, and it must say how to opt out (STOP). Empty: “${stored.defaultSmsHelpText}”`}>
           <Textarea value={current.smsHelpText} onChange={set("smsHelpText")} disabled={!can.admin} rows={3} placeholder={stored.defaultSmsHelpText} />
         </Field>
         {update.isError && <Alert tone="error">{errorMessage(update.error)}</Alert>}
