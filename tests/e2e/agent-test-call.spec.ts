@@ -97,6 +97,9 @@ test("an admin talks to the agent in the browser: agent audio, both sides of the
   await expect(item.locator("pre")).toContainText('"resultType"');
   await expect(item.locator("pre")).toContainText('"followUpMeetingDetails"');
   await expect(item.locator("audio")).toHaveAttribute("src", /\/api\/recordings\//);
+  // Named by the contact and the time, not by its ID (docs/console.md: IDs sit behind a disclosure).
+  await expect(item).toContainText("Jordan Lee");
+  await expect(calls).not.toContainText("test-call.", { useInnerText: true });
 
   await snap("agent-tests");
   await expectNoSeriousA11yViolations(page, "agent tests tab");
