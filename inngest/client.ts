@@ -1,10 +1,11 @@
 import { Inngest } from "inngest";
+import { INNGEST_APP_ID } from "./app-id";
 import { getConfig } from "@/server/config/env";
 import { getLogger } from "@/server/observability/logger";
 import { EMBEDDED_BASE_URL, embeddedFetch } from "./embedded/transport";
 import { resolveInngestMode as resolveModeOf, type InngestMode } from "./mode";
 
-export const INNGEST_APP_ID = "outbound-calling";
+export { INNGEST_APP_ID };
 
 export type { InngestMode } from "./mode";
 

@@ -78,6 +78,19 @@ export class AppError extends Error {
   }
 }
 
+/** One refused input field, as zod's issues are sent (`details.issues`): the console shows the message beside that field. */
+export type FieldIssue = { path: string; message: string };
+
+/**
+ * 400 INVALID_REQUEST about one input field (a rule a service checks): the message names the field as the API's
+ * validation does (`emailFrom: … is not an email address`), and `details.issues` carries the path and the message
+ * apart, as for a schema error, so the console can put the message next to its field without showing the path.
+ */
+export function invalidField(path: string, message: string): AppError {
+  const issue: FieldIssue = { path, message };
+  return new AppError("INVALID_REQUEST", `${path}: ${message}`, { issues: [issue] });
+}
+
 export function isAppErrorCode(value: unknown): value is AppErrorCode {
   return typeof value === "string" && value in ERROR_TABLE;
 }

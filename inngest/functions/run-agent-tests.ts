@@ -15,7 +15,7 @@ export function createRunAgentTestsFunction(client: Inngest.Any, deps: AgentTest
   return client.createFunction(
     {
       id: "run-agent-tests",
-      name: "Agent tests: play a test run's cases",
+      name: "Running an agent's test cases",
       triggers: [agentTestRunRequested],
       retries: 2,
       onFailure: async ({ event, error }) => {

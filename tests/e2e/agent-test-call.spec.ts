@@ -97,6 +97,9 @@ test("an admin talks to the agent in the browser: agent audio, both sides of the
   await expect(item.locator("pre")).toContainText('"resultType"');
   await expect(item.locator("pre")).toContainText('"followUpMeetingDetails"');
   await expect(item.locator("audio")).toHaveAttribute("src", /\/api\/recordings\//);
+  // Named by the contact and the time, not by its ID (docs/console.md: IDs sit behind a disclosure).
+  await expect(item).toContainText("Jordan Lee");
+  await expect(calls).not.toContainText("test-call.", { useInnerText: true });
 
   await snap("agent-tests");
   await expectNoSeriousA11yViolations(page, "agent tests tab");
@@ -104,4 +107,49 @@ test("an admin talks to the agent in the browser: agent audio, both sides of the
   // A test call is not a call: the overview, credits, webhook deliveries and suppressions are as they were.
   const after = await figures();
   expect(after).toEqual(before);
+});
+
+test("a typed turn (the text box) is one line of the live transcript and of the kept test call, which is listed by contact and date, not by ID", async ({ page }) => {
+  test.slow();
+  const said = "Yes, please book a meeting for Tuesday morning.";
+  const agent = primaryOrg().agents.find((candidate) => candidate.role === "link")!;
+  await signIn(page, "admin");
+  await openOrgPage(page, `/agents/${encodeURIComponent(agent.agentId)}`);
+  await page.getByRole("tab", { name: "Tests" }).click();
+  const live = page.getByRole("region", { name: "Test call", exact: true });
+  await live.getByLabel("Contact name").fill("Avery Typed");
+  await live.getByLabel("Contact email").fill("avery.typed@crm.example.com");
+  await live.getByLabel("Company name").fill("Northwind");
+  await live.getByRole("button", { name: "Start test call" }).click();
+  await expect(live.getByTestId("test-call-state")).toHaveText("live");
+  // The microphone says hello and the agent introduces itself (the session is up); then the caller types a turn.
+  await expect(live.getByTestId("test-call-line-agent").first()).toContainText("Do you have a minute", { timeout: 30_000 });
+  await live.getByRole("textbox", { name: "Say (typed)" }).fill(said);
+  await live.getByRole("button", { name: "Say", exact: true }).click();
+
+  // The agent answers the turn (book_meeting): by then every line of that turn has reached the page.
+  await expect(live.getByTestId("test-call-tool").first()).toContainText("book_meeting", { timeout: 30_000 });
+  const typedLines = live.getByTestId("test-call-line-customer").filter({ hasText: said });
+  await expect(typedLines).toHaveCount(1);
+
+  const state = live.getByTestId("test-call-state");
+  await expect(state).toHaveText("ended", { timeout: 30_000 }).catch(async () => {
+    await live.getByRole("button", { name: "End call" }).click();
+    await expect(state).toHaveText("ended");
+  });
+  await expect(typedLines).toHaveCount(1);
+
+  // The kept test call: once in its stored transcript too.
+  const calls = page.getByRole("region", { name: "Test calls", exact: true });
+  const item = calls.getByTestId("test-call-item").filter({ hasText: "Avery Typed" }).first();
+  await expect(item).toContainText("completed", { timeout: 30_000 });
+  await item.getByText("Details", { exact: true }).click();
+  await expect(item.getByTestId("test-call-line-customer").filter({ hasText: said })).toHaveCount(1);
+
+  // Listed by who was called and when, with the prompt version's number; IDs only behind the disclosure.
+  await expect(item).toContainText(/Version \d+/);
+  await expect(calls).not.toContainText("test-call.", { useInnerText: true });
+  await expect(calls).not.toContainText("prompt-ver.", { useInnerText: true });
+  await item.getByText("IDs", { exact: true }).click();
+  await expect(item.getByText(/^test-call\./)).toBeVisible();
 });

@@ -25,13 +25,17 @@ test("an admin writes a test case with the expectation controls and runs it", as
   await form.getByLabel("Tool book_meeting").selectOption("not-called");
   await form.getByLabel("Calendar slot booked").selectOption("no");
 
-  // A value check with a pattern that is no regular expression: the server refuses it, naming the field.
+  // A value check with a pattern that is no regular expression: the server refuses it, and its reason is shown under
+  // that check's value (no field path).
   await form.getByRole("button", { name: "Add a value check" }).click();
   const check = form.getByTestId("test-case-variable-check");
   await check.getByLabel("Check").selectOption("regex");
   await check.getByLabel("Value").fill("(");
   await form.getByRole("button", { name: "Add test case" }).click();
-  await expect(form.getByRole("alert")).toContainText(/extractedVariables/);
+  await expect(check.getByLabel("Value")).toHaveAttribute("aria-invalid", "true");
+  await expect(check.getByLabel("Value")).toHaveAccessibleDescription(/not a valid regular expression/i);
+  await expect(form.getByRole("alert")).toContainText("correct the marked field");
+  await expect(form).not.toContainText("extractedVariables", { useInnerText: true });
   await check.getByRole("button", { name: "Remove" }).click();
   await expect(check).toHaveCount(0);
   await expect(form.getByRole("alert"), "the refusal goes with the change that answers it").toHaveCount(0);

@@ -89,6 +89,12 @@ test("the editor shows the API's validation message and keeps the input", async 
   await general.getByLabel("Timezones 1", { exact: true }).fill("Mars/Olympus_Mons");
   await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("Hello");
   await page.getByRole("button", { name: "Create agent" }).click();
-  await expect(page.getByTestId("save-error")).toContainText('timezones.0: "Mars/Olympus_Mons" is not an IANA timezone');
+  // The refusal is shown under the refused box, which is marked invalid; no field path ("timezones.0") is shown.
+  const timezone = general.getByLabel("Timezones 1", { exact: true });
+  await expect(timezone).toHaveAttribute("aria-invalid", "true");
+  await expect(timezone).toHaveAccessibleDescription('"Mars/Olympus_Mons" is not an IANA timezone.');
+  await expect(general.getByText('"Mars/Olympus_Mons" is not an IANA timezone.')).toBeVisible();
+  await expect(page.getByTestId("save-error")).toContainText("Nothing was saved: correct the marked field.");
+  await expect(page.locator("main")).not.toContainText("timezones.0", { useInnerText: true });
   await expect(general.getByLabel("Name")).toHaveValue("Invalid agent");
 });

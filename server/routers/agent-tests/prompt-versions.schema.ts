@@ -19,6 +19,7 @@ export const listPromptVersionsMeta: Meta = {
 export const ZListPromptVersionsRequestSchema = z.object({ agentId: ZAgentIdSchema });
 export const ZPromptVersionSchema = z.object({
   promptVersionId: z.string(),
+  number: z.number().int().describe("The version's number among all of the agent's prompt versions: 1 is the first saved prompt."),
   createdAt: z.string(),
   current: z.boolean().describe("The version calls use now."),
   prompt: z.string(),

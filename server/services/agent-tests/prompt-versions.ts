@@ -6,6 +6,8 @@ import { AppError } from "@/server/errors";
 
 export type PromptVersionSummary = {
   promptVersionId: string;
+  /** 1 for the agent's first saved prompt, counting every version it has had (what the console calls it). */
+  number: number;
   createdAt: string;
   current: boolean;
   prompt: string;
@@ -24,7 +26,13 @@ const VERSION_LIMIT = 50;
 export async function listPromptVersions(db: DbOrTx, params: { organizationId: string; agentId: string }): Promise<{ currentPromptVersionId: string | null; versions: PromptVersionSummary[] }> {
   const agent = await getAgentOrThrow(db, params);
   const [versions, latestRuns] = await Promise.all([
-    db.select().from(promptVersions).where(eq(promptVersions.agentId, agent.id)).orderBy(desc(promptVersions.createdAt), desc(promptVersions.id)).limit(VERSION_LIMIT),
+    // Numbered over all of the agent's versions (the window runs before the limit), oldest first.
+    db
+      .select({ id: promptVersions.id, prompt: promptVersions.prompt, createdAt: promptVersions.createdAt, number: sql<number>`row_number() over (order by ${promptVersions.createdAt}, ${promptVersions.id})::int` })
+      .from(promptVersions)
+      .where(eq(promptVersions.agentId, agent.id))
+      .orderBy(desc(promptVersions.createdAt), desc(promptVersions.id))
+      .limit(VERSION_LIMIT),
     db
       .selectDistinctOn([agentTestRuns.promptVersionId], {
         promptVersionId: agentTestRuns.promptVersionId,
@@ -45,6 +53,7 @@ export async function listPromptVersions(db: DbOrTx, params: { organizationId: s
       const run = byVersion.get(version.id);
       return {
         promptVersionId: version.id,
+        number: version.number,
         createdAt: version.createdAt.toISOString(),
         current: version.id === agent.currentPromptVersionId,
         prompt: version.prompt,

@@ -2,7 +2,7 @@ import { and, asc, count, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { assertAgentInOrganization, findExtractedVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
 import { agentTestCases, type TestExpectations } from "@/db/schema";
-import { AppError } from "@/server/errors";
+import { AppError, invalidField } from "@/server/errors";
 import { newId } from "@/server/ids";
 import type { TTestCase, TTestCaseInput } from "@/server/schemas/agent-tests";
 import { MAX_TEST_CASES_PER_AGENT } from "@/server/schemas/limits";
@@ -34,19 +34,19 @@ export function toTestCase(row: TestCaseRow): TTestCase {
 function validateTestCase(input: TTestCaseInput, extractionSlugs: Set<string> | null): TestExpectations {
   const expectations = input.expectations as TestExpectations;
   if (countExpectations(expectations) === 0) {
-    throw new AppError("INVALID_REQUEST", "expectations: a test case needs at least one expectation (resultType, outcomes, extractedVariables, toolsCalled, toolsNotCalled, meetingBooked or maxTurns).");
+    throw invalidField("expectations", "a test case needs at least one expectation (resultType, outcomes, extractedVariables, toolsCalled, toolsNotCalled, meetingBooked or maxTurns).");
   }
   expectations.extractedVariables?.forEach(({ slug, match }, index) => {
-    if (extractionSlugs && !extractionSlugs.has(slug)) throw new AppError("INVALID_REQUEST", `expectations.extractedVariables.${index}.slug: "${slug}" is not an extraction variable of this agent.`);
+    if (extractionSlugs && !extractionSlugs.has(slug)) throw invalidField(`expectations.extractedVariables.${index}.slug`, `"${slug}" is not an extraction variable of this agent.`);
     if (match.type === "regex") {
       try {
         new RegExp(match.pattern, match.flags);
       } catch {
-        throw new AppError("INVALID_REQUEST", `expectations.extractedVariables.${index}.match.pattern: not a valid regular expression.`);
+        throw invalidField(`expectations.extractedVariables.${index}.match.pattern`, `not a valid regular expression.`);
       }
     }
   });
-  if (input.contact?.timezone && !canonicalTimezone(input.contact.timezone)) throw new AppError("INVALID_REQUEST", `contact.timezone: "${input.contact.timezone}" is not an IANA timezone.`);
+  if (input.contact?.timezone && !canonicalTimezone(input.contact.timezone)) throw invalidField("contact.timezone", `"${input.contact.timezone}" is not an IANA timezone.`);
   return expectations;
 }
 

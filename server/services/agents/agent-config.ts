@@ -1,7 +1,7 @@
 import type { DbOrTx } from "@/db";
 import type { BookingConfig, ExtractedVariableType, TransferConfig } from "@/db/schema";
 import { transferConfigIssues } from "@/server/voice/transfer-settings";
-import { AppError } from "@/server/errors";
+import { AppError, invalidField } from "@/server/errors";
 import type { TAgentConfig } from "@/server/schemas/agent-config";
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
@@ -62,9 +62,9 @@ const REQUIRED_BOOKING_FIELDS: Record<BookingConfig["mode"], Array<keyof Booking
   concierge: ["conciergeRouterId"],
 };
 
-function invalid(message: string): never {
+function invalid(path: string, message: string): never {
   // INVALID_REQUEST: the configuration breaks a rule; the message names the field like the API's validation errors.
-  throw new AppError("INVALID_REQUEST", message);
+  throw invalidField(path, message);
 }
 
 /**
@@ -73,28 +73,28 @@ function invalid(message: string): never {
  */
 export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
   const name = config.name.trim();
-  if (!name) invalid("name: is required");
+  if (!name) invalid("name", "is required");
 
-  if (config.timezones.length === 0) invalid("timezones: at least one timezone is required");
-  const timezones = config.timezones.map((zone, i) => canonicalTimezone(zone) ?? invalid(`timezones.${i}: "${zone}" is not an IANA timezone`));
+  if (config.timezones.length === 0) invalid("timezones", "at least one timezone is required");
+  const timezones = config.timezones.map((zone, i) => canonicalTimezone(zone) ?? invalid(`timezones.${i}`, `"${zone}" is not an IANA timezone`));
 
-  const phoneNumbers = config.phoneNumbers.map((raw, i) => normalizePhoneNumber(raw)?.e164 ?? invalid(`phoneNumbers.${i}: "${raw}" is not a valid phone number`));
-  if (new Set(phoneNumbers).size !== phoneNumbers.length) invalid("phoneNumbers: the pool lists a number twice");
+  const phoneNumbers = config.phoneNumbers.map((raw, i) => normalizePhoneNumber(raw)?.e164 ?? invalid(`phoneNumbers.${i}`, `"${raw}" is not a valid phone number`));
+  if (new Set(phoneNumbers).size !== phoneNumbers.length) invalid("phoneNumbers", "the pool lists a number twice");
 
-  if (config.steps.length === 0) invalid("steps: at least one step is required");
+  if (config.steps.length === 0) invalid("steps", "at least one step is required");
   config.steps.forEach((step, i) => {
     const { startTime, endTime } = step.executionWindowConfig.timeWindow;
-    if (startTime >= endTime) invalid(`steps.${i}.executionWindowConfig.timeWindow: the window must end after it starts`);
+    if (startTime >= endTime) invalid(`steps.${i}.executionWindowConfig.timeWindow`, `the window must end after it starts`);
     if (step.delaySecondsMax !== null && step.delaySecondsMax < step.delaySeconds) {
-      invalid(`steps.${i}.delaySecondsMax: must be at least delaySeconds`);
+      invalid(`steps.${i}.delaySecondsMax`, `must be at least delaySeconds`);
     }
   });
 
   const inputSlugs = new Set<string>();
   const inputVariables = config.inputVariables.map((v, i) => {
     const slug = v.slug.trim();
-    if (!SLUG.test(slug)) invalid(`inputVariables.${i}.slug: use lowercase letters, digits and underscores, starting with a letter`);
-    if (inputSlugs.has(slug)) invalid(`inputVariables.${i}.slug: "${slug}" is used twice`);
+    if (!SLUG.test(slug)) invalid(`inputVariables.${i}.slug`, `use lowercase letters, digits and underscores, starting with a letter`);
+    if (inputSlugs.has(slug)) invalid(`inputVariables.${i}.slug`, `"${slug}" is used twice`);
     inputSlugs.add(slug);
     return { ...v, slug, displayName: v.displayName.trim() || slug, description: v.description.trim() };
   });
@@ -102,19 +102,19 @@ export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
   const extractedSlugs = new Set<string>();
   const extractedVariables = config.extractedVariables.map((v, i) => {
     const slug = v.slug.trim();
-    if (!SLUG.test(slug)) invalid(`extractedVariables.${i}.slug: use lowercase letters, digits and underscores, starting with a letter`);
-    if (extractedSlugs.has(slug)) invalid(`extractedVariables.${i}.slug: "${slug}" is used twice`);
+    if (!SLUG.test(slug)) invalid(`extractedVariables.${i}.slug`, `use lowercase letters, digits and underscores, starting with a letter`);
+    if (extractedSlugs.has(slug)) invalid(`extractedVariables.${i}.slug`, `"${slug}" is used twice`);
     extractedSlugs.add(slug);
     const base = { id: v.id, slug, displayName: v.displayName.trim() || slug, description: v.description.trim(), type: v.type };
     if (v.type === "DROPDOWN") {
       const options = (v.dropdownOptions ?? []).map((o) => o.trim()).filter(Boolean);
-      if (options.length === 0) invalid(`extractedVariables.${i}.dropdownOptions: a dropdown needs at least one option`);
-      if (new Set(options).size !== options.length) invalid(`extractedVariables.${i}.dropdownOptions: an option is listed twice`);
+      if (options.length === 0) invalid(`extractedVariables.${i}.dropdownOptions`, `a dropdown needs at least one option`);
+      if (new Set(options).size !== options.length) invalid(`extractedVariables.${i}.dropdownOptions`, `an option is listed twice`);
       return { ...base, dropdownOptions: options, datetimeFormat: null, formatDatetimeInUtc: null };
     }
     if (v.type === "DATE/TIME") {
       const format = (v.datetimeFormat ?? "").trim() || "yyyy-MM-dd HH:mm:ss";
-      if (!DATETIME_TOKENS.test(format)) invalid(`extractedVariables.${i}.datetimeFormat: "${format}" is not a date/time pattern such as yyyy-MM-dd HH:mm:ss`);
+      if (!DATETIME_TOKENS.test(format)) invalid(`extractedVariables.${i}.datetimeFormat`, `"${format}" is not a date/time pattern such as yyyy-MM-dd HH:mm:ss`);
       return { ...base, dropdownOptions: null, datetimeFormat: format, formatDatetimeInUtc: v.formatDatetimeInUtc ?? false };
     }
     return { ...base, dropdownOptions: null, datetimeFormat: null, formatDatetimeInUtc: null };
@@ -125,8 +125,8 @@ export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
   const outcomeNames = new Set<string>();
   const outcomes = config.outcomes.map((o, i) => {
     const outcomeName = o.name.trim();
-    if (!outcomeName) invalid(`outcomes.${i}.name: is required`);
-    if (outcomeNames.has(outcomeName.toLowerCase())) invalid(`outcomes.${i}.name: "${outcomeName}" is used twice`);
+    if (!outcomeName) invalid(`outcomes.${i}.name`, `is required`);
+    if (outcomeNames.has(outcomeName.toLowerCase())) invalid(`outcomes.${i}.name`, `"${outcomeName}" is used twice`);
     outcomeNames.add(outcomeName.toLowerCase());
     return { ...o, name: outcomeName, description: o.description.trim() };
   });
@@ -138,13 +138,13 @@ export function normalizeAgentConfig(config: TAgentConfig): TAgentConfig {
     bookingConfig = { mode, provider: config.bookingConfig.provider, workspaceId: config.bookingConfig.workspaceId?.trim() || undefined };
     for (const field of REQUIRED_BOOKING_FIELDS[mode]) {
       const value = config.bookingConfig[field]?.toString().trim();
-      if (!value) invalid(`bookingConfig.${field}: is required in ${mode} mode`);
+      if (!value) invalid(`bookingConfig.${field}`, `is required in ${mode} mode`);
       (bookingConfig as Record<string, string>)[field] = value;
     }
   }
 
   const prompt = config.prompt.trim();
-  if (!prompt) invalid("prompt: is required");
+  if (!prompt) invalid("prompt", "is required");
   // An empty message means none; undefined (left out) keeps what is stored.
   const voicemailMessage = config.voicemailMessage === undefined ? undefined : config.voicemailMessage?.trim() || null;
   const transferConfig = config.transferConfig ? normalizeTransferConfig(config.transferConfig) : config.transferConfig;
@@ -185,16 +185,16 @@ function normalizeStepTemplates(steps: TAgentConfig["steps"], agent: { agentName
       return call;
     }
     const body = step.body?.trim() ?? "";
-    if (!body) invalid(`steps.${i}.body: an ${step.stepType} step needs a message`);
+    if (!body) invalid(`steps.${i}.body`, `an ${step.stepType} step needs a message`);
     const subject = step.stepType === "EMAIL" ? (step.subject?.trim() ?? "") : null;
-    if (step.stepType === "EMAIL" && !subject) invalid(`steps.${i}.subject: an EMAIL step needs a subject`);
+    if (step.stepType === "EMAIL" && !subject) invalid(`steps.${i}.subject`, `an EMAIL step needs a subject`);
     for (const [field, template] of [["subject", subject], ["body", body]] as const) {
       const unknown = template === null ? null : findUnknownTemplateVariable(template, known);
-      if (unknown !== null) invalid(`steps.${i}.${field}: unknown template variable {{${unknown}}} (use ${[...known].map((name) => `{{${name}}}`).join(", ")})`);
+      if (unknown !== null) invalid(`steps.${i}.${field}`, `unknown template variable {{${unknown}}} (use ${[...known].map((name) => `{{${name}}}`).join(", ")})`);
     }
     if (step.stepType === "SMS") {
       const count = countSmsSegments(renderTemplate(body, sample));
-      if (count.segments > MAX_SMS_SEGMENTS) invalid(`steps.${i}.body: the message takes ${count.segments} SMS segments for the sample contact (at most ${MAX_SMS_SEGMENTS})`);
+      if (count.segments > MAX_SMS_SEGMENTS) invalid(`steps.${i}.body`, `the message takes ${count.segments} SMS segments for the sample contact (at most ${MAX_SMS_SEGMENTS})`);
     }
     return { ...step, subject, body };
   });

@@ -3,7 +3,7 @@ import type { TAgentConfig } from "@/server/schemas/agent-config";
 import type { DbOrTx, Tx } from "@/db";
 import { findExtractedVariableDefinitions, findInputVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
 import { agents, extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
-import { AppError } from "@/server/errors";
+import { AppError, invalidField } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { agentFieldsOf, extractedVariableFieldsOf, normalizeAgentConfig, resolveBookingConfig } from "./agent-config";
 
@@ -19,7 +19,7 @@ export type UpdateAgentConfigParams = {
 
 function assertKnownIds(ids: Array<string | undefined>, known: Set<string>, field: string) {
   ids.forEach((id, i) => {
-    if (id !== undefined && !known.has(id)) throw new AppError("INVALID_REQUEST", `${field}.${i}.id: not a definition of this agent`);
+    if (id !== undefined && !known.has(id)) throw invalidField(`${field}.${i}.id`, "not a definition of this agent");
   });
 }
 

@@ -1,6 +1,6 @@
 import type { DbOrTx } from "@/db";
 import type { BookingConfig, BookingMode } from "@/db/schema";
-import { AppError } from "@/server/errors";
+import { AppError, invalidField } from "@/server/errors";
 import type { ChiliPiperPermission } from "@/server/providers/chili-piper/permissions";
 import { openProviderClient, refreshProviderPermissions } from "./provider-connection";
 
@@ -33,7 +33,7 @@ function misconfigured(message: string, details?: Record<string, unknown>): AppE
 function requireField(config: Omit<Partial<BookingConfig>, "mode">, field: Exclude<keyof BookingConfig, "mode">, mode: BookingMode): string {
   const value = config[field];
   if (typeof value !== "string" || value.trim() === "") {
-    throw new AppError("INVALID_REQUEST", `bookingConfig.${field}: is required for ${MODE_NAMES[mode]} booking`);
+    throw invalidField(`bookingConfig.${field}`, `is required for ${MODE_NAMES[mode]} booking`);
   }
   return value.trim();
 }
@@ -58,10 +58,10 @@ export async function validateBookingConfig(db: DbOrTx, params: ValidateBookingC
   const config = params.bookingConfig;
   const mode = config.mode as BookingMode;
   if (!BOOKING_MODES.includes(mode)) {
-    throw new AppError("INVALID_REQUEST", `bookingConfig.mode: must be one of ${BOOKING_MODES.join(", ")}`);
+    throw invalidField("bookingConfig.mode", `must be one of ${BOOKING_MODES.join(", ")}`);
   }
   if (config.provider !== undefined && config.provider !== "chili-piper") {
-    throw new AppError("INVALID_REQUEST", "bookingConfig.provider: only chili-piper is supported");
+    throw invalidField("bookingConfig.provider", "only chili-piper is supported");
   }
   const fields = {
     link: () => ({ schedulingLinkId: requireField(config, "schedulingLinkId", mode) }),

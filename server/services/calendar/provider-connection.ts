@@ -2,7 +2,7 @@ import { and, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { providerConnections, type CalendarProvider } from "@/db/schema";
 import { decryptSecret, encryptSecret, secretFingerprint } from "@/server/crypto/encryption";
-import { AppError } from "@/server/errors";
+import { invalidField } from "@/server/errors";
 import { ChiliPiperClient, ProviderRequestError } from "@/server/providers/chili-piper/client";
 import { ulid } from "ulid";
 
@@ -61,14 +61,14 @@ export type ConnectProviderParams = {
  */
 export async function connectProvider(db: DbOrTx, params: ConnectProviderParams): Promise<ProviderConnectionSummary> {
   const apiKey = params.apiKey.trim();
-  if (!apiKey) throw new AppError("INVALID_REQUEST", "apiKey: is required");
+  if (!apiKey) throw invalidField("apiKey", "is required");
   const client = new ChiliPiperClient({ apiKey, baseUrl: params.baseUrl });
   let permissions: string[];
   try {
     permissions = await client.readPermissions();
   } catch (error) {
     if (error instanceof ProviderRequestError && error.providerStatus === 401) {
-      throw new AppError("INVALID_REQUEST", "Chili Piper rejected this API key. Generate a token in Chili Piper's Admin Center and try again.");
+      throw invalidField("apiKey", "Chili Piper rejected this API key. Generate a token in Chili Piper's Admin Center and try again.");
     }
     throw error;
   }

@@ -2,7 +2,7 @@ import { eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, organizations, phoneNumberSettings } from "@/db/schema";
 import { getConfig } from "@/server/config/env";
-import { AppError } from "@/server/errors";
+import { AppError, invalidField } from "@/server/errors";
 import type { TMessagingSettings } from "@/server/routers/organizations/messaging-settings.schema";
 import { defaultFallbackMessage } from "@/server/services/call-engine/inbound-call";
 import { defaultHelpText } from "@/server/services/messaging/sms-keywords";
@@ -50,8 +50,8 @@ export async function getMessagingSettings(db: DbOrTx, params: { organizationId:
 
 const ADDRESS = /^[^\s@<>(),;:"[\]\\]+@[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?(?:\.[A-Za-z0-9](?:[A-Za-z0-9-]*[A-Za-z0-9])?)+$/;
 
-function invalid(message: string): never {
-  throw new AppError("INVALID_REQUEST", message);
+function invalid(path: string, message: string): never {
+  throw invalidField(path, message);
 }
 
 /** `Name <address>` or a bare address; the display name without angle brackets, quotes or line breaks. */
@@ -59,7 +59,7 @@ export function validateSender(field: string, value: string): string {
   const text = value.trim();
   const named = /^([^<>"\r\n]*?)\s*<([^<>\s]+)>$/.exec(text);
   const address = named ? named[2]! : text;
-  if (!ADDRESS.test(address)) invalid(`${field}: "${value.slice(0, 80)}" is not an email address (use name@example.com or "Name <name@example.com>")`);
+  if (!ADDRESS.test(address)) invalid(field, `"${value.slice(0, 80)}" is not an email address (use name@example.com or "Name <name@example.com>")`);
   return named && named[1]!.trim() ? `${named[1]!.trim()} <${address}>` : address;
 }
 
@@ -75,15 +75,15 @@ export async function updateMessagingSettings(db: DbOrTx, params: UpdateMessagin
   if (params.emailFrom !== undefined) set.emailFrom = params.emailFrom?.trim() ? validateSender("emailFrom", params.emailFrom) : null;
   if (params.emailReplyTo !== undefined) {
     const value = params.emailReplyTo?.trim() ?? "";
-    if (value && !ADDRESS.test(value)) invalid(`emailReplyTo: "${value.slice(0, 80)}" is not an email address`);
+    if (value && !ADDRESS.test(value)) invalid("emailReplyTo", `"${value.slice(0, 80)}" is not an email address`);
     set.emailReplyTo = value || null;
   }
   if (params.smsHelpText !== undefined) {
     const value = params.smsHelpText?.trim() ?? "";
     if (value) {
       const { segments } = countSmsSegments(value);
-      if (segments > 3) invalid(`smsHelpText: ${segments} SMS segments; at most 3`);
-      if (!/\bSTOP\b/i.test(value)) invalid("smsHelpText: must tell how to opt out (include \"Reply STOP to unsubscribe\")");
+      if (segments > 3) invalid("smsHelpText", `${segments} SMS segments; at most 3`);
+      if (!/\bSTOP\b/i.test(value)) invalid("smsHelpText", "must tell how to opt out (include \"Reply STOP to unsubscribe\")");
     }
     set.smsHelpText = value || null;
   }
@@ -108,14 +108,14 @@ export type UpdatePhoneNumberSettingsParams = {
  * without a valid forwarding number, or forwarding to one of the organization's own numbers (a loop).
  */
 export async function updatePhoneNumberSettings(db: DbOrTx, params: UpdatePhoneNumberSettingsParams): Promise<TMessagingSettings> {
-  const phoneNumber = normalizePhoneNumber(params.phoneNumber)?.e164 ?? invalid(`phoneNumber: "${params.phoneNumber.slice(0, 40)}" is not a valid phone number`);
+  const phoneNumber = normalizePhoneNumber(params.phoneNumber)?.e164 ?? invalid("phoneNumber", `"${params.phoneNumber.slice(0, 40)}" is not a valid phone number`);
   const numbers = await findOrganizationNumbers(db, params.organizationId);
-  if (!numbers.has(phoneNumber)) invalid(`phoneNumber: ${phoneNumber} is not in any agent's number pool of this organization`);
+  if (!numbers.has(phoneNumber)) invalid("phoneNumber", `${phoneNumber} is not in any agent's number pool of this organization`);
   let forwardTo: string | null = null;
   if (params.fallbackMode === "forward") {
-    if (!params.forwardTo?.trim()) invalid("forwardTo: required to forward calls");
-    forwardTo = normalizePhoneNumber(params.forwardTo)?.e164 ?? invalid(`forwardTo: "${params.forwardTo.slice(0, 40)}" is not a valid phone number`);
-    if (numbers.has(forwardTo)) invalid(`forwardTo: ${forwardTo} is one of this organization's own numbers`);
+    if (!params.forwardTo?.trim()) invalid("forwardTo", "required to forward calls");
+    forwardTo = normalizePhoneNumber(params.forwardTo)?.e164 ?? invalid("forwardTo", `"${params.forwardTo.slice(0, 40)}" is not a valid phone number`);
+    if (numbers.has(forwardTo)) invalid("forwardTo", `${forwardTo} is one of this organization's own numbers`);
   }
   const fallbackMessage = params.fallbackMessage?.trim() || null;
   const values = { fallbackMode: params.fallbackMode, forwardTo, fallbackMessage, updatedBy: params.actor, updatedAt: params.now };

@@ -2,7 +2,7 @@ import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, webhookEndpoints } from "@/db/schema";
 import { decryptSecret, encryptSecret, secretFingerprint } from "@/server/crypto/encryption";
-import { AppError } from "@/server/errors";
+import { AppError, invalidField } from "@/server/errors";
 import { assertHostAllowed, defaultAddressPolicy, type AddressPolicy } from "./address-guard";
 import { newWebhookEntityId } from "./ids";
 import { generateWebhookSecret } from "./signing";
@@ -69,23 +69,23 @@ export function signingSecretsOf(row: EndpointRow, now: Date): string[] {
  */
 export async function validateWebhookUrl(raw: string, policy: AddressPolicy): Promise<string> {
   const value = raw.trim();
-  if (value.length > MAX_URL_LENGTH) throw new AppError("INVALID_REQUEST", `url: at most ${MAX_URL_LENGTH} characters.`);
+  if (value.length > MAX_URL_LENGTH) throw invalidField("url", `at most ${MAX_URL_LENGTH} characters.`);
   let url: URL;
   try {
     url = new URL(value);
   } catch {
-    throw new AppError("INVALID_REQUEST", "url: not a valid absolute URL.");
+    throw invalidField("url", "not a valid absolute URL.");
   }
-  if (url.protocol !== "https:" && url.protocol !== "http:") throw new AppError("INVALID_REQUEST", "url: must be http or https.");
-  if (url.username || url.password) throw new AppError("INVALID_REQUEST", "url: must not contain credentials.");
-  if (!url.hostname) throw new AppError("INVALID_REQUEST", "url: has no host.");
+  if (url.protocol !== "https:" && url.protocol !== "http:") throw invalidField("url", "must be http or https.");
+  if (url.username || url.password) throw invalidField("url", "must not contain credentials.");
+  if (!url.hostname) throw invalidField("url", "has no host.");
   url.hash = "";
   try {
     await assertHostAllowed(url.hostname, policy);
   } catch (error) {
     const message = error instanceof Error ? error.message : String(error);
     const code = (error as NodeJS.ErrnoException).code;
-    throw new AppError("INVALID_REQUEST", code === "ENOTFOUND" || code === "EAI_AGAIN" ? `url: ${url.hostname} does not resolve.` : `url: ${message}`);
+    throw invalidField("url", code === "ENOTFOUND" || code === "EAI_AGAIN" ? `${url.hostname} does not resolve.` : message);
   }
   return url.toString();
 }
@@ -239,7 +239,7 @@ export async function rotateWebhookSecret(db: DbOrTx, params: RotateWebhookSecre
   const now = params.now ?? new Date();
   const graceSeconds = params.graceSeconds ?? DEFAULT_ROTATION_GRACE_SECONDS;
   if (!Number.isInteger(graceSeconds) || graceSeconds < 0 || graceSeconds > MAX_ROTATION_GRACE_SECONDS) {
-    throw new AppError("INVALID_REQUEST", `graceSeconds: an integer from 0 to ${MAX_ROTATION_GRACE_SECONDS}.`);
+    throw invalidField("graceSeconds", `an integer from 0 to ${MAX_ROTATION_GRACE_SECONDS}.`);
   }
   const current = await getWebhookEndpointRow(db, params);
   const secret = generateWebhookSecret();

@@ -88,13 +88,10 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
         return;
       }
       if (message.event === "media" && message.media?.payload) recorder.callerAudio(message.media.payload);
-      // Typed turns (the page's text box): the agent gets them as a user message.
+      // Typed turns (the page's text box): the agent gets them as a user message. Its line is the session's user item,
+      // stored and sent to the page by `saveLine` like a spoken turn's: adding one here too showed and kept it twice.
       if (message.event === "test.say" && typeof message.text === "string" && message.text.trim() && session) {
-        const text = message.text.trim().slice(0, 1000);
-        session.sendMessage(text);
-        const line = { itemId: `typed-${Date.now()}`, speaker: "customer" as const, text, offsetMs: Date.now() - startedAtMs };
-        toPage({ event: "test.transcript", speaker: "customer", text, offsetMs: line.offsetMs });
-        void appendTestCallLine(db, { testCallId, line });
+        session.sendMessage(message.text.trim().slice(0, 1000));
       }
     });
     transport.on("*", (event: { type?: string }) => {

@@ -138,9 +138,10 @@ describe("agent tests through /api/v1", () => {
 
     const versions = await api(`/agents/${agentId}/prompt-versions`, { key });
     expect(versions.status).toBe(200);
-    expect(versions.body.versions.map((v: { promptVersionId: string; passRate: number | null; current: boolean }) => [v.promptVersionId, v.passRate, v.current])).toEqual([
-      [secondVersion, 0.667, true],
-      [firstVersion, 1, false],
+    // Newest first, each numbered among all of the agent's versions (what the console calls them).
+    expect(versions.body.versions.map((v: { promptVersionId: string; number: number; passRate: number | null; current: boolean }) => [v.promptVersionId, v.number, v.passRate, v.current])).toEqual([
+      [secondVersion, 2, 0.667, true],
+      [firstVersion, 1, 1, false],
     ]);
     const diff = await api(`/agents/${agentId}/prompt-versions/diff`, { key, query: { from: firstVersion, to: secondVersion } });
     expect(diff.body.lines).toEqual([
@@ -220,9 +221,17 @@ describe("bad input gets {error, message}", () => {
     const agentId = mine.body.agentId;
     const empty = await api(`/agents/${agentId}/tests/cases`, { method: "POST", key, body: { name: "Nothing", persona: "Says hello.", expectations: {} } });
     expect(empty.status).toBe(400);
-    expect(empty.body).toEqual({ error: "INVALID_REQUEST", message: expect.stringMatching(/^expectations: a test case needs at least one expectation/) });
+    expect(empty.body).toEqual({
+      error: "INVALID_REQUEST",
+      message: expect.stringMatching(/^expectations: a test case needs at least one expectation/),
+      details: { issues: [{ path: "expectations", message: expect.stringMatching(/^a test case needs at least one expectation/) }] },
+    });
     const badSlug = await api(`/agents/${agentId}/tests/cases`, { method: "POST", key, body: { ...CASES[1], expectations: { extractedVariables: [{ slug: "nope", match: { type: "exact", value: "x" } }] } } });
-    expect(badSlug.body).toEqual({ error: "INVALID_REQUEST", message: expect.stringContaining('"nope" is not an extraction variable') });
+    expect(badSlug.body).toEqual({
+      error: "INVALID_REQUEST",
+      message: expect.stringContaining('"nope" is not an extraction variable'),
+      details: { issues: [{ path: "expectations.extractedVariables.0.slug", message: '"nope" is not an extraction variable of this agent.' }] },
+    });
 
     const noCases = await api(`/agents/${agentId}/tests/runs`, { method: "POST", key, body: {} });
     expect(noCases.status).toBe(400);

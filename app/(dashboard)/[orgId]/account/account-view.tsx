@@ -3,11 +3,12 @@
 import { useMutation, useQuery } from "@tanstack/react-query";
 import { signIn } from "next-auth/react";
 import { useState, type FormEvent } from "react";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { Alert } from "../../../_components/ui/alert";
 import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { Field } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../../_components/ui/states";
@@ -40,6 +41,7 @@ export function AccountView() {
   if (account.isPending) return <Loading />;
   if (account.isError) return <ErrorState error={account.error} retry={() => void account.refetch()} />;
   const me = account.data;
+  const errors = formErrors(change.error, ["currentPassword", "newPassword"] as const);
   return (
     <>
       <PageHeader title="Account" description={`Signed in as ${me.email}${me.operator ? " (operator of this server)" : ""}.`} />
@@ -48,16 +50,16 @@ export function AccountView() {
           <p>You sign in with single sign-on: change your password at your identity provider.</p>
         ) : (
           <form method="post" onSubmit={(event) => void onSubmit(event)} className="flex max-w-md flex-col gap-3">
-            <Field label="Current password" id="current-password">
+            <Field label="Current password" id="current-password" error={errors.fields.currentPassword}>
               <Input name="current-password" type="password" autoComplete="current-password" required maxLength={200} />
             </Field>
-            <Field label="New password" id="new-password" hint="At least 8 characters.">
+            <Field label="New password" id="new-password" hint="At least 8 characters." error={errors.fields.newPassword}>
               <Input name="new-password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
             </Field>
             <Field label="Repeat the new password" id="confirm-password" error={mismatch ? "The two new passwords differ." : undefined}>
               <Input name="confirm-password" type="password" autoComplete="new-password" required minLength={8} maxLength={200} />
             </Field>
-            {change.isError && <Alert tone="error">{errorMessage(change.error)}</Alert>}
+            {errors.message && <Alert tone="error">{errors.message}</Alert>}
             {done && <Alert tone="success">Your password was changed. Other sessions were signed out.</Alert>}
             <div>
               <Button variant="primary" type="submit" disabled={change.isPending}>

@@ -12,6 +12,7 @@ import { ConfirmButton } from "../../../_components/ui/confirm-button";
 import { SecretValue } from "../../../_components/ui/copy-button";
 import { columnsFor, DataTable } from "../../../_components/ui/data-table";
 import { Field } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { LocalTime } from "../../../_components/ui/time";
@@ -44,6 +45,8 @@ export function ApiKeysView() {
       },
     }),
   );
+
+  const createErrors = formErrors(create.error, ["name"] as const);
 
   function onCreate(event: FormEvent) {
     event.preventDefault();
@@ -105,14 +108,14 @@ export function ApiKeysView() {
       <PageHeader title="API keys" description="Keys let your own systems use the API for the whole organization. Keep them secret: never put one in a web page or an app." />
       <Section title="Create a key">
         <form onSubmit={onCreate} className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,28rem)_auto]">
-          <Field label="Name" hint="So you can tell your keys apart later.">
+          <Field label="Name" hint="So you can tell your keys apart later." error={createErrors.fields.name}>
             <Input value={name} onChange={(e) => setName(e.target.value)} placeholder="e.g. CRM integration" required maxLength={100} />
           </Field>
           <Button variant="primary" type="submit" className="sm:mt-6.5" disabled={create.isPending || !name.trim()}>
             {create.isPending ? "Creating…" : "Create key"}
           </Button>
         </form>
-        {create.isError && <Alert tone="error" className="mt-3">{errorMessage(create.error)}</Alert>}
+        {createErrors.message && <Alert tone="error" className="mt-3">{createErrors.message}</Alert>}
         {created && (
           <Alert tone="success" className="mt-3" data-testid="new-key">
             <p>

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { TExportConsentRecordsResponse } from "@/server/routers/consent/export-consent-records.schema";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { downloadCsv } from "../../../_components/download-csv";
 import { useCan } from "../../../_components/org-context";
 import { Alert } from "../../../_components/ui/alert";
@@ -11,6 +11,7 @@ import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { CheckboxField } from "../../../_components/ui/checkbox";
 import { Field } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../../_components/ui/states";
@@ -107,6 +108,7 @@ function SettingsSection() {
     if (settings.isPending) return <Loading rows={2} />;
     if (settings.isError) return <ErrorState error={settings.error} retry={() => void settings.refetch()} />;
     const concurrentValue = maxConcurrent ?? (settings.data.maxConcurrentCalls === null ? "" : String(settings.data.maxConcurrentCalls));
+    const errors = formErrors(update.error, ["maxConcurrentCalls"] as const);
     const onSaveConcurrent = (event: FormEvent) => {
       event.preventDefault();
       update.mutate({ maxConcurrentCalls: concurrentValue.trim() === "" ? null : Number(concurrentValue) });
@@ -126,6 +128,7 @@ function SettingsSection() {
             id="org-max-concurrent"
             className="w-full sm:max-w-md"
             hint="Leave it empty for no organization-wide limit. Enforced when calls are dialed: calls beyond it wait for a free line."
+            error={errors.fields.maxConcurrentCalls}
           >
             <Input type="number" min={1} max={10000} value={concurrentValue} disabled={!can.admin} onChange={(e) => setMaxConcurrent(e.target.value)} placeholder="No limit" />
           </Field>
@@ -135,7 +138,7 @@ function SettingsSection() {
             </Button>
           )}
         </form>
-        {update.isError && <Alert tone="error">{errorMessage(update.error)}</Alert>}
+        {errors.message && <Alert tone="error">{errors.message}</Alert>}
       </div>
     );
   }
@@ -153,7 +156,7 @@ function ConsentExportSection() {
   const [from, setFrom] = useState(localDate(30));
   const [to, setTo] = useState(localDate(0));
   const [exporting, setExporting] = useState(false);
-  const [error, setError] = useState<string | null>(null);
+  const [error, setError] = useState<unknown>(null);
   const [exported, setExported] = useState<number | null>(null);
 
   async function onExport(event: FormEvent) {
@@ -187,11 +190,13 @@ function ConsentExportSection() {
       await downloadCsv(`consent-records-${from}-to-${to}.csv`, rows, EXPORT_COLUMNS);
       setExported(rows.length);
     } catch (caught) {
-      setError(errorMessage(caught));
+      setError(caught);
     } finally {
       setExporting(false);
     }
   }
+
+  const errors = formErrors(error, ["from", "to"] as const);
 
   return (
     <Section
@@ -199,19 +204,19 @@ function ConsentExportSection() {
       description="Download a CSV of the consent records of the contacts enrolled between two dates (in your local time, at most 366 days apart)."
     >
       <form onSubmit={(e) => void onExport(e)} className="flex flex-wrap items-start gap-3">
-        <Field label="Enrolled from" id="consent-from" className="w-full sm:w-48">
+        <Field label="Enrolled from" id="consent-from" className="w-full sm:w-48" error={errors.fields.from}>
           <Input type="date" value={from} required onChange={(e) => setFrom(e.target.value)} />
         </Field>
-        <Field label="to (inclusive)" id="consent-to" className="w-full sm:w-48">
+        <Field label="to (inclusive)" id="consent-to" className="w-full sm:w-48" error={errors.fields.to}>
           <Input type="date" value={to} required onChange={(e) => setTo(e.target.value)} />
         </Field>
         <Button variant="primary" type="submit" className="sm:mt-6.5" disabled={exporting}>
           {exporting ? "Exporting…" : "Export CSV"}
         </Button>
       </form>
-      {error && (
+      {errors.message && (
         <Alert tone="error" className="mt-3">
-          {error}
+          {errors.message}
         </Alert>
       )}
       {exported !== null && (

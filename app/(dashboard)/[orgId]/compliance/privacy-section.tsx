@@ -3,13 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import { REDACTION_CATEGORIES } from "@/server/services/privacy/redaction-categories";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { useCan } from "../../../_components/org-context";
 import { Alert } from "../../../_components/ui/alert";
 import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { CheckboxField } from "../../../_components/ui/checkbox";
 import { Field } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input, Textarea } from "../../../_components/ui/input";
 import { ErrorState, Loading } from "../../../_components/ui/states";
 import { toast } from "../../../_components/ui/toast";
@@ -27,6 +28,10 @@ const CATEGORY_LABELS: Record<(typeof REDACTION_CATEGORIES)[number], string> = {
 /** `name: pattern` per line ⇄ the settings' custom patterns. */
 function patternsToText(patterns: Array<{ name: string; pattern: string }>): string {
   return patterns.map((entry) => `${entry.name}: ${entry.pattern}`).join("\n");
+}
+/** The line (1-based) of each pattern `textToPatterns` reads: blank lines are skipped. */
+function patternLines(text: string): number[] {
+  return text.split("\n").flatMap((line, index) => (line.trim() ? [index + 1] : []));
 }
 function textToPatterns(text: string): Array<{ name: string; pattern: string }> {
   return text
@@ -65,6 +70,13 @@ export function PrivacySection() {
     const data = settings.data;
     const patternsValue = patterns ?? patternsToText(data.redactionPatterns);
     const retentionValue = retention ?? (data.retentionDays === null ? "" : String(data.retentionDays));
+    // A refused pattern (`redactionPatterns.2.pattern`) is shown under the text box with the line it is on.
+    const lines = patternLines(patternsValue);
+    const errors = formErrors(update.error, (path) => {
+      if (path[0] === "redactionPatterns") return { field: "redactionPatterns", label: path.length > 1 ? `Line ${lines[Number(path[1])] ?? Number(path[1]) + 1}` : undefined };
+      if (path[0] === "retentionDays") return { field: "retentionDays" };
+      return null;
+    });
     const toggle = (category: (typeof REDACTION_CATEGORIES)[number], on: boolean) =>
       update.mutate({ redactionCategories: on ? [...data.redactionCategories, category] : data.redactionCategories.filter((entry) => entry !== category) });
     const onSave = (event: FormEvent) => {
@@ -90,6 +102,7 @@ export function PrivacySection() {
             label="Custom patterns"
             id="privacy-patterns"
             hint="One per line, `name: regular expression` (matched case-insensitively), e.g. `member-id: MBR-\d{6}`. Found text becomes [redacted:name]."
+            error={errors.fields.redactionPatterns}
           >
             <Textarea value={patternsValue} disabled={!can.admin} className="min-h-20 font-mono" onChange={(e) => setPatterns(e.target.value)} />
           </Field>
@@ -98,6 +111,7 @@ export function PrivacySection() {
             id="privacy-retention"
             className="w-full sm:max-w-md"
             hint="1–730 days after the call ended; empty: no organization limit. Deleted data answers no-recording and an empty transcript, with the reason retention."
+            error={errors.fields.retentionDays}
           >
             <Input type="number" min={1} max={730} value={retentionValue} disabled={!can.admin} placeholder="No limit" onChange={(e) => setRetention(e.target.value)} />
           </Field>
@@ -114,7 +128,7 @@ export function PrivacySection() {
           disabled={!can.admin || update.isPending}
           onCheckedChange={(checked) => update.mutate({ keepRecordings: !checked })}
         />
-        {update.isError && <Alert tone="error">{errorMessage(update.error)}</Alert>}
+        {errors.message && <Alert tone="error">{errors.message}</Alert>}
       </div>
     );
   }

@@ -12,6 +12,7 @@ import { Section } from "../../../_components/ui/card";
 import { ConfirmButton } from "../../../_components/ui/confirm-button";
 import { DescriptionList } from "../../../_components/ui/description-list";
 import { Field } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input } from "../../../_components/ui/input";
 import { LocalTime } from "../../../_components/ui/time";
 import { toast } from "../../../_components/ui/toast";
@@ -167,6 +168,9 @@ function ConnectForm({ replacing, onConnected }: { replacing: boolean; onConnect
     }),
   );
 
+  // The form has one field: whatever refused the key (its check, or Chili Piper) is said under it.
+  const errors = formErrors(connect.error, ["apiKey"] as const);
+
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     connect.mutate({ apiKey });
@@ -177,7 +181,7 @@ function ConnectForm({ replacing, onConnected }: { replacing: boolean; onConnect
       <Field
         label={replacing ? "Replace the API key" : "Chili Piper API key"}
         hint="Create a token in Chili Piper's Admin Center. It is checked with Chili Piper, stored encrypted and never shown again."
-        error={connect.isError ? errorMessage(connect.error) : undefined}
+        error={errors.fields.apiKey ?? errors.message ?? undefined}
       >
         <Input
           type="password"

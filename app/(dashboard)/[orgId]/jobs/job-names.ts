@@ -1,8 +1,10 @@
+import { INNGEST_APP_ID } from "@/inngest/app-id";
 import { humanize } from "../../../_components/ui/format";
 
 /** What each background function does, in words a support person uses (the raw id stays in the run's details). */
 const FUNCTION_NAMES: Record<string, string> = {
-  "run-sequence": "Calling a contact's sequence",
+  "dispatch-calls": "Dialing the first calls of new sequences",
+  "dispatch-due-calls": "Dialing calls that came due",
   "analyze-call": "Analysing a finished call",
   "call-watchdog": "Checking for stuck or overdue calls",
   "enqueue-webhook-deliveries": "Preparing webhook deliveries",
@@ -34,8 +36,10 @@ const EVENT_NAMES: Record<string, string> = {
 
 const STEP_OPS: Record<string, string> = { StepRun: "Work", Sleep: "Wait", WaitForEvent: "Wait for an event", InvokeFunction: "Run another job" };
 
+/** A run's function in words. Runs carry the app-prefixed id (`outbound-calling-run-agent-tests`); the table is by the function's own id. */
 export function jobName(functionId: string, fallback: string): string {
-  return FUNCTION_NAMES[functionId] ?? fallback;
+  const local = functionId.startsWith(`${INNGEST_APP_ID}-`) ? functionId.slice(INNGEST_APP_ID.length + 1) : functionId;
+  return FUNCTION_NAMES[local] ?? fallback;
 }
 
 export function triggerName(eventName: string): string {

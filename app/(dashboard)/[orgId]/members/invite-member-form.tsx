@@ -2,12 +2,12 @@
 
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import type { Role } from "../../../_components/org-context";
-import { Alert } from "../../../_components/ui/alert";
 import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { Field } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input, NativeSelect } from "../../../_components/ui/input";
 import type { DeliveryResult } from "./invitation-delivery";
 import { ROLES } from "./roles";
@@ -28,6 +28,10 @@ export function InviteMemberForm({ onDelivered }: { onDelivered: (result: Delive
     }),
   );
 
+  // Whatever refuses an invitation is about its address (not one, already a member, already invited): said under it.
+  const errors = formErrors(invite.error, ["email"] as const);
+  const emailError = errors.fields.email ?? errors.message ?? undefined;
+
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     onDelivered(null);
@@ -36,9 +40,9 @@ export function InviteMemberForm({ onDelivered }: { onDelivered: (result: Delive
 
   return (
     <Section title="Invite a member" description="They choose their own password (or sign in to an existing account) when they accept.">
-      <form onSubmit={onSubmit} className="grid grid-cols-1 items-end gap-3 sm:grid-cols-[minmax(0,1fr)_12rem_auto]">
-        <Field label="Email">
-          <Input type="email" value={email} maxLength={320} onChange={(e) => setEmail(e.target.value)} required aria-invalid={invite.isError || undefined} />
+      <form onSubmit={onSubmit} className="grid grid-cols-1 items-start gap-3 sm:grid-cols-[minmax(0,1fr)_12rem_auto]">
+        <Field label="Email" error={emailError}>
+          <Input type="email" value={email} maxLength={320} onChange={(e) => setEmail(e.target.value)} required />
         </Field>
         <Field label="Role">
           <NativeSelect value={role} onChange={(e) => setRole(e.target.value as Role)}>
@@ -49,11 +53,10 @@ export function InviteMemberForm({ onDelivered }: { onDelivered: (result: Delive
             ))}
           </NativeSelect>
         </Field>
-        <Button variant="primary" type="submit" disabled={invite.isPending || !email.trim()}>
+        <Button variant="primary" type="submit" className="sm:mt-6.5" disabled={invite.isPending || !email.trim()}>
           {invite.isPending ? "Inviting…" : "Send invitation"}
         </Button>
       </form>
-      {invite.isError && <Alert tone="error" className="mt-3">{errorMessage(invite.error)}</Alert>}
     </Section>
   );
 }

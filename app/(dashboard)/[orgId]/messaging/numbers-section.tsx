@@ -3,12 +3,13 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { RouterOutputs } from "../../../_components/router-types";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { useCan } from "../../../_components/org-context";
 import { Alert } from "../../../_components/ui/alert";
 import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { Field } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input, NativeSelect } from "../../../_components/ui/input";
 import { ErrorState, Loading } from "../../../_components/ui/states";
 import { toast } from "../../../_components/ui/toast";
@@ -35,26 +36,27 @@ function NumberForm({ number, defaultMessage }: { number: NumberSettings; defaul
     update.mutate({ phoneNumber: number.phoneNumber, fallbackMode: mode, forwardTo: mode === "forward" ? forwardTo : null, fallbackMessage: message || null });
   };
   const id = number.phoneNumber.replace(/\D/g, "");
+  const errors = formErrors(update.error, ["fallbackMode", "forwardTo", "fallbackMessage"] as const);
   return (
     <form onSubmit={onSubmit} className="flex flex-col gap-2 rounded-lg border border-border px-3 py-2.5" aria-label={`Callbacks to ${number.phoneNumber}`}>
       <div>
         <strong>{number.phoneNumber}</strong> <span className="text-sm text-muted-foreground">used by {number.agentNames.join(", ")}</span>
       </div>
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-[12rem_minmax(0,14rem)_minmax(0,1fr)]">
-        <Field label="When no agent takes a call" id={`fallback-mode-${id}`}>
+        <Field label="When no agent takes a call" id={`fallback-mode-${id}`} error={errors.fields.fallbackMode}>
           <NativeSelect value={mode} onChange={(e) => setMode(e.target.value as NumberSettings["fallbackMode"])} disabled={!can.admin}>
             <option value="message">Take a message</option>
             <option value="forward">Forward to a person</option>
           </NativeSelect>
         </Field>
-        <Field label="Forward to" id={`fallback-forward-${id}`}>
+        <Field label="Forward to" id={`fallback-forward-${id}`} error={errors.fields.forwardTo}>
           <Input value={forwardTo} onChange={(e) => setForwardTo(e.target.value)} disabled={!can.admin || mode !== "forward"} placeholder="+1 415 555 0100" />
         </Field>
-        <Field label="Message" id={`fallback-message-${id}`}>
+        <Field label="Message" id={`fallback-message-${id}`} error={errors.fields.fallbackMessage}>
           <Input value={message} onChange={(e) => setMessage(e.target.value)} disabled={!can.admin} placeholder={defaultMessage} />
         </Field>
       </div>
-      {update.isError && <Alert tone="error">{errorMessage(update.error)}</Alert>}
+      {errors.message && <Alert tone="error">{errors.message}</Alert>}
       {can.admin && (
         <div>
           <Button type="submit" size="sm" disabled={update.isPending}>

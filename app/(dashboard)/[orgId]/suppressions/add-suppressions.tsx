@@ -7,6 +7,7 @@ import { Alert } from "../../../_components/ui/alert";
 import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { Field, FieldRow } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input, Textarea } from "../../../_components/ui/input";
 import { numbersOfCsv } from "./suppression-csv";
 
@@ -55,6 +56,10 @@ export function AddSuppressions({ onAdded }: { onAdded: () => void }) {
   const [importError, setImportError] = useState<string | null>(null);
   const importChunk = useMutation(trpc.suppressions.import.mutationOptions());
 
+  const errors = formErrors(add.error, (path) =>
+    path[0] === "phoneNumbers" ? { field: "phoneNumbers", label: path[1] === undefined ? undefined : `Number ${Number(path[1]) + 1}` } : path[0] === "reason" ? { field: "reason" } : null,
+  );
+
   function onAdd(event: FormEvent) {
     event.preventDefault();
     setOutcome(null);
@@ -97,11 +102,12 @@ export function AddSuppressions({ onAdded }: { onAdded: () => void }) {
           label="Phone numbers"
           id="suppression-numbers"
           hint="One per line or separated by commas, in any format. Numbers without a country code are read as North American."
+          error={errors.fields.phoneNumbers}
         >
           <Textarea rows={3} className="min-h-20" value={numbers} onChange={(e) => setNumbers(e.target.value)} placeholder={"+1 415 555 0171\n(212) 555-0142"} />
         </Field>
         <FieldRow>
-          <Field label="Reason (optional)" id="suppression-reason" hint="Kept with each number added or imported.">
+          <Field label="Reason (optional)" id="suppression-reason" hint="Kept with each number added or imported." error={errors.fields.reason}>
             <Input value={reason} maxLength={1000} onChange={(e) => setReason(e.target.value)} placeholder="e.g. asked by email" />
           </Field>
           <Field label="Import a CSV" id="suppression-file" hint="The column named “phone” (or similar) is read, else the first one.">
@@ -130,7 +136,7 @@ export function AddSuppressions({ onAdded }: { onAdded: () => void }) {
             Importing…
           </p>
         )}
-        {add.isError && <Alert tone="error">{errorMessage(add.error)}</Alert>}
+        {errors.message && <Alert tone="error">{errors.message}</Alert>}
         {importError && <Alert tone="error">{importError}</Alert>}
         {outcome && <Outcome outcome={outcome} />}
       </div>

@@ -3,7 +3,7 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import Link from "next/link";
 import { useMemo, useState, type FormEvent } from "react";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { useCan, useOrgPath } from "../../../_components/org-context";
 import type { RouterOutputs } from "../../../_components/router-types";
 import { Alert } from "../../../_components/ui/alert";
@@ -12,6 +12,7 @@ import { Button } from "../../../_components/ui/button";
 import { Section } from "../../../_components/ui/card";
 import { columnsFor, DataTable } from "../../../_components/ui/data-table";
 import { Field, FieldRow } from "../../../_components/ui/field";
+import { formErrors } from "../../../_components/ui/form-errors";
 import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { LocalTime } from "../../../_components/ui/time";
@@ -47,6 +48,8 @@ export function WebhooksView() {
       },
     }),
   );
+
+  const errors = formErrors(create.error, ["url", "description"] as const);
 
   function onCreate(event: FormEvent) {
     event.preventDefault();
@@ -102,10 +105,10 @@ export function WebhooksView() {
         <Section title="Add an endpoint">
           <form onSubmit={onCreate} className="flex flex-col gap-3">
             <FieldRow>
-              <Field label="URL">
+              <Field label="URL" error={errors.fields.url}>
                 <Input type="url" value={url} onChange={(e) => setUrl(e.target.value)} placeholder="https://example.com/webhooks/calls" required />
               </Field>
-              <Field label="Description">
+              <Field label="Description" error={errors.fields.description}>
                 <Input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
               </Field>
             </FieldRow>
@@ -116,7 +119,7 @@ export function WebhooksView() {
               </Button>
             </div>
           </form>
-          {create.isError && <Alert tone="error" className="mt-3">{errorMessage(create.error)}</Alert>}
+          {errors.message && <Alert tone="error" className="mt-3">{errors.message}</Alert>}
           {created && (
             <div className="mt-3 flex flex-col gap-2">
               <SecretReveal secret={created.secret} title="Endpoint added." />

@@ -3,13 +3,14 @@
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { TAgentCallingLimitsView } from "@/server/routers/agents/calling-limits.schema";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { useCan } from "../../../../_components/org-context";
 import { Alert } from "../../../../_components/ui/alert";
 import { Button } from "../../../../_components/ui/button";
 import { Section } from "../../../../_components/ui/card";
 import { CheckboxField } from "../../../../_components/ui/checkbox";
 import { Field, FieldRow } from "../../../../_components/ui/field";
+import { formErrors } from "../../../../_components/ui/form-errors";
 import { Input } from "../../../../_components/ui/input";
 import { ErrorState, Loading } from "../../../../_components/ui/states";
 
@@ -41,6 +42,7 @@ function LimitsForm({ agentId, limits }: { agentId: string; limits: TAgentCallin
       },
     }),
   );
+  const errors = formErrors(save.error, ["maxConcurrentCalls", "dailyCreditCap", "autoPause.windowCalls", "autoPause.failurePercent"] as const);
   const set = (change: Partial<Draft>) => {
     setSaved(false);
     setDraft({ ...draft, ...change });
@@ -66,10 +68,10 @@ function LimitsForm({ agentId, limits }: { agentId: string; limits: TAgentCallin
       <fieldset disabled={!can.admin || save.isPending} className="flex min-w-0 flex-col gap-4 border-0 p-0">
         <legend className="sr-only">Calling limits</legend>
         <FieldRow>
-          <Field label="Maximum concurrent calls" id="limit-concurrent" hint="Empty: no limit for this agent.">
+          <Field label="Maximum concurrent calls" id="limit-concurrent" hint="Empty: no limit for this agent." error={errors.fields.maxConcurrentCalls}>
             <Input type="number" min={1} max={10000} placeholder="No limit" value={draft.maxConcurrentCalls} onChange={(e) => set({ maxConcurrentCalls: e.target.value })} />
           </Field>
-          <Field label="Daily credit cap" id="limit-daily-credits" hint="Empty: no cap. Once reached, calls wait until the next day.">
+          <Field label="Daily credit cap" id="limit-daily-credits" hint="Empty: no cap. Once reached, calls wait until the next day." error={errors.fields.dailyCreditCap}>
             <Input type="number" min={1} max={10000000} placeholder="No cap" value={draft.dailyCreditCap} onChange={(e) => set({ dailyCreditCap: e.target.value })} />
           </Field>
         </FieldRow>
@@ -80,10 +82,10 @@ function LimitsForm({ agentId, limits }: { agentId: string; limits: TAgentCallin
           onCheckedChange={(checked) => set({ enabled: checked })}
         />
         <FieldRow>
-          <Field label="Look at the last … calls" id="limit-window">
+          <Field label="Look at the last … calls" id="limit-window" error={errors.fields["autoPause.windowCalls"]}>
             <Input type="number" min={5} max={1000} required value={draft.windowCalls} onChange={(e) => set({ windowCalls: e.target.value })} />
           </Field>
-          <Field label="Pause when more than … % of them failed" id="limit-failure">
+          <Field label="Pause when more than … % of them failed" id="limit-failure" error={errors.fields["autoPause.failurePercent"]}>
             <Input type="number" min={1} max={100} required value={draft.failurePercent} onChange={(e) => set({ failurePercent: e.target.value })} />
           </Field>
         </FieldRow>
@@ -96,7 +98,7 @@ function LimitsForm({ agentId, limits }: { agentId: string; limits: TAgentCallin
         )}
       </fieldset>
       {saved && <Alert tone="success">Limits saved.</Alert>}
-      {save.isError && <Alert tone="error">{errorMessage(save.error)}</Alert>}
+      {errors.message && <Alert tone="error">{errors.message}</Alert>}
     </form>
   );
 }

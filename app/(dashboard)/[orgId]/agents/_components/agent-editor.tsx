@@ -3,11 +3,12 @@
 import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useRouter } from "next/navigation";
 import { useMemo, useState, type FormEvent } from "react";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { useCan, useOrgPath } from "../../../../_components/org-context";
 import { Alert } from "../../../../_components/ui/alert";
 import { Button } from "../../../../_components/ui/button";
 import { Section } from "../../../../_components/ui/card";
+import { formErrors, type IssuePlace } from "../../../../_components/ui/form-errors";
 import { StickySaveBar } from "../../../../_components/ui/sticky-save-bar";
 import type { AgentDraft, AgentView } from "./agent-draft";
 import { BookingFields, ExtractedVariablesFields, GeneralFields, InputVariablesFields, OutcomesFields, PromptFields } from "./editor-sections";
@@ -29,6 +30,45 @@ const SECTIONS = [
   { id: "disclosures", title: "Disclosures" },
   { id: "booking", title: "Meeting booking" },
 ] as const;
+
+/** Where each top-level setting is edited, to name the place of a refusal that has no control of its own on screen. */
+const SECTION_OF: Record<string, (typeof SECTIONS)[number]["title"]> = {
+  replyEndsSequence: "Sequence steps",
+  voicemailMessage: "Phone calls",
+  ringTimeoutSeconds: "Phone calls",
+  maxCallSeconds: "Phone calls",
+  voice: "Phone calls",
+  greetingMode: "Phone calls",
+  callPurpose: "Phone calls",
+  answeredByActions: "Phone calls",
+  transferConfig: "Transfers and phone menus",
+  phoneMenuGoal: "Transfers and phone menus",
+  disclosureIdentification: "Disclosures",
+  disclosureRecordingNotice: "Disclosures",
+  recordingNoticeMode: "Disclosures",
+  bookingConfig: "Meeting booking",
+};
+const ITEM_OF: Record<string, string> = { steps: "Sequence steps: step", inputVariables: "Input variables: variable", extractedVariables: "Extracted variables: variable", outcomes: "Outcomes: outcome" };
+
+/**
+ * Places a refusal of the agent document (`timezones.1`, `steps.2.body`): beside its control for the name, status,
+ * prompt, timezones and numbers (the list is sent without its empty boxes, so index 1 is the second box filled in),
+ * else named by its section and item ("Sequence steps: step 3").
+ */
+function placeAgentIssue(draft: AgentDraft) {
+  const boxOf = (values: string[], sent: number) => values.flatMap((value, index) => (value.trim() ? [index] : []))[sent];
+  return (path: readonly string[]): IssuePlace<string> | null => {
+    const [key = "", item] = path;
+    if (key === "name" || key === "status" || key === "prompt") return { field: key };
+    if (key === "timezones" || key === "phoneNumbers") {
+      const box = item === undefined ? undefined : boxOf(draft[key], Number(item));
+      return { field: box === undefined ? key : `${key}.${box}` };
+    }
+    if (ITEM_OF[key] && item !== undefined && /^\d+$/.test(item)) return { label: `${ITEM_OF[key]} ${Number(item) + 1}` };
+    const section = SECTION_OF[key] ?? SECTIONS.find((candidate) => candidate.id === key)?.title;
+    return section ? { label: section } : null;
+  };
+}
 
 type Props = { mode: "create" } | { mode: "edit"; view: AgentView; onSaved: (message: string) => void };
 
@@ -66,6 +106,7 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
     }),
   );
   const mutation = props.mode === "create" ? create : update;
+  const errors = formErrors(mutation.error, placeAgentIssue(draft));
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -103,10 +144,10 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
         </nav>
         <fieldset disabled={!can.admin || mutation.isPending} className="flex min-w-0 flex-col gap-4 border-0 p-0">
           <Section {...sectionProps("general")}>
-            <GeneralFields draft={draft} set={set} />
+            <GeneralFields draft={draft} set={set} errors={errors.fields} />
           </Section>
           <Section {...sectionProps("prompt")} description="Each save that changes the prompt starts a new version; every call records the version it used.">
-            <PromptFields prompt={draft.prompt} onChange={(prompt) => set("prompt", prompt)} versions={view?.promptVersions ?? []} />
+            <PromptFields prompt={draft.prompt} onChange={(prompt) => set("prompt", prompt)} versions={view?.promptVersions ?? []} error={errors.fields.prompt} />
           </Section>
           <Section {...sectionProps("steps")} description="Each step waits its delay after the previous one ended, then runs inside its calling window.">
             <StepsEditor
@@ -160,9 +201,9 @@ export function AgentEditor(props: Props & { initial: AgentDraft }) {
           </Section>
         </fieldset>
       </div>
-      {mutation.isError && (
+      {errors.message && (
         <Alert tone="error" className="mt-4" data-testid="save-error">
-          {errorMessage(mutation.error)}
+          {errors.message}
         </Alert>
       )}
       {can.admin && (

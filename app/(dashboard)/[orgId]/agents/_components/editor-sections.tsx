@@ -28,14 +28,22 @@ function ListItem({ label, children }: { label: string; children: ReactNode }) {
 
 const replaceAt = <T,>(items: T[], index: number, patch: Partial<T>) => items.map((item, i) => (i === index ? { ...item, ...patch } : item));
 
-export function GeneralFields({ draft, set }: { draft: AgentDraft; set: <K extends keyof AgentDraft>(key: K, value: AgentDraft[K]) => void }) {
+/**
+ * The server's refusals shown beside the editor's own controls, by key: `name`, `status`, `prompt`, `timezones` and
+ * `phoneNumbers` (the list), `timezones.2` (the third box on screen).
+ */
+export type AgentFieldErrors = Partial<Record<string, string>>;
+
+const listErrors = (errors: AgentFieldErrors, key: string, count: number) => Array.from({ length: count }, (_, index) => errors[`${key}.${index}`]);
+
+export function GeneralFields({ draft, set, errors = {} }: { draft: AgentDraft; set: <K extends keyof AgentDraft>(key: K, value: AgentDraft[K]) => void; errors?: AgentFieldErrors }) {
   return (
     <div className="flex flex-col gap-4">
       <div className="grid grid-cols-1 gap-3 sm:grid-cols-[minmax(0,1fr)_14rem]">
-        <Field label="Name" id="agent-name">
+        <Field label="Name" id="agent-name" error={errors.name}>
           <Input value={draft.name} onChange={(e) => set("name", e.target.value)} required maxLength={200} />
         </Field>
-        <Field label="Status" id="agent-status">
+        <Field label="Status" id="agent-status" error={errors.status}>
           <NativeSelect value={draft.status} onChange={(e) => set("status", e.target.value as AgentDraft["status"])}>
             <option value="ACTIVE">Active</option>
             <option value="PAUSED">Paused</option>
@@ -53,6 +61,8 @@ export function GeneralFields({ draft, set }: { draft: AgentDraft; set: <K exten
           placeholder="America/New_York"
           addLabel="Add timezone"
           listId="timezone-options"
+          error={errors.timezones}
+          itemErrors={listErrors(errors, "timezones", draft.timezones.length)}
         />
         <StringListEditor
           id="phone"
@@ -62,16 +72,18 @@ export function GeneralFields({ draft, set }: { draft: AgentDraft; set: <K exten
           onChange={(v) => set("phoneNumbers", v)}
           placeholder="+12025550100"
           addLabel="Add number"
+          error={errors.phoneNumbers}
+          itemErrors={listErrors(errors, "phoneNumbers", draft.phoneNumbers.length)}
         />
       </div>
     </div>
   );
 }
 
-export function PromptFields({ prompt, onChange, versions }: { prompt: string; onChange: (prompt: string) => void; versions: AgentView["promptVersions"] }) {
+export function PromptFields({ prompt, onChange, versions, error }: { prompt: string; onChange: (prompt: string) => void; versions: AgentView["promptVersions"]; error?: string }) {
   return (
     <div className="flex flex-col gap-3">
-      <Field label="Prompt" id="agent-prompt">
+      <Field label="Prompt" id="agent-prompt" error={error}>
         <Textarea value={prompt} onChange={(e) => onChange(e.target.value)} required maxLength={20000} className="min-h-48" />
       </Field>
       {versions.length > 0 && (

@@ -2,14 +2,14 @@
 
 import { useMutation, useQuery, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { Alert } from "../../../../_components/ui/alert";
 import { Button } from "../../../../_components/ui/button";
 import { Field } from "../../../../_components/ui/field";
+import { formErrors } from "../../../../_components/ui/form-errors";
 import { Input } from "../../../../_components/ui/input";
 import { ErrorState, Loading } from "../../../../_components/ui/states";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "../../../../_components/ui/table";
-import { fieldIssues } from "../../conversations/_components/field-issues";
 
 type AttendeeDraft = { email: string; name: string; timeZone: string; phoneNumber: string; language: string };
 const MAX_ATTENDEES = 30;
@@ -83,7 +83,9 @@ export function AddAttendeesForm({ callId }: { callId: string }) {
       },
     }),
   );
-  const issues = fieldIssues(addAttendees.error);
+  // An attendee field the server refused (`attendees.1.email`) is shown under that field.
+  const errors = formErrors(addAttendees.error, (path) => (path[0] === "attendees" && path.length === 3 ? { field: path.join(".") } : null));
+  const fieldErrors = Object.keys(errors.fields).length;
   const submit = (event: FormEvent) => {
     event.preventDefault();
     setAdded(null);
@@ -108,7 +110,7 @@ export function AddAttendeesForm({ callId }: { callId: string }) {
           <legend className="px-1 text-sm font-semibold">Attendee {index + 1}</legend>
           <div className="grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-3">
             {FIELDS.map(({ field, label, type, placeholder }) => (
-              <Field key={field} label={label} id={`attendee-${index}-${field}`} error={issues[`attendees.${index}.${field}`]}>
+              <Field key={field} label={label} id={`attendee-${index}-${field}`} error={errors.fields[`attendees.${index}.${field}`]}>
                 <Input type={type ?? "text"} value={draft[field]} placeholder={placeholder} onChange={(e) => update(index, { [field]: e.target.value })} />
               </Field>
             ))}
@@ -135,8 +137,8 @@ export function AddAttendeesForm({ callId }: { callId: string }) {
       </div>
       <div aria-live="polite">
         {added !== null && <Alert tone="success">Added. The list above is the provider&apos;s, read back after the change.</Alert>}
-        {addAttendees.isError && Object.keys(issues).length === 0 && <Alert tone="error">{errorMessage(addAttendees.error)}</Alert>}
-        {addAttendees.isError && Object.keys(issues).length > 0 && (
+        {errors.message && fieldErrors === 0 && <Alert tone="error">{errors.message}</Alert>}
+        {fieldErrors > 0 && (
           <p className="text-sm font-medium text-danger" role="alert">
             Fix the highlighted fields: nothing was added.
           </p>

@@ -10,6 +10,7 @@ import { Button } from "../../../../_components/ui/button";
 import { Section } from "../../../../_components/ui/card";
 import { ConfirmButton } from "../../../../_components/ui/confirm-button";
 import { Field, FieldRow } from "../../../../_components/ui/field";
+import { formErrors } from "../../../../_components/ui/form-errors";
 import { Input, NativeSelect } from "../../../../_components/ui/input";
 import { PageHeader } from "../../../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../../../_components/ui/states";
@@ -30,6 +31,7 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
   const [description, setDescription] = useState(endpoint.description);
   const [agentIds, setAgentIds] = useState(endpoint.agentIds);
   const update = useMutation(trpc.webhooks.updateEndpoint.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }));
+  const errors = formErrors(update.error, ["url", "description"] as const);
   function onSubmit(event: FormEvent) {
     event.preventDefault();
     update.mutate({ endpointId: endpoint.endpointId, url, description, agentIds });
@@ -38,10 +40,10 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
     <form onSubmit={onSubmit}>
       <fieldset disabled={!can.admin || update.isPending} className="flex min-w-0 flex-col gap-3 border-0 p-0">
         <FieldRow>
-          <Field label="URL" id="edit-url">
+          <Field label="URL" id="edit-url" error={errors.fields.url}>
             <Input type="url" value={url} onChange={(e) => setUrl(e.target.value)} required />
           </Field>
-          <Field label="Description" id="edit-description">
+          <Field label="Description" id="edit-description" error={errors.fields.description}>
             <Input value={description} onChange={(e) => setDescription(e.target.value)} maxLength={200} />
           </Field>
         </FieldRow>
@@ -54,7 +56,7 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
           </div>
         )}
       </fieldset>
-      {update.isError && <Alert tone="error" className="mt-3">{errorMessage(update.error)}</Alert>}
+      {errors.message && <Alert tone="error" className="mt-3">{errors.message}</Alert>}
       {update.isSuccess && <Alert tone="success" className="mt-3">Saved.</Alert>}
     </form>
   );

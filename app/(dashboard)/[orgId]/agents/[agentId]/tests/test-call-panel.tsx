@@ -10,8 +10,11 @@ import { Button } from "../../../../../_components/ui/button";
 import { Section } from "../../../../../_components/ui/card";
 import { Field, FieldRow } from "../../../../../_components/ui/field";
 import { Input } from "../../../../../_components/ui/input";
+import { IdDetails } from "../../../../../_components/ui/id-details";
 import { EmptyState, ErrorState, Loading } from "../../../../../_components/ui/states";
+import { Duration, LocalTime } from "../../../../../_components/ui/time";
 import { startBrowserTestCall, type BrowserTestCall, type TestCallEvent } from "./browser-call";
+import { usePromptVersionNames } from "./prompt-version-names";
 
 type Line = { speaker: "agent" | "customer"; text: string; offsetMs: number };
 type ToolCall = Extract<TestCallEvent, { event: "test.tool" }>["toolCall"];
@@ -178,6 +181,7 @@ export function TestCallPanel({ agent }: { agent: TConsoleAgent }) {
 /** The agent's past test calls: transcript, tool calls, recording, and the result as the webhook would carry it. */
 export function TestCallsList({ agentId }: { agentId: string }) {
   const trpc = useTRPC();
+  const versionName = usePromptVersionNames(agentId);
   const list = useQuery(trpc.agentTests.listTestCalls.queryOptions({ agentId }, { refetchInterval: (query) => (query.state.data?.testCalls.some((call) => call.status === "live" || call.status === "analyzing") ? 1000 : false) }));
   return (
     <Section title="Test calls" description="Kept with their transcript, recording and analysis.">
@@ -192,10 +196,12 @@ export function TestCallsList({ agentId }: { agentId: string }) {
           {list.data.testCalls.map((call) => (
             <li key={call.testCallId} className="rounded border border-border p-3 text-sm" data-testid="test-call-item">
               <div className="flex flex-wrap items-center gap-2">
-                <span className="font-mono">{call.testCallId}</span>
+                <span className="font-semibold">{call.contact.name}</span>
+                <LocalTime iso={call.createdAt} />
                 <Badge tone={call.status === "completed" ? "success" : call.status === "failed" ? "danger" : "neutral"}>{call.status}</Badge>
                 {call.callResult && <Badge tone="info">{String(call.callResult.resultType)}</Badge>}
-                <span>{call.durationSeconds ?? 0} s</span>
+                <Duration seconds={call.durationSeconds} />
+                <span className="text-muted-foreground">{versionName(call.promptVersionId)}</span>
               </div>
               <details className="mt-2">
                 <summary>Details</summary>
@@ -208,6 +214,12 @@ export function TestCallsList({ agentId }: { agentId: string }) {
                 {call.latenciesMs.length > 0 && <p>Latency per agent turn: {call.latenciesMs.map((ms) => `${ms} ms`).join(", ")}</p>}
                 {call.recordingUrl && <audio controls src={call.recordingUrl} className="mt-2 w-full" aria-label="Recording" />}
                 {call.callResult && <pre tabIndex={0} aria-label="Result as the webhook would carry it" className="mt-2 overflow-x-auto rounded bg-muted p-2 text-xs">{JSON.stringify(call.callResult, null, 2)}</pre>}
+                <IdDetails
+                  ids={[
+                    { label: "Test call ID", value: call.testCallId },
+                    { label: "Prompt version ID", value: call.promptVersionId },
+                  ]}
+                />
               </details>
             </li>
           ))}

@@ -4,11 +4,12 @@ import { useMutation, useQueryClient } from "@tanstack/react-query";
 import { useState, type FormEvent } from "react";
 import type { TConsoleAgent } from "@/server/schemas/agent-config";
 import type { TTestCaseInput } from "@/server/schemas/agent-tests";
-import { errorMessage, useTRPC } from "@/server/trpc/client/react";
+import { useTRPC } from "@/server/trpc/client/react";
 import { Alert } from "../../../../../_components/ui/alert";
 import { Button } from "../../../../../_components/ui/button";
 import { CheckboxField } from "../../../../../_components/ui/checkbox";
 import { Field, FieldRow } from "../../../../../_components/ui/field";
+import { formErrors, type IssuePlace } from "../../../../../_components/ui/form-errors";
 import { Input, NativeSelect, Textarea } from "../../../../../_components/ui/input";
 
 type Expectations = TTestCaseInput["expectations"];
@@ -84,10 +85,22 @@ function expectationsOf(draft: Draft): Expectations {
   };
 }
 
+/** Where the server's field issues go in this form: `expectations.extractedVariables.0.match.pattern` under that check's value. */
+function placeIssue(path: readonly string[]): IssuePlace<string> | null {
+  const [first, second, third, fourth] = path;
+  if (first === "name" || first === "persona") return { field: first };
+  if (first === "contact" && second === "name") return { field: "contactName" };
+  if (first === "contact" && second === "email") return { field: "email" };
+  if (first === "inputVariables" && second) return { field: `variable:${second}` };
+  if (first === "expectations" && second === "extractedVariables" && third !== undefined) return { field: fourth === "slug" ? `check:${third}:slug` : `check:${third}:value` };
+  if (first === "expectations" && (second === "resultType" || second === "maxTurns" || second === "meetingBooked")) return { field: second };
+  return null;
+}
+
 /**
  * A new test case: the caller, the agent's input variables, and each expectation as a control (the agent's outcomes
  * and extraction variables to choose from). What is sent is shown as the API's JSON, for integrators writing cases
- * in code. The server validates it (docs/agent-testing.md): its error, in the documented shape, is shown as is.
+ * in code. The server validates it (docs/agent-testing.md): a refused field's message is shown under that field.
  */
 export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
   const trpc = useTRPC();
@@ -109,6 +122,7 @@ export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
     setDraft((current) => ({ ...current, ...patch }));
   };
   const expectations = expectationsOf(draft);
+  const errors = formErrors(create.error, placeIssue);
 
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -121,23 +135,34 @@ export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
   return (
     <form onSubmit={onSubmit} aria-label="New test case" className="mt-3 flex flex-col gap-3 rounded border border-border p-3">
       <FieldRow>
-        <Field label="Name" id="test-case-name">
+        <Field label="Name" id="test-case-name" error={errors.fields.name}>
           <Input required value={draft.name} onChange={(e) => set({ name: e.target.value })} />
         </Field>
-        <Field label="Caller name" id="test-case-contact-name" hint="Default: Test Caller.">
+        <Field label="Caller name" id="test-case-contact-name" hint="Default: Test Caller." error={errors.fields.contactName}>
           <Input value={draft.contactName} onChange={(e) => set({ contactName: e.target.value })} />
         </Field>
-        <Field label="Caller email" id="test-case-email" hint="For book_meeting.">
+        <Field label="Caller email" id="test-case-email" hint="For book_meeting." error={errors.fields.email}>
           <Input type="email" value={draft.email} onChange={(e) => set({ email: e.target.value })} />
         </Field>
       </FieldRow>
-      <Field label="Caller persona" id="test-case-persona" hint="Who the simulated caller is, what they want, how they behave. `key: value` lines are facts they answer with.">
+      <Field
+        label="Caller persona"
+        id="test-case-persona"
+        hint="Who the simulated caller is, what they want, how they behave. `key: value` lines are facts they answer with."
+        error={errors.fields.persona}
+      >
         <Textarea required rows={3} value={draft.persona} onChange={(e) => set({ persona: e.target.value })} />
       </Field>
       {agent.inputVariables.length > 0 && (
         <FieldRow>
           {agent.inputVariables.map((variable) => (
-            <Field key={variable.slug} label={variable.displayName || variable.slug} id={`test-case-variable-${variable.slug}`} hint={variable.required ? "Required at enrollment." : undefined}>
+            <Field
+              key={variable.slug}
+              label={variable.displayName || variable.slug}
+              id={`test-case-variable-${variable.slug}`}
+              hint={variable.required ? "Required at enrollment." : undefined}
+              error={errors.fields[`variable:${variable.slug}`]}
+            >
               <Input value={draft.variables[variable.slug] ?? ""} onChange={(e) => set({ variables: { ...draft.variables, [variable.slug]: e.target.value } })} />
             </Field>
           ))}
@@ -147,7 +172,7 @@ export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
       <fieldset className="flex flex-col gap-3 rounded border border-border p-3">
         <legend className="px-1 text-sm font-bold">Expectations</legend>
         <FieldRow>
-          <Field label="Result type" id="test-case-result-type">
+          <Field label="Result type" id="test-case-result-type" error={errors.fields.resultType}>
             <NativeSelect value={draft.resultType} onChange={(e) => set({ resultType: e.target.value })}>
               <option value="">Any</option>
               {CONVERSATION_RESULT_TYPES.map((type) => (
@@ -157,14 +182,14 @@ export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
               ))}
             </NativeSelect>
           </Field>
-          <Field label="Calendar slot booked" id="test-case-meeting-booked" hint="book_meeting got a slot from the calendar (test mode books nothing).">
+          <Field label="Calendar slot booked" id="test-case-meeting-booked" hint="book_meeting got a slot from the calendar (test mode books nothing)." error={errors.fields.meetingBooked}>
             <NativeSelect value={draft.meetingBooked} onChange={(e) => set({ meetingBooked: e.target.value as Draft["meetingBooked"] })}>
               <option value="either">Either</option>
               <option value="yes">A slot was booked</option>
               <option value="no">No slot was booked</option>
             </NativeSelect>
           </Field>
-          <Field label="At most this many turns" id="test-case-max-turns" hint="Agent and caller lines together. Empty: no limit.">
+          <Field label="At most this many turns" id="test-case-max-turns" hint="Agent and caller lines together. Empty: no limit." error={errors.fields.maxTurns}>
             <Input type="number" min={1} step={1} value={draft.maxTurns} onChange={(e) => set({ maxTurns: e.target.value })} />
           </Field>
         </FieldRow>
@@ -198,7 +223,7 @@ export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
           <span className="text-sm font-semibold">Extracted values</span>
           {draft.checks.map((check, index) => (
             <div key={index} className="flex flex-wrap items-end gap-2" data-testid="test-case-variable-check">
-              <Field label="Variable" id={`test-case-check-${index}-slug`}>
+              <Field label="Variable" id={`test-case-check-${index}-slug`} error={errors.fields[`check:${index}:slug`]}>
                 <NativeSelect value={check.slug} onChange={(e) => setCheck(index, { slug: e.target.value })}>
                   {variables.map((variable) => (
                     <option key={variable.slug} value={variable.slug}>
@@ -216,7 +241,13 @@ export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
                   ))}
                 </NativeSelect>
               </Field>
-              <Field label="Value" id={`test-case-check-${index}-value`} hint={MATCH_LABELS[check.type].hint} className="min-w-48 flex-1">
+              <Field
+                label="Value"
+                id={`test-case-check-${index}-value`}
+                hint={MATCH_LABELS[check.type].hint}
+                error={errors.fields[`check:${index}:value`]}
+                className="min-w-48 flex-1"
+              >
                 <Input value={check.value} onChange={(e) => setCheck(index, { value: e.target.value })} />
               </Field>
               <Button type="button" variant="link" size="sm" onClick={() => set({ checks: draft.checks.filter((_, at) => at !== index) })}>
@@ -246,7 +277,7 @@ export function NewTestCaseForm({ agent }: { agent: TConsoleAgent }) {
           {create.isPending ? "Adding…" : "Add test case"}
         </Button>
       </div>
-      {create.isError && <Alert tone="error">{errorMessage(create.error)}</Alert>}
+      {errors.message && <Alert tone="error">{errors.message}</Alert>}
     </form>
   );
 }

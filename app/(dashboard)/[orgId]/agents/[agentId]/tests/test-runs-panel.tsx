@@ -11,12 +11,13 @@ import { Badge } from "../../../../../_components/ui/badge";
 import { Button } from "../../../../../_components/ui/button";
 import { Section } from "../../../../../_components/ui/card";
 import { Field, FieldRow } from "../../../../../_components/ui/field";
+import { IdDetails } from "../../../../../_components/ui/id-details";
 import { NativeSelect } from "../../../../../_components/ui/input";
 import { EmptyState, ErrorState, Loading } from "../../../../../_components/ui/states";
 import { LocalTime } from "../../../../../_components/ui/time";
+import { usePromptVersionNames } from "./prompt-version-names";
 import { NewTestCaseForm } from "./test-case-form";
 
-const shortId = (id: string) => `${id.slice(0, id.indexOf(".") + 1)}…${id.slice(-6)}`;
 const percent = (rate: number | null) => (rate === null ? "—" : `${Math.round(rate * 100)} %`);
 
 function RunResults({ agentId, runId }: { agentId: string; runId: string }) {
@@ -57,18 +58,19 @@ function RunResults({ agentId, runId }: { agentId: string; runId: string }) {
   );
 }
 
-function RunRow({ agentId, run }: { agentId: string; run: TTestRunSummary }) {
+function RunRow({ agentId, run, versionName }: { agentId: string; run: TTestRunSummary; versionName: (promptVersionId: string) => string }) {
   const [open, setOpen] = useState(false);
   return (
     <li className="rounded border border-border p-2 text-sm" data-testid="test-run">
       <div className="flex flex-wrap items-center gap-2">
         <Badge tone={run.status !== "completed" ? "neutral" : run.failed === 0 ? "success" : "danger"}>{run.status === "completed" ? `${run.passed}/${run.total} passed` : run.status}</Badge>
-        <span className="font-mono">{shortId(run.promptVersionId)}</span>
+        <span>{versionName(run.promptVersionId)}</span>
         <LocalTime iso={run.createdAt} />
         <Button variant="link" size="sm" onClick={() => setOpen(!open)} aria-expanded={open}>
           {open ? "Hide results" : "Show results"}
         </Button>
       </div>
+      <IdDetails ids={[{ label: "Run ID", value: run.runId }, { label: "Prompt version ID", value: run.promptVersionId }]} />
       {open && <RunResults agentId={agentId} runId={run.runId} />}
     </li>
   );
@@ -82,6 +84,7 @@ export function TestRunsPanel({ agent }: { agent: TConsoleAgent }) {
   const can = useCan();
   const cases = useQuery(trpc.agentTests.listTestCases.queryOptions({ agentId }));
   const versions = useQuery(trpc.agentTests.listPromptVersions.queryOptions({ agentId }));
+  const versionName = usePromptVersionNames(agentId);
   const runs = useQuery(trpc.agentTests.listTestRuns.queryOptions({ agentId, limit: 20 }, { refetchInterval: (query) => (query.state.data?.runs.some((run) => run.status === "queued" || run.status === "running") ? 1000 : false) }));
   const [version, setVersion] = useState("");
   const [adding, setAdding] = useState(false);
@@ -124,7 +127,8 @@ export function TestRunsPanel({ agent }: { agent: TConsoleAgent }) {
               <option value="">Current</option>
               {versions.data?.versions.map((v) => (
                 <option key={v.promptVersionId} value={v.promptVersionId}>
-                  {shortId(v.promptVersionId)} {v.current ? "(current)" : ""}
+                  {versionName(v.promptVersionId)}
+                  {v.current ? " (current)" : ""}
                 </option>
               ))}
             </NativeSelect>
@@ -143,7 +147,7 @@ export function TestRunsPanel({ agent }: { agent: TConsoleAgent }) {
       {runs.data?.runs.length ? (
         <ul className="flex flex-col gap-2">
           {runs.data.runs.map((item) => (
-            <RunRow key={item.runId} agentId={agentId} run={item} />
+            <RunRow key={item.runId} agentId={agentId} run={item} versionName={versionName} />
           ))}
         </ul>
       ) : (
@@ -159,6 +163,7 @@ export function PromptVersionsPanel({ agentId }: { agentId: string }) {
   const queryClient = useQueryClient();
   const can = useCan();
   const versions = useQuery(trpc.agentTests.listPromptVersions.queryOptions({ agentId }));
+  const versionName = usePromptVersionNames(agentId);
   const [pair, setPair] = useState({ from: "", to: "" });
   const diff = useQuery(trpc.agentTests.diffPromptVersions.queryOptions({ agentId, from: pair.from, to: pair.to }, { enabled: Boolean(pair.from && pair.to) }));
   const makeCurrent = useMutation(
@@ -177,8 +182,10 @@ export function PromptVersionsPanel({ agentId }: { agentId: string }) {
       <ul className="flex flex-col gap-1 text-sm" data-testid="prompt-versions">
         {list.map((v) => (
           <li key={v.promptVersionId} className="flex flex-wrap items-center gap-2">
-            <span className="font-mono">{shortId(v.promptVersionId)}</span>
-            <LocalTime iso={v.createdAt} />
+            <span className="font-semibold">Version {v.number}</span>
+            <span>
+              saved <LocalTime iso={v.createdAt} />
+            </span>
             {v.current && <Badge tone="info">current</Badge>}
             <Badge tone={v.passRate === null ? "neutral" : v.passRate === 1 ? "success" : "warning"}>pass rate {percent(v.passRate)}</Badge>
             {can.admin && !v.current && (
@@ -186,6 +193,7 @@ export function PromptVersionsPanel({ agentId }: { agentId: string }) {
                 Make current
               </Button>
             )}
+            <IdDetails ids={[{ label: "Version ID", value: v.promptVersionId }]} />
           </li>
         ))}
       </ul>
@@ -198,7 +206,7 @@ export function PromptVersionsPanel({ agentId }: { agentId: string }) {
                 <option value="">Choose a version</option>
                 {list.map((v) => (
                   <option key={v.promptVersionId} value={v.promptVersionId}>
-                    {shortId(v.promptVersionId)}
+                    {versionName(v.promptVersionId)}
                   </option>
                 ))}
               </NativeSelect>
@@ -208,7 +216,7 @@ export function PromptVersionsPanel({ agentId }: { agentId: string }) {
                 <option value="">Choose a version</option>
                 {list.map((v) => (
                   <option key={v.promptVersionId} value={v.promptVersionId}>
-                    {shortId(v.promptVersionId)}
+                    {versionName(v.promptVersionId)}
                   </option>
                 ))}
               </NativeSelect>
