@@ -71,10 +71,14 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   });
   return {
     server,
-    /** Stops accepting, lets requests in flight finish (at most `budgetMs`), then closes Next.js. */
+    /**
+     * Stops accepting, lets requests in flight finish (at most `budgetMs`), then closes Next.js. Resolves false when
+     * requests were still in flight when the time was up (they were cut).
+     */
     close: async (budgetMs = 10_000) => {
-      await closeGracefully(server, budgetMs);
+      const finished = await closeGracefully(server, budgetMs);
       await app.close();
+      return finished;
     },
   };
 }

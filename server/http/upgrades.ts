@@ -1,5 +1,7 @@
 import http, { type IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { appBaseUrl } from "@/server/config/settings";
+import { ERROR_TABLE, type AppErrorCode } from "@/server/errors";
 
 /**
  * Every WebSocket the app serves lives under this prefix, and no Next.js route or page does: an upgrade under it is
@@ -13,8 +15,34 @@ export type UpgradeHandler = (request: IncomingMessage, socket: Duplex, head: Bu
 
 export type UpgradeRoute = { path: string; handle: UpgradeHandler };
 
-function refuse(socket: Duplex, status: number) {
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
+/**
+ * Refuses an upgrade with an HTTP answer instead of the 101, in the app's error shape: `{error, message}` with the
+ * status of the error table (a WebSocket client sees the status; a person debugging sees why).
+ */
+export type UpgradeRefusal = { error: AppErrorCode; message: string; details?: Record<string, unknown> };
+
+export function refuseUpgrade(socket: Duplex, refusal: UpgradeRefusal): void {
+  const status = ERROR_TABLE[refusal.error].status;
+  const body = JSON.stringify(refusal);
+  socket.end(
+    `HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nCache-Control: no-store\r\nConnection: close\r\n\r\n${body}`,
+  );
+}
+
+/**
+ * The browser's WebSocket from a page of this app: its `Origin` is the configured base URL's, or the Host it used.
+ * No Origin at all is refused too — browsers always send one, and a session cookie rides along on any site's
+ * WebSocket (the console's sockets: the test call and listening in).
+ */
+export function isSameOriginUpgrade(request: IncomingMessage): boolean {
+  const origin = request.headers.origin;
+  if (!origin) return false;
+  try {
+    const url = new URL(origin);
+    return url.origin === new URL(appBaseUrl()).origin || url.host === request.headers.host;
+  } catch {
+    return false;
+  }
 }
 
 /**
@@ -28,11 +56,11 @@ export function createUpgradeRouter(options: { routes: () => readonly UpgradeRou
     const path = (request.url ?? "").split("?")[0]!;
     if (path.startsWith(WEBSOCKET_PREFIX)) {
       const route = options.routes().find((candidate) => candidate.path === path);
-      if (!route) return refuse(socket, 404);
+      if (!route) return refuseUpgrade(socket, { error: "NOT_FOUND", message: "No WebSocket is served at this path." });
       route.handle(request, socket, head);
       return;
     }
     if (options.next) options.next(request, socket, head);
-    else refuse(socket, 404);
+    else refuseUpgrade(socket, { error: "NOT_FOUND", message: "No WebSocket is served at this path." });
   };
 }

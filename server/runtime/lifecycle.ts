@@ -17,7 +17,12 @@ import { getLogger } from "@/server/observability/logger";
 export type ShutdownStage = "calls" | "drain" | "services" | "connections" | "database";
 const STAGE_ORDER: ShutdownStage[] = ["calls", "drain", "services", "connections", "database"];
 
-type ShutdownHook = { name: string; stage: ShutdownStage; stop: (budgetMs: number) => Promise<void> };
+/**
+ * A part's stop, within `budgetMs`. It resolves `"cut-short"` when it had to cut work off to end in time (the HTTP
+ * server closing requests still in flight): the shutdown then counts it as timed out, like a stop that overran.
+ */
+type StopPart = (budgetMs: number) => Promise<void | "cut-short">;
+type ShutdownHook = { name: string; stage: ShutdownStage; stop: StopPart };
 type LifecycleState = { shuttingDown: boolean; hooks: ShutdownHook[]; inngestRegistered: boolean };
 
 function state(): LifecycleState {
@@ -27,7 +32,7 @@ function state(): LifecycleState {
 }
 
 /** Registers what to stop on shutdown (once per name: a second registration replaces the first). */
-export function onShutdown(name: string, stage: ShutdownStage, stop: (budgetMs: number) => Promise<void>): void {
+export function onShutdown(name: string, stage: ShutdownStage, stop: StopPart): void {
   const current = state();
   current.hooks = [...current.hooks.filter((hook) => hook.name !== name), { name, stage, stop }];
 }
@@ -51,7 +56,7 @@ export function isInngestRegistered(): boolean {
 
 /**
  * Runs the registered stops stage by stage (all of a stage at once), each bounded by what is left until `deadline`
- * (epoch ms). A stop that fails or overruns is logged and the next stage goes on.
+ * (epoch ms). A stop that fails, overruns or is cut short is logged and the next stage goes on.
  */
 export async function runShutdownHooks(deadline: number, options: { reserveMs?: Partial<Record<ShutdownStage, number>> } = {}): Promise<{ timedOut: string[]; failed: string[] }> {
   const log = getLogger("shutdown");
@@ -67,7 +72,7 @@ export async function runShutdownHooks(deadline: number, options: { reserveMs?: 
         let timer: NodeJS.Timeout | undefined;
         const outcome = await Promise.race([
           hook.stop(budgetMs).then(
-            () => "done" as const,
+            (result) => (result === "cut-short" ? ("timeout" as const) : ("done" as const)),
             (error: unknown) => {
               log.error({ err: error, part: hook.name }, "stopping failed");
               return "failed" as const;
@@ -78,7 +83,10 @@ export async function runShutdownHooks(deadline: number, options: { reserveMs?: 
           }),
         ]);
         clearTimeout(timer);
-        if (outcome === "timeout") timedOut.push(hook.name);
+        if (outcome === "timeout") {
+          timedOut.push(hook.name);
+          log.warn({ part: hook.name, budgetMs }, "stopping did not finish in time: cut short");
+        }
         else if (outcome === "failed") failed.push(hook.name);
         else log.info({ part: hook.name }, "stopped");
       }),

@@ -9,22 +9,33 @@ import { markShuttingDown, onShutdown, runShutdownHooks } from "./lifecycle";
  *    running steps finish (what is not done when the time is up stays in the database: its lease expires, or is
  *    released by runners that support it, and another instance — or this one after a restart — takes it over);
  * 3. simulators stop; 4. the database pools close; 5. the embedded PostgreSQL this process started stops.
- * Then the process exits: 0 when everything stopped in time, 1 otherwise. A second signal exits at once.
+ * Then the process exits: 0 when everything stopped in time, 1 otherwise. A second signal exits at once — except the
+ * same signal within RELAYED_SIGNAL_MS of the first: a signal sent to the whole process group (systemd's default
+ * KillMode, a terminal's Ctrl-C) reaches the app directly and again through `npm start`, which relays SIGTERM and
+ * SIGINT to its child; that copy is the same request to stop, not an impatient second one.
  */
+
+/** How long after the first signal the same signal counts as a relayed copy of it (npm relays within milliseconds). */
+const RELAYED_SIGNAL_MS = 1_000;
 
 /** Time kept for closing pools and the embedded database after the drain. */
 const CLOSE_RESERVE_MS = 2_000;
 
-export function installShutdownHandlers(options: { closeHttp: (budgetMs: number) => Promise<unknown> }): void {
-  onShutdown("http-server", "drain", (budgetMs) => options.closeHttp(budgetMs).then(() => undefined));
-  let stopping = false;
+/** `closeHttp` resolves false when requests still in flight had to be cut when the time was up (closeGracefully). */
+export function installShutdownHandlers(options: { closeHttp: (budgetMs: number) => Promise<boolean> }): void {
+  onShutdown("http-server", "drain", async (budgetMs) => ((await options.closeHttp(budgetMs)) ? undefined : "cut-short"));
+  let first: { signal: NodeJS.Signals; at: number } | null = null;
   const onSignal = (signal: NodeJS.Signals) => {
-    if (stopping) {
+    if (first) {
+      if (signal === first.signal && Date.now() - first.at < RELAYED_SIGNAL_MS) {
+        getLogger("shutdown").debug({ signal }, "the same signal again (relayed by npm or sent to the process group): already shutting down");
+        return;
+      }
       getLogger("shutdown").warn({ signal }, "second signal: exiting now");
       void flushLogs().finally(() => process.exit(1));
       return;
     }
-    stopping = true;
+    first = { signal, at: Date.now() };
     void shutdown(signal).then((code) => process.exit(code));
   };
   process.on("SIGTERM", onSignal);

@@ -1,6 +1,7 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { z } from "zod";
 import { getConfig } from "@/server/config/env";
 import { appBaseUrl, dataDir, mayGenerateSecrets } from "@/server/config/settings";
 import { LOCAL_RECORDING_ROUTE } from "./recording-route";
@@ -63,6 +64,15 @@ export function signLocalRecordingUrl(key: string, expiresAt: Date, options: { b
   return `${base}${LOCAL_RECORDING_ROUTE}${encodeRecordingKeyPath(key)}?expires=${expiresUnix}&signature=${signature}`;
 }
 
+const EXPIRES = /^\d{1,12}$/;
+const SIGNATURE = /^[A-Za-z0-9_-]{43}$/;
+
+/** The query of a signed link as signLocalRecordingUrl writes it (the route checks it first: 400 when it is not). */
+export const ZRecordingLinkQuerySchema = z.object({
+  expires: z.string().regex(EXPIRES, "must be the link's expiry (Unix seconds, digits only)"),
+  signature: z.string().regex(SIGNATURE, "must be the link's signature (43 characters, base64url)"),
+});
+
 export type RecordingUrlCheck = { ok: true; key: string; expiresAt: Date } | { ok: false; reason: "malformed" | "bad-signature" | "expired" };
 
 /**
@@ -81,7 +91,7 @@ export function verifyLocalRecordingUrl(url: URL, now: Date, options: { secret?:
   }
   const expiresRaw = searchParams.get("expires") ?? "";
   const signature = searchParams.get("signature") ?? "";
-  if (!key || !/^\d{1,12}$/.test(expiresRaw) || !/^[A-Za-z0-9_-]{43}$/.test(signature)) return { ok: false, reason: "malformed" };
+  if (!key || !EXPIRES.test(expiresRaw) || !SIGNATURE.test(signature)) return { ok: false, reason: "malformed" };
   const expiresUnix = Number(expiresRaw);
   const expected = Buffer.from(signatureOf(key, expiresUnix, options.secret ?? recordingSigningSecret()));
   const given = Buffer.from(signature);

@@ -1,7 +1,8 @@
 import { Readable } from "node:stream";
 import type { FileHandle } from "node:fs/promises";
+import { parseQuery, queryRefusalResponse } from "@/server/http/query-params";
 import { openLocalRecording } from "./recording-store";
-import { verifyLocalRecordingUrl } from "./recording-url-signer";
+import { verifyLocalRecordingUrl, ZRecordingLinkQuerySchema } from "./recording-url-signer";
 
 export type ServeLocalRecordingOptions = { now?: () => Date; secret?: Buffer };
 
@@ -66,17 +67,20 @@ export function parseRangeHeader(header: string | null, size: number): ByteRange
 }
 
 /**
- * Serves a local recording through its signed URL (`/api/recordings/<key>?expires=&signature=`): 403 and no audio
- * for a tampered or expired link, then the file with Content-Length and single-range support so players can seek.
- * Never logs the URL.
+ * Serves a local recording through its signed URL (`/api/recordings/<key>?expires=&signature=`): 400 for a query
+ * that is not a link's (server/http/query-params.ts), 403 and no audio for a tampered or expired link, then the file
+ * with Content-Length and single-range support so players can seek. Never logs the URL.
  */
 export async function serveLocalRecording(req: Request, options: ServeLocalRecordingOptions = {}): Promise<Response> {
   const method = req.method.toUpperCase();
   if (method !== "GET" && method !== "HEAD") {
     return refusal(405, "METHOD_NOT_ALLOWED", "Recording links answer GET and HEAD only.", { Allow: "GET, HEAD" });
   }
+  const url = new URL(req.url);
+  const query = parseQuery(ZRecordingLinkQuerySchema, url);
+  if (!query.ok) return queryRefusalResponse(query.refusal, COMMON_HEADERS);
   const now = options.now?.() ?? new Date();
-  const check = verifyLocalRecordingUrl(new URL(req.url), now, { secret: options.secret });
+  const check = verifyLocalRecordingUrl(url, now, { secret: options.secret });
   if (!check.ok) {
     const message =
       check.reason === "expired"

@@ -3,6 +3,7 @@ import type { OpenApiMeta } from "trpc-to-openapi";
 import { ZodError } from "zod";
 import { AppError, appCodeForTrpcCode, ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type AppErrorCode } from "../errors";
 import { findRefusedInput } from "../schemas/text";
+import { describeZodError, zodIssuesOf } from "../schemas/validation-message";
 import { authenticate, type AuthContext } from "../auth/authenticate";
 import type { MemberRole } from "@/db/schema";
 import { getLogger } from "@/server/observability/logger";
@@ -14,16 +15,6 @@ import type { Context } from "./context";
  * so that one bad item is rejected alone: the text guard leaves them to it.
  */
 export type Meta = OpenApiMeta<{ successStatus?: number; perItemInput?: readonly string[] }>;
-
-/** Human message for a failed input validation that names the field(s). */
-export function describeZodError(error: ZodError): string {
-  const parts = error.issues.slice(0, 5).map((issue) => {
-    const field = issue.path.length ? issue.path.join(".") : "body";
-    if (issue.code === "invalid_type" && issue.input === undefined) return `${field}: is required`;
-    return `${field}: ${issue.message}`;
-  });
-  return `Invalid request: ${parts.join("; ")}`;
-}
 
 export type AppErrorData = {
   appCode: AppErrorCode;
@@ -49,7 +40,7 @@ const t = initTRPC
       } else if (error.cause instanceof ZodError) {
         appCode = "INVALID_REQUEST";
         message = describeZodError(error.cause);
-        details = { issues: error.cause.issues.map((i) => ({ path: i.path.join("."), message: i.message })) };
+        details = { issues: zodIssuesOf(error.cause) };
       } else {
         appCode = appCodeForTrpcCode(error.code);
         // Unexpected errors never leak internals (STYLE 8).

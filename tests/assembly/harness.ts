@@ -1,8 +1,8 @@
 /**
  * The production-assembly tier: the *built* app (`npm run build` first), started exactly as `npm start` starts it
- * (package.json's script → tsx → scripts/start.ts → the HTTP server with Next attached, embedded PostgreSQL in a fresh
- * DATA_DIR, the embedded Inngest runner, the demo seed of a first start), on an ephemeral port, and driven only over
- * HTTP and WebSocket. Nothing here imports the app's server modules: what runs is what users run.
+ * (npm → package.json's script → node with tsx → scripts/start.ts → the HTTP server with Next attached, embedded
+ * PostgreSQL in a fresh DATA_DIR, the embedded Inngest runner, the demo seed of a first start), on an ephemeral port,
+ * and driven only over HTTP and WebSocket. Nothing here imports the app's server modules: what runs is what users run.
  */
 import { spawn, type ChildProcess } from "node:child_process";
 import { chmodSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -35,7 +35,7 @@ export type BuiltApp = {
   origin: string;
   port: number;
   dataDir: string;
-  /** The Node process running scripts/start.ts (what `docker stop` or a process manager signals). */
+  /** The Node process running scripts/start.ts (what `docker stop` signals: the image runs it as PID 1, no npm). */
   pid: number;
   demo: Demo;
   primary: DemoOrganization;
@@ -43,8 +43,12 @@ export type BuiltApp = {
   logs(): LogLine[];
   /** An `/api/v1` request with the primary organization's key (JSON body when `body` is given). */
   api(pathAndQuery: string, init?: { method?: string; body?: unknown; key?: string | null; headers?: Record<string, string> }): Promise<{ status: number; body: any; headers: Headers }>;
-  /** Sends SIGTERM to the app process and waits for `npm start` to exit; the DATA_DIR is removed unless `keepData`. */
-  stop(options?: { timeoutMs?: number; keepData?: boolean }): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
+  /**
+   * Sends SIGTERM and waits for `npm start` to exit; the DATA_DIR is removed unless `keepData`. `target`: the `npm`
+   * process (default: what a process manager running `npm start` signals) or the `app` process (`docker stop` on the
+   * image, whose command is the app's `node` without npm).
+   */
+  stop(options?: { timeoutMs?: number; keepData?: boolean; target?: "npm" | "app" }): Promise<{ code: number | null; signal: NodeJS.Signals | null }>;
   /** Whether `npm start` has exited. */
   exited(): boolean;
 };
@@ -178,10 +182,10 @@ export async function startBuiltApp(options: { env?: Record<string, string>; por
       }
       return { status: response.status, body, headers: response.headers };
     },
-    async stop({ timeoutMs = 60_000, keepData = false } = {}) {
+    async stop({ timeoutMs = 60_000, keepData = false, target = "npm" } = {}) {
       if (exitInfo) return exitInfo;
       try {
-        process.kill(pid, "SIGTERM");
+        process.kill(target === "app" ? pid : child.pid!, "SIGTERM");
       } catch {
         /* already gone */
       }
@@ -345,7 +349,7 @@ export type VoiceApp = { app: BuiltApp; twilio: TwilioSimulator; openai: OpenAiS
  * the project's Twilio and OpenAI simulators in this process (the analysis model too): Twilio's callbacks and media
  * streams go to VOICE_PUBLIC_BASE_URL and are tunnelled to the app's port. `env` adds to (or overrides) the app's.
  */
-export async function startVoiceApp(options: { twilioSpeed: number; openai?: StartOpenAiSimulatorOptions; env?: Record<string, string> }): Promise<VoiceApp> {
+export async function startVoiceApp(options: { twilioSpeed: number; openai?: StartOpenAiSimulatorOptions; env?: Record<string, string>; readyTimeoutMs?: number }): Promise<VoiceApp> {
   const openai = await startOpenAiSimulator(options.openai);
   const port = await freePort();
   const appOrigin = `http://127.0.0.1:${port}`;
@@ -353,6 +357,7 @@ export async function startVoiceApp(options: { twilioSpeed: number; openai?: Sta
   const twilio = await startTwilioSimulator({ speed: options.twilioSpeed, resolvePublicUrl: tunnel, log: () => {} });
   const app = await startBuiltApp({
     port,
+    readyTimeoutMs: options.readyTimeoutMs,
     env: {
       VOICE_ENGINE: "twilio-realtime",
       TWILIO_ACCOUNT_SID: twilio.accountSid,

@@ -52,7 +52,7 @@ describe("SIGTERM during a live call (npm start)", () => {
     const port = app.port;
     const stopping = app;
     await stopping.stop({ keepData: true });
-    // The app's own account of its shutdown (npm and tsx in front of it report the signal, not the app's exit code).
+    // The app's own account of its shutdown (npm's exit code is the app's: tests/assembly/npm-start-signals.test.ts).
     const summary = stopping.logs().find((line) => line.component === "shutdown" && (line.msg === "shut down" || line.msg === "shut down with parts cut short"));
     expect(summary, "the shutdown's summary line").toMatchObject({ msg: "shut down", timedOut: [], failed: [] });
     expect(stopping.logs().some((line) => line.msg === "calls in the air were ended for the shutdown" && line.ended === 1)).toBe(true);

@@ -1,7 +1,13 @@
+import { z } from "zod";
 import type { Db } from "@/db";
+import { parseQuery, queryRefusalResponse } from "@/server/http/query-params";
 import { getLogger } from "@/server/observability/logger";
+import { idText } from "@/server/schemas/text";
 import { applySmsStatusCallback, receiveSms } from "./receive-sms";
 import { isSignedTwilioWebhook, TWILIO_MESSAGE_INBOUND_PATH, TWILIO_MESSAGE_STATUS_PATH, type Messaging } from "./twilio-messaging";
+
+/** The query of the status callback URL we give Twilio with each SMS. */
+export const ZSmsStatusQuerySchema = z.object({ messageId: idText() });
 
 export type TwilioWebhookDeps = { db: Db; now: () => Date; messaging: () => Promise<Messaging> };
 
@@ -30,8 +36,9 @@ export async function readSignedTwilioForm(request: Request, messaging: Messagin
 
 /**
  * `POST /api/twilio/messages/status?messageId=…` (an SMS's delivery status) and `POST /api/twilio/messages/inbound`
- * (an SMS to one of our numbers; the answer's TwiML `<Message>` is our reply to a keyword Twilio did not answer). Trust boundary: nothing of an unsigned
- * or tampered request is read or stored (403).
+ * (an SMS to one of our numbers; the answer's TwiML `<Message>` is our reply to a keyword Twilio did not answer). Trust
+ * boundary: nothing of an unsigned or tampered request is read or stored (403); a signed one's query is still checked
+ * (400 `{error, message}`, server/http/query-params.ts).
  */
 export async function handleTwilioMessagingWebhook(request: Request, deps: TwilioWebhookDeps): Promise<Response> {
   const path = new URL(request.url).pathname;
@@ -40,7 +47,9 @@ export async function handleTwilioMessagingWebhook(request: Request, deps: Twili
   const form = await readSignedTwilioForm(request, messaging);
   if (!form) return new Response("Invalid Twilio signature", { status: 403 });
   if (path === TWILIO_MESSAGE_STATUS_PATH) {
-    const messageId = new URL(request.url).searchParams.get("messageId") ?? "";
+    const parsed = parseQuery(ZSmsStatusQuerySchema, new URL(request.url));
+    if (!parsed.ok) return queryRefusalResponse(parsed.refusal);
+    const { messageId } = parsed.query;
     const outcome = await applySmsStatusCallback(deps.db, {
       messageId,
       messageSid: form.MessageSid ?? form.SmsSid ?? "",

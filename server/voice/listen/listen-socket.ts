@@ -1,9 +1,14 @@
-import http, { type IncomingMessage } from "node:http";
+import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { eq } from "drizzle-orm";
 import { WebSocketServer, type WebSocket } from "ws";
+import { z } from "zod";
 import type { Db } from "@/db";
 import { calls } from "@/db/schema";
+import { INTERNAL_ERROR_MESSAGE } from "@/server/errors";
+import { parseQuery } from "@/server/http/query-params";
+import { isSameOriginUpgrade, refuseUpgrade, type UpgradeRefusal } from "@/server/http/upgrades";
+import { idText } from "@/server/schemas/text";
 import type { SessionActor } from "@/server/trpc/context";
 import { findMembership, findOrganizationById } from "@/server/services/members/list-my-organizations";
 import { getLogger } from "@/server/observability/logger";
@@ -24,47 +29,38 @@ export type ListenSocketDeps = {
   simulatedAudio: () => boolean;
 };
 
-function refuse(socket: Duplex, status: number) {
-  socket.end(`HTTP/1.1 ${status} ${http.STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-}
-
-/** The browser's Origin must be this app (a session cookie rides along on any site's WebSocket). */
-function sameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return true;
-  try {
-    return new URL(origin).host === request.headers.host;
-  } catch {
-    return false;
-  }
-}
+export const ZListenQuerySchema = z.object({ callId: idText().describe("The live call to listen to, format `call.<id>`.") });
 
 /**
- * `GET /ws/listen?callId=…` (WebSocket): a supervisor listens to a live call. Checked before the upgrade, in order:
- * same origin (403), a signed-in session (401), the call exists and its organization counts the person as a member
- * (404 otherwise — another organization's call does not exist for them), their role may listen (403), the call is
- * live (409). Then: one JSON message `{type:"ready", encoding:"mulaw", sampleRate:8000}`, binary frames of the call's
- * mixed audio (both sides, µ-law) as they come, and `{type:"ended"}` when the call is over. Closing the socket
- * changes nothing on the call.
+ * `GET /ws/listen?callId=…` (WebSocket): a supervisor listens to a live call. Checked before the upgrade, in order,
+ * each refusal an HTTP answer `{error, message}`: the page's Origin is this app's — a missing one too, as for the
+ * test-call socket (403); the query (400 INVALID_REQUEST: server/http/query-params.ts, so a NUL never reaches the
+ * database); a signed-in session (401); the call exists and its organization counts the person as a member (404
+ * otherwise — another organization's call does not exist for them); their role may listen (403); the call is live
+ * (409). Then: one JSON message `{type:"ready", encoding:"mulaw", sampleRate:8000}`, binary frames of the call's mixed
+ * audio (both sides, µ-law) as they come, and `{type:"ended"}` when the call is over. Closing the socket changes
+ * nothing on the call.
  */
 export function createListenSocketHandler(deps: ListenSocketDeps) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 4096 });
   const simulated = new Map<string, { stop: () => void; listeners: number }>();
 
-  async function authorize(request: IncomingMessage): Promise<{ status: number } | { callId: string }> {
-    if (!sameOrigin(request)) return { status: 403 };
-    const callId = new URL(request.url ?? "/", "http://listen").searchParams.get("callId") ?? "";
-    if (!callId || callId.length > 200) return { status: 400 };
+  async function authorize(request: IncomingMessage): Promise<{ refused: UpgradeRefusal } | { callId: string }> {
+    if (!isSameOriginUpgrade(request)) return { refused: { error: "FORBIDDEN", message: "Listening opens only from the console's own pages (Origin)." } };
+    const parsed = parseQuery(ZListenQuerySchema, request.url ?? "/");
+    if (!parsed.ok) return { refused: parsed.refusal.body };
+    const { callId } = parsed.query;
     const actor = await deps.readActor(request);
-    if (!actor) return { status: 401 };
+    if (!actor) return { refused: { error: "UNAUTHORIZED", message: "Sign in to listen to calls." } };
     const db = deps.getDb();
     const [call] = await db.select({ organizationId: calls.organizationId, resultType: calls.resultType }).from(calls).where(eq(calls.id, callId)).limit(1);
-    if (!call) return { status: 404 };
+    const notFound: UpgradeRefusal = { error: "CALL_NOT_FOUND", message: `Call ${callId} was not found.` };
+    if (!call) return { refused: notFound };
     const organization = await findOrganizationById(db, { organizationId: call.organizationId });
     const membership = await findMembership(db, { userId: actor.userId, orgId: organization.orgId });
-    if (!membership) return { status: 404 };
-    if (!(LISTEN_ROLES as readonly string[]).includes(membership.role)) return { status: 403 };
-    if (call.resultType !== "Calling") return { status: 409 };
+    if (!membership) return { refused: notFound };
+    if (!(LISTEN_ROLES as readonly string[]).includes(membership.role)) return { refused: { error: "FORBIDDEN", message: "Only support and admin members may listen to calls." } };
+    if (call.resultType !== "Calling") return { refused: { error: "CONFLICT", message: `Call ${callId} is not live.` } };
     return { callId };
   }
 
@@ -117,12 +113,12 @@ export function createListenSocketHandler(deps: ListenSocketDeps) {
     handle(request: IncomingMessage, socket: Duplex, head: Buffer) {
       void authorize(request)
         .then((verdict) => {
-          if ("status" in verdict) return refuse(socket, verdict.status);
+          if ("refused" in verdict) return refuseUpgrade(socket, verdict.refused);
           wss.handleUpgrade(request, socket, head, (ws) => serve(ws, verdict.callId));
         })
         .catch((error: unknown) => {
           getLogger("listen").error({ err: error }, "listen socket: the check before the upgrade failed");
-          refuse(socket, 500);
+          refuseUpgrade(socket, { error: "INTERNAL_SERVER_ERROR", message: INTERNAL_ERROR_MESSAGE });
         });
     },
     close() {

@@ -2,10 +2,14 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
 import { WebSocketServer, type WebSocket } from "ws";
+import { z } from "zod";
 import type { Db } from "@/db";
 import type { TestCallToolCall } from "@/db/schema";
-import { appBaseUrl } from "@/server/config/settings";
+import { INTERNAL_ERROR_MESSAGE } from "@/server/errors";
+import { parseQuery } from "@/server/http/query-params";
+import { isSameOriginUpgrade, refuseUpgrade } from "@/server/http/upgrades";
 import { getLogger } from "@/server/observability/logger";
+import { idText } from "@/server/schemas/text";
 import { getTestModels } from "@/server/services/agent-tests/models";
 import { appendTestCallLatency, appendTestCallLine, appendTestCallToolCall, consumeTestCallTicket, finishTestCall, TEST_CALL_SOCKET_PATH } from "@/server/services/agent-tests/test-calls";
 import { loadAgentTestContext, testPlaceCallRequest, type AgentTestContext } from "@/server/services/agent-tests/test-context";
@@ -20,21 +24,7 @@ export { TEST_CALL_SOCKET_PATH };
 /** The browser must send `start` within this time of the 101. */
 const START_TIMEOUT_MS = 10_000;
 
-function refuse(socket: Duplex, status: number, text: string) {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
-}
-
-/** Same origin: the page that opens the socket is served by this app (its configured base URL, or the Host it used). */
-function isSameOrigin(request: IncomingMessage): boolean {
-  const origin = request.headers.origin;
-  if (!origin) return false;
-  try {
-    const url = new URL(origin);
-    return url.origin === new URL(appBaseUrl()).origin || url.host === request.headers.host;
-  } catch {
-    return false;
-  }
-}
+export const ZTestCallQuerySchema = z.object({ ticket: idText().describe("The single-use ticket `agentTests.startTestCall` returned.") });
 
 /** Messages the page gets beside the media stream (the Twilio Media Streams protocol it speaks otherwise). */
 type PageEvent =
@@ -48,8 +38,9 @@ type PageEvent =
  * 8 kHz µ-law, mark echoes, stop), so the call runs through the very code a phone call runs: `startConversation` with
  * the SDK's Twilio transport, the agent's instructions, voice and tools. What differs are the hooks: the tools run in
  * test mode, lines and tool calls go to the test call's row and to the page, and the end stores the recording and the
- * analysis. Two locks before anything is read: the Origin must be this app's, and the ticket (minted by
- * `agentTests.startTestCall` for a signed-in admin) must be unused and unexpired — it is used up by the upgrade.
+ * analysis. Two locks before anything is read: the Origin must be this app's (403), and the ticket (minted by
+ * `agentTests.startTestCall` for a signed-in admin) must be unused and unexpired — it is used up by the upgrade (401).
+ * A query that is no ticket at all (missing, a NUL: server/http/query-params.ts) is 400 before the database is asked.
  */
 export function createTestCallServer(deps: { getDb: () => Db; now: () => Date }) {
   const wss = new WebSocketServer({ noServer: true, maxPayload: 256 * 1024 });
@@ -191,12 +182,14 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
   return {
     path: TEST_CALL_SOCKET_PATH,
     handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer) {
-      if (!isSameOrigin(request)) return refuse(socket, 403, "Forbidden");
-      const ticket = new URL(request.url ?? "/", "http://app").searchParams.get("ticket") ?? "";
+      if (!isSameOriginUpgrade(request)) return refuseUpgrade(socket, { error: "FORBIDDEN", message: "A test call opens only from the console's own pages (Origin)." });
+      const parsed = parseQuery(ZTestCallQuerySchema, request.url ?? "/");
+      if (!parsed.ok) return refuseUpgrade(socket, parsed.refusal.body);
+      const { ticket } = parsed.query;
       void (async () => {
         const db = deps.getDb();
         const row = await consumeTestCallTicket(db, { ticket, now: deps.now() });
-        if (!row) return refuse(socket, 401, "Unauthorized");
+        if (!row) return refuseUpgrade(socket, { error: "UNAUTHORIZED", message: "This test call ticket is unknown, used or expired: start the test call again." });
         const context = await loadAgentTestContext(db, { organizationId: row.organizationId, agentId: row.agentId, promptVersionId: row.promptVersionId });
         wss.handleUpgrade(request, socket, head, (ws) => void onConnection(ws, row.id, context, row).catch((error: unknown) => {
           log.error({ testCallId: row.id, err: error }, "test call failed to start");
@@ -204,7 +197,7 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
         }));
       })().catch((error: unknown) => {
         log.error({ err: error }, "test call upgrade failed");
-        refuse(socket, 500, "Internal Server Error");
+        refuseUpgrade(socket, { error: "INTERNAL_SERVER_ERROR", message: INTERNAL_ERROR_MESSAGE });
       });
     },
     async close() {

@@ -1,6 +1,9 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
+import { z } from "zod";
 import type { Db } from "@/db";
+import { parseQuery, queryRefusalResponse } from "@/server/http/query-params";
+import { idText } from "@/server/schemas/text";
 import { handleVoiceProviderEvent } from "@/server/services/call-engine/voice-events";
 import type { PlaceCallRequest, PlaceCallResult, RecordingPayload, VoiceEngine } from "@/server/voice/types";
 import {
@@ -79,6 +82,9 @@ export type TwilioRealtimeEngine = VoiceEngine & {
 
 const MAX_CALL_SECONDS_CAP = 3600;
 
+/** The query of the callback URLs we give Twilio (settings.ts `callbackUrl`): the call, and a transfer's ID on its hooks. */
+export const ZTwilioCallbackQuerySchema = z.object({ callId: idText(), transferId: idText().optional() });
+
 /**
  * `VOICE_ENGINE=twilio-realtime`: Twilio Programmable Voice dials (official `twilio` package), answering-machine
  * detection and dual-channel recording on; Twilio's signed callbacks drive the call's state in Postgres
@@ -152,10 +158,11 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     },
   });
 
-  async function onCallback(hook: TwilioHook, callId: string, form: Record<string, string>, url: URL): Promise<Response> {
+  async function onCallback(hook: TwilioHook, query: z.output<typeof ZTwilioCallbackQuerySchema>, form: Record<string, string>): Promise<Response> {
+    const { callId } = query;
     if ((TRANSFER_HOOKS as readonly string[]).includes(hook)) {
       // The person's leg has a CallSid of its own: transfer.ts checks it against the transfer's.
-      return transfers.handleCallback(hook as TransferHook, { callId, transferId: url.searchParams.get("transferId") ?? "", form });
+      return transfers.handleCallback(hook as TransferHook, { callId, transferId: query.transferId ?? "", form });
     }
     const db = deps.getDb();
     const row = await findTwilioCall(db, callId);
@@ -296,9 +303,10 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
       const signed = isSignedByTwilio(settings, { pathAndQuery: url.pathname + url.search, signature: request.headers.get(TWILIO_SIGNATURE_HEADER), form });
       // Trust boundary: nothing of an unsigned or tampered callback is read, let alone stored.
       if (!signed) return new Response("Invalid Twilio signature", { status: 403 });
-      const callId = url.searchParams.get("callId") ?? "";
-      if (!callId || callId.length > 200) return new Response("Missing callId", { status: 400 });
-      return onCallback(hook, callId, form, url);
+      // Signed by Twilio, and still checked like every query (server/http/query-params.ts): 400 `{error, message}`.
+      const parsed = parseQuery(ZTwilioCallbackQuerySchema, url);
+      if (!parsed.ok) return queryRefusalResponse(parsed.refusal);
+      return onCallback(hook, parsed.query, form);
     },
 
     handleInboundWebhook: createInboundVoiceHandler({ settings, getDb: deps.getDb, now, finishIfReady: (callId) => engine.finishIfReady(callId) }),

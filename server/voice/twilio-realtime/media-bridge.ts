@@ -5,6 +5,7 @@ import { WebSocketServer, type WebSocket } from "ws";
 import type { Db } from "@/db";
 import { calls, optOuts } from "@/db/schema";
 import { parseSpokenDateTime } from "@/server/analysis/values";
+import { refuseUpgrade } from "@/server/http/upgrades";
 import { buildPlaceCallRequest } from "@/server/services/call-engine/dial-call";
 import { handleVoiceProviderEvent } from "@/server/services/call-engine/voice-events";
 import type { PlaceCallRequest } from "@/server/voice/types";
@@ -101,10 +102,6 @@ function tapForListeners(hub: ListenHub, callId: string, ws: WebSocket, socket: 
     stopObserving();
     source.close();
   };
-}
-
-function refuse(socket: Duplex, status: number, text: string) {
-  socket.end(`HTTP/1.1 ${status} ${text}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
 }
 
 /**
@@ -296,7 +293,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
       const signature = request.headers[TWILIO_SIGNATURE_HEADER];
       const signed = deps.unsignedHandshakes || isSignedStreamHandshake(deps.settings, { pathAndQuery: request.url ?? "", signature: typeof signature === "string" ? signature : null });
       if (!signed) {
-        refuse(socket, 403, "Forbidden");
+        refuseUpgrade(socket, { error: "FORBIDDEN", message: "Missing or invalid X-Twilio-Signature." });
         return true;
       }
       wss.handleUpgrade(request, socket, head, (ws) => onConnection(ws));

@@ -274,7 +274,7 @@ describe("signed recording URLs", () => {
     expect(await head.text()).toBe("");
   });
 
-  it("refuses tampered links with 403 and no audio", async () => {
+  it("refuses tampered links with 403 and no audio (a query that is no link's at all: 400)", async () => {
     const { organization, apiKey, agent } = await createOrgWithAgent(db);
     const { calls: made } = await createConversation(db, { organizationId: organization.id, agentId: agent.id }, [{ withAudio: true }, { withAudio: true }]);
     const first = new URL((await api(`/recordings/${made[0]!.id}`, { key: apiKey })).body.recording.url);
@@ -291,13 +291,22 @@ describe("signed recording URLs", () => {
     traversal.pathname = "/api/recordings/..%2F..%2Fapp.secret";
     const unsigned = new URL(first);
     unsigned.search = "";
+    const nul = new URL(first);
+    nul.searchParams.set("expires", "\u0000");
 
-    for (const tampered of [flipped, extended, otherFile, traversal, unsigned]) {
+    for (const tampered of [flipped, extended, otherFile, traversal]) {
       const res = await recordingRoute(new Request(tampered));
       expect(res.status, tampered.pathname).toBe(403);
       expect(res.headers.get("content-type")).toContain("application/json");
       const body = await res.json();
       expect(body.error).toBe("FORBIDDEN");
+      expect(JSON.stringify(body)).not.toContain("RIFF");
+    }
+    for (const [malformed, field] of [[unsigned, "expires"], [nul, "expires"]] as const) {
+      const res = await recordingRoute(new Request(malformed));
+      expect(res.status).toBe(400);
+      const body = await res.json();
+      expect(body).toMatchObject({ error: "INVALID_REQUEST", message: expect.stringContaining(field) });
       expect(JSON.stringify(body)).not.toContain("RIFF");
     }
     expect((await recordingRoute(new Request(first))).status).toBe(200);

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { ZodError } from "zod";
 import { appCodeOfError } from "@/server/errors";
-import { describeZodError } from "@/server/trpc/init";
+import { describeZodError } from "@/server/schemas/validation-message";
 import { MAX_PROMPT_LENGTH, MAX_STEP_DELAY_SECONDS, MAX_URL_LENGTH } from "@/server/schemas/limits";
 import { createTestAgent, createTestOrganization } from "../../factories";
 import { useTestDb } from "../../helpers/db";

@@ -97,7 +97,9 @@ describe("listening in on a live call", () => {
     server.on("upgrade", (request, socket, head) => listen.handle(request, socket, head));
     await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
     const url = (callId: string) => `ws://127.0.0.1:${(server.address() as AddressInfo).port}/ws/listen?callId=${encodeURIComponent(callId)}`;
-    const open = (callId: string, userId: string | null, origin?: string) =>
+    // The console's page: its Origin is the app's (a socket without one is refused, like a foreign one).
+    const pageOrigin = `http://127.0.0.1:${(server.address() as AddressInfo).port}`;
+    const open = (callId: string, userId: string | null, origin: string | null = pageOrigin) =>
       new Promise<{ status: number; ws?: WebSocket; messages: Array<Buffer | string> }>((resolve) => {
         const messages: Array<Buffer | string> = [];
         const ws = new WebSocket(url(callId), { headers: { ...(userId ? { "x-test-user": userId } : {}), ...(origin ? { origin } : {}) } });
@@ -112,6 +114,8 @@ describe("listening in on a live call", () => {
       expect((await open(live.id, mine.people.member.userId)).status).toBe(403);
       expect((await open(over.id, mine.people.support.userId)).status).toBe(409);
       expect((await open(live.id, mine.people.support.userId, "https://evil.example")).status).toBe(403);
+      expect((await open(live.id, mine.people.support.userId, null)).status).toBe(403);
+      expect((await open("call.\u0000x", mine.people.support.userId)).status).toBe(400);
       const opened = await open(live.id, mine.people.support.userId);
       expect(opened.status).toBe(101);
       const messages = opened.messages;
