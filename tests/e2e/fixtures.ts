@@ -62,13 +62,58 @@ export async function expectNoHorizontalScroll(page: Page, label = "page") {
   expect(overflow, `${label} scrolls horizontally at ${page.viewportSize()?.width ?? "?"} px`).toBeNull();
 }
 
-/** An axe-core scan of the page (WCAG 2.x A/AA rules): no serious or critical violations. */
-export async function expectNoSeriousA11yViolations(page: Page, label = "page") {
-  const results = await new AxeBuilder({ page }).withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"]).analyze();
-  const serious = results.violations
+/**
+ * An axe-core scan of the page as it is now (WCAG 2.0/2.1 A and AA rules and axe's best practices): its serious and
+ * critical violations, one line each with the rule, what it asks and the first elements that break it.
+ */
+export async function seriousA11yViolations(page: Page): Promise<string[]> {
+  const results = await new AxeBuilder({ page })
+    .withTags(["wcag2a", "wcag2aa", "wcag21a", "wcag21aa", "best-practice"])
+    // Details of the violations only (passes and the rest are summarised): the scan is faster on long pages.
+    .options({ resultTypes: ["violations"] })
+    .analyze();
+  return results.violations
     .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
     .map((violation) => `${violation.impact} ${violation.id}: ${violation.help} — ${violation.nodes.map((node) => node.target.join(" ")).slice(0, 5).join(", ")}`);
-  expect(serious, `axe violations on ${label}`).toEqual([]);
+}
+
+/** An axe-core scan of the page: no serious or critical violations. */
+export async function expectNoSeriousA11yViolations(page: Page, label = "page") {
+  expect(await seriousA11yViolations(page), `axe violations on ${label}`).toEqual([]);
+}
+
+/** Layout and effects have caught up with a change (a resize, a click): two animation frames have passed. */
+export async function nextFrames(page: Page) {
+  await page.evaluate(() => new Promise<void>((resolve) => requestAnimationFrame(() => requestAnimationFrame(() => resolve()))));
+}
+
+/** The page is ready (its heading is shown, nothing is loading) before it is measured. */
+export async function settle(page: Page, heading: string | RegExp) {
+  await expect(page.getByRole("heading", { level: 1, name: heading }).first()).toBeVisible();
+  await page.waitForLoadState("networkidle").catch(() => {});
+  await expect(page.getByTestId("loading")).toHaveCount(0);
+}
+
+export type SeededIds = { agentId: string; sequenceId?: string; callId?: string };
+
+/** The primary organization's first agent, and a sequence with a recorded call (the seed's call history), if any. */
+export async function seededIds(): Promise<SeededIds> {
+  const org = primaryOrg() as ReturnType<typeof primaryOrg> & { fixtures?: { sequenceIds?: string[] } };
+  const agentId = org.agents[0]!.agentId;
+  const sequenceIds = org.fixtures?.sequenceIds ?? [];
+  if (sequenceIds.length === 0) return { agentId };
+  // A call with a recording, so the call page shows the player and the transcript.
+  const res = await api("/recordings", org.apiKey, {
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: JSON.stringify({ sequenceIds: sequenceIds.slice(0, 20), includeTranscripts: true }),
+  });
+  expect(res.status).toBe(200);
+  for (const sequence of res.body.recordings as Array<{ sequenceId: string; calls: Array<{ callId: string; recordingStatus: string }> }>) {
+    const call = sequence.calls.find((c) => c.recordingStatus === "downloaded");
+    if (call) return { agentId, sequenceId: sequence.sequenceId, callId: call.callId };
+  }
+  return { agentId, sequenceId: sequenceIds[0] };
 }
 
 type Fixtures = {

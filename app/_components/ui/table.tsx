@@ -1,20 +1,36 @@
-import type { ComponentProps } from "react";
+"use client";
+
+import { createContext, useContext, useId, type ComponentProps } from "react";
 import { cn } from "./cn";
+import { useScrollRegion } from "./scroll-region";
+
+/** The id of the table's caption, which also names the table's scroll box. */
+const CaptionIdContext = createContext<string | undefined>(undefined);
 
 /**
  * Table markup with the kit's look. The wrapper scrolls sideways on its own when a table is wider than the screen, so
- * the page itself never does (columns marked `hideBelow` in a DataTable are hidden on phones first).
+ * the page itself never does (columns marked `hideBelow` in a DataTable are hidden on phones first); while it scrolls
+ * it is a keyboard-reachable region named by the table's `TableCaption` (every table has one: `useScrollRegion`).
  */
 export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
+  const captionId = useId();
+  const scrollRegion = useScrollRegion<HTMLDivElement>({ labelledBy: captionId });
   return (
-    <div data-slot="table-wrapper" className={cn("max-w-full overflow-x-auto rounded-lg border border-border bg-card", wrapperClassName)}>
-      <table className={cn("w-full border-collapse text-left text-[0.95rem]", className)} {...props} />
+    <div
+      ref={scrollRegion.ref}
+      {...scrollRegion.props}
+      data-slot="table-wrapper"
+      className={cn("max-w-full overflow-x-auto rounded-lg border border-border bg-card", wrapperClassName)}
+    >
+      <CaptionIdContext.Provider value={captionId}>
+        <table className={cn("w-full border-collapse text-left text-[0.95rem]", className)} {...props} />
+      </CaptionIdContext.Provider>
     </div>
   );
 }
 
 export function TableCaption({ className, ...props }: ComponentProps<"caption">) {
-  return <caption className={cn("sr-only", className)} {...props} />;
+  return <caption id={useContext(CaptionIdContext)} className={cn("sr-only", className)} {...props} />;
 }
 
 export function TableHeader({ className, ...props }: ComponentProps<"thead">) {

@@ -14,6 +14,7 @@ import { Field } from "../../../../_components/ui/field";
 import { IdDetails } from "../../../../_components/ui/id-details";
 import { NativeSelect } from "../../../../_components/ui/input";
 import { ErrorState, Loading } from "../../../../_components/ui/states";
+import { useScrollRegion } from "../../../../_components/ui/scroll-region";
 import { Table, TableBody, TableCaption, TableCell, TableHead, TableHeader, TableRow } from "../../../../_components/ui/table";
 import { LocalTime } from "../../../../_components/ui/time";
 
@@ -30,6 +31,7 @@ const TRIGGERS: Record<string, string> = { automatic: "Automatic", replay: "Repl
 function DeliveryAttempts({ delivery }: { delivery: Delivery }) {
   const trpc = useTRPC();
   const detail = useQuery(trpc.webhooks.getDelivery.queryOptions({ deliveryId: delivery.deliveryId }));
+  const body = useScrollRegion<HTMLPreElement>({ label: "Signed body that was sent" });
   if (detail.isPending) return <Loading rows={2} />;
   if (detail.isError) return <ErrorState error={detail.error} retry={() => void detail.refetch()} />;
   return (
@@ -77,7 +79,9 @@ function DeliveryAttempts({ delivery }: { delivery: Delivery }) {
       </Table>
       <details>
         <summary className="cursor-pointer">What was sent (signed body)</summary>
-        <pre className="max-h-80 overflow-auto text-xs break-all whitespace-pre-wrap">{detail.data.body}</pre>
+        <pre ref={body.ref} {...body.props} className="max-h-80 overflow-auto text-xs break-all whitespace-pre-wrap">
+          {detail.data.body}
+        </pre>
       </details>
       <IdDetails
         label="Technical details"
