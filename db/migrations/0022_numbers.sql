@@ -13,6 +13,8 @@ CREATE TABLE "numbers" (
 	"region" text,
 	"locality" text,
 	"daily_call_cap" integer,
+	"dialed_day" text,
+	"dialed_count" integer DEFAULT 0 NOT NULL,
 	"health" text DEFAULT 'healthy' NOT NULL,
 	"health_reason" text,
 	"health_changed_at" timestamp with time zone,

@@ -80,6 +80,9 @@ export const numbers = pgTable(
     locality: text("locality"),
     /** Calls a day from this number; null: the deployment's default (NUMBER_DAILY_CALL_CAP). */
     dailyCallCap: integer("daily_call_cap"),
+    /** Calls dialed from the number on `dialedDay` (UTC), counted by the dialer against the daily cap. */
+    dialedDay: text("dialed_day"),
+    dialedCount: integer("dialed_count").notNull().default(0),
     health: text("health").$type<NumberHealthState>().notNull().default("healthy"),
     healthReason: text("health_reason"),
     healthChangedAt: timestamp("health_changed_at", { withTimezone: true, mode: "date" }),

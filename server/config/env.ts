@@ -451,6 +451,13 @@ const fields = {
     default: "`on`",
     sameOnEveryInstance: true,
   }),
+  NUMBER_DAILY_CALL_CAP: setting(wholeNumber(1, 100_000).default(100), {
+    group: "Call engine",
+    description:
+      "Calls a day from one number, unless the number has its own cap (docs/numbers.md): carriers label numbers that place many short calls a day as spam; 100 follows their guidance. Calls over the cap wait for another of the pool's numbers or the next day.",
+    default: "`100`",
+    sameOnEveryInstance: true,
+  }),
   CALL_PAUSED_RECHECK_SECONDS: setting(wholeNumber(1, 86_400).default(300), {
     group: "Call engine",
     description: "How long a due call of a paused agent waits before it is looked at again.",
