@@ -123,6 +123,15 @@ describe("IncomingPhoneNumbers", () => {
     expect(listed, "the client pages through the account's numbers").toHaveLength(100);
   });
 
+  it("finds the account's number itself, not a longer one its digits begin (IncomingPhoneNumbers matches partial numbers)", async () => {
+    const { provider, twilio } = stack;
+    const longer = twilio.addAccountNumber("+493012345678");
+    const shorter = twilio.addAccountNumber("+49301234567");
+    expect((await provider.findInAccount("+49301234567"))?.providerSid).toBe(shorter.sid);
+    expect((await provider.findInAccount("+493012345678"))?.providerSid).toBe(longer.sid);
+    expect(await provider.findInAccount("+4930123456")).toBeNull();
+  });
+
   it("holds platform numbers nobody bought through the API, and routes to them once they point somewhere", async () => {
     const { provider, twilio, received } = stack;
     const seeded = twilio.addAccountNumber("+13125550100", { voice: true, sms: false });
