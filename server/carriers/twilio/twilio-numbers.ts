@@ -67,7 +67,9 @@ export function createTwilioNumberProvider(settings: Pick<TwilioRealtimeSettings
       ),
     findInAccount: (phoneNumber) =>
       wrap("find", async () => {
-        const [row] = await client.incomingPhoneNumbers.list({ phoneNumber, limit: 1 });
+        // Twilio's PhoneNumber filter also matches partial numbers (a longer number that starts with this one): keep the exact one.
+        const rows = await client.incomingPhoneNumbers.list({ phoneNumber, pageSize: 50 });
+        const row = rows.find((candidate) => candidate.phoneNumber === phoneNumber);
         return row ? accountNumber(row) : null;
       }),
     pointWebhooks: (providerSid, webhooks) =>

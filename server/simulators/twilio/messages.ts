@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { countSmsSegments } from "@/server/services/sequences/message-template";
 import { calleeScenarioFor } from "../voice-script";
+import { json, twilioError as error, rfc2822 } from "./rest";
 import { twilioSignature } from "./signing";
 
 /**
@@ -48,15 +49,13 @@ export type MessagesEnvironment = {
   authToken: string;
   resolvePublicUrl: (url: string) => string;
   log: (message: string) => void;
+  /** The messaging webhook (SmsUrl) of one of the account's numbers; throws SimNumberNotInServiceError for any other number (numbers.ts). */
+  smsUrlOf?: (phoneNumber: string) => string;
 };
 
 const E164 = /^\+[1-9]\d{6,14}$/;
 const STOP_WORDS = new Set(["STOP", "STOPALL", "UNSUBSCRIBE", "CANCEL", "END", "QUIT"]);
 const START_WORDS = new Set(["START", "YES", "UNSTOP"]);
-
-function rfc2822(date: Date): string {
-  return date.toUTCString().replace("GMT", "+0000");
-}
 
 export class SimMessaging {
   readonly messages = new Map<string, SimMessage>();
@@ -176,10 +175,14 @@ export class SimMessaging {
   }
 
   /**
-   * A person texts one of our numbers: the signed webhook to `url` (the number's messaging webhook), and the TwiML
-   * `<Message>` replies of the answer sent back to them. STOP/START words block and unblock the pair as carriers do.
+   * A person texts one of our numbers: the signed webhook to the number's messaging webhook — `url` when the test
+   * gives one, else the SmsUrl of the account's number `to` (a number the account does not hold is not in service:
+   * SimNumberNotInServiceError, and nothing is sent) — and the TwiML `<Message>` replies of the answer sent back to
+   * them. STOP/START words block and unblock the pair as carriers do.
    */
-  async receive(params: { from: string; to: string; body: string; url: string }): Promise<{ message: SimMessage; status: number | null; replies: SimMessage[] }> {
+  async receive(params: { from: string; to: string; body: string; url?: string }): Promise<{ message: SimMessage; status: number | null; replies: SimMessage[] }> {
+    const url = params.url ?? this.env.smsUrlOf?.(params.to);
+    if (!url) throw new Error(`receive: no url given and no account numbers to route ${params.to} by`);
     const message = this.create({ to: params.to, from: params.from, body: params.body, direction: "inbound" });
     const word = params.body.trim().toUpperCase();
     if (STOP_WORDS.has(word)) this.blocked.add(`${params.to}|${params.from}`);
@@ -197,7 +200,7 @@ export class SimMessaging {
       SmsStatus: "received",
       To: params.to,
     };
-    const answer = await this.post("message-inbound", params.url, form);
+    const answer = await this.post("message-inbound", url, form);
     const replies = [...(answer?.body.matchAll(/<Message[^>]*>([\s\S]*?)<\/Message>/g) ?? [])].map((match) =>
       this.create({ to: params.from, from: params.to, body: unescapeXml(match[1] ?? ""), direction: "outbound-reply" }),
     );
@@ -238,13 +241,4 @@ export class SimMessaging {
 
 function unescapeXml(text: string): string {
   return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
-}
-
-function json(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
-
-function error(res: ServerResponse, status: number, code: number, message: string): number {
-  json(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
-  return status;
 }
