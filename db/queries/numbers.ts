@@ -47,3 +47,14 @@ export function isCallableNumberSql(params: { organizationId: unknown; phoneNumb
   return sql`exists (select 1 from ${numbers} n where n.organization_id = ${params.organizationId} and n.phone_number = ${params.phoneNumber}
     and n.status = 'active' and n.voice and (n.resting_until is null or n.resting_until <= ${params.now.toISOString()}::timestamptz))`;
 }
+
+/** Of `phoneNumbers` (a pool, in its order), those the organization owns and that can send SMS. */
+export async function findSmsSenders(db: DbOrTx, params: { organizationId: string; phoneNumbers: string[] }): Promise<string[]> {
+  if (params.phoneNumbers.length === 0) return [];
+  const rows = await db
+    .select({ phoneNumber: numbers.phoneNumber })
+    .from(numbers)
+    .where(and(eq(numbers.organizationId, params.organizationId), inArray(numbers.phoneNumber, params.phoneNumbers), eq(numbers.status, "active"), eq(numbers.sms, true)));
+  const senders = new Set(rows.map((row) => row.phoneNumber));
+  return params.phoneNumbers.filter((number) => senders.has(number));
+}

@@ -8,7 +8,7 @@ import { recordDialLag } from "@/server/observability/metrics";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
-import { findCallbackContext, findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
+import { findCallbackContext, findExtractionDefinitions, findPromptText } from "./call-context";
 import { countDialsByNumber } from "./caller-id-check";
 import { callerIdOf, dialChecks, runDialGate, type DialCandidate, type DialCheck, type GateVerdict } from "./dial-gate";
 import { BURST_CREDIT_MS, defaultOrganizationDialRate, dialPlanningHorizonMs } from "./dial-rate";

@@ -46,3 +46,17 @@ export async function assertOrganizationNumbers(db: DbOrTx, params: AssertOrgani
     throw new AppError("INVALID_REQUEST", `${field}: ${phoneNumber} ${problem}`, { issues: [{ path: field, message: problem }] });
   }
 }
+
+/**
+ * An agent's pool: every number the organization's own and able to call; with SMS steps, at least one that texts.
+ * (An empty pool is allowed: the agent's calls wait until it has a number, and its page says why.)
+ */
+export async function assertAgentPool(db: DbOrTx, params: { organizationId: string; phoneNumbers: string[]; hasSmsSteps: boolean }): Promise<void> {
+  await assertOrganizationNumbers(db, { organizationId: params.organizationId, field: "phoneNumbers", numbers: params.phoneNumbers, use: "voice" });
+  if (!params.hasSmsSteps || params.phoneNumbers.length === 0) return;
+  const rows = await findLiveNumberRows(db, params.phoneNumbers);
+  if (!rows.some((row) => row.organizationId === params.organizationId && row.status === "active" && row.sms)) {
+    const message = "none of the pool's numbers can send SMS, and the sequence has SMS steps: add a number with SMS";
+    throw new AppError("INVALID_REQUEST", `phoneNumbers: ${message}`, { issues: [{ path: "phoneNumbers", message }] });
+  }
+}
