@@ -7,6 +7,6 @@ export const searchAvailableNumbersProcedure = requireRole("admin")
   .meta(searchAvailableNumbersMeta)
   .input(ZSearchAvailableNumbersRequestSchema)
   .output(ZSearchAvailableNumbersResponseSchema)
-  .query(({ input }) =>
-    searchAvailableNumbers({ country: input.country ?? "US", areaCode: input.areaCode, region: input.region, contains: input.contains, sms: input.sms, limit: input.limit ?? 20 }),
+  .query(({ ctx, input }) =>
+    searchAvailableNumbers(ctx.db, { country: input.country ?? "US", areaCode: input.areaCode, region: input.region, contains: input.contains, sms: input.sms, limit: input.limit ?? 20 }),
   );
