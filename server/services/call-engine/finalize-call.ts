@@ -21,6 +21,13 @@ export type FinalizeCallParams = {
   /** The states the call may be finalized from (default: `Processing Analysis`). */
   from?: ResultType[];
   random?: () => number;
+  /**
+   * Judge the number the call was placed from on it after commit (default true; docs/numbers.md "Number health").
+   * Off for callers that finalize inside a longer transaction of their own (the demo history): the judgement locks
+   * the number's monitor, which would then be held across calls of several days and deadlock with another such
+   * transaction. The call is counted on its number's day either way.
+   */
+  judgeNumberHealth?: boolean;
 };
 
 export type FinalizeCallOutcome =
@@ -57,7 +64,7 @@ export function mergeActions(during: CallAction[], analysed: CallAction[]): Call
  */
 export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
   const { outcome, numberCall } = await finalizeInTransaction(db, params);
-  if (numberCall) {
+  if (numberCall && params.judgeNumberHealth !== false) {
     // After commit, once per call: the number's health is judged on it (docs/numbers.md "Number health"). A failure
     // here is logged, never the call's: its result is written and a retried step would not judge it again.
     await evaluateNumberHealthAfterCall(db, numberCall).catch((error: unknown) =>

@@ -119,7 +119,8 @@ async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, l
     if (!analysis) return;
     const [ended] = await db.select({ endedAt: calls.endedAt }).from(calls).where(eq(calls.id, open.callId));
     clock = new Date((ended?.endedAt ?? clock).getTime() + 4000);
-    await finalizeCall(db, { callId: open.callId, analysis, now: clock });
+    // Inside the seed's per-sequence transaction: counted on its number, not judged (finalize-call.ts).
+    await finalizeCall(db, { callId: open.callId, analysis, now: clock, judgeNumberHealth: false });
   }
 }
 
