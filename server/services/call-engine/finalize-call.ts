@@ -10,9 +10,8 @@ import { scheduleNextStep } from "@/server/services/sequences/message-steps";
 import { findExtractionDefinitions } from "./call-context";
 import { chargeCall, humanLegSecondsOf } from "./charging";
 import { sequenceMoveFor } from "./lifecycle";
-import { callStratum } from "@/server/services/numbers/health/call-stratum";
 import { evaluateNumberHealthAfterCall, type EvaluateNumberHealthParams } from "@/server/services/numbers/health/evaluate-number-health";
-import { numberCallOutcomeOf, recordNumberCall } from "@/server/services/numbers/health/record-number-stats";
+import { numberCallOf, recordNumberCall } from "@/server/services/numbers/health/record-number-stats";
 
 export type FinalizeCallParams = {
   callId: string;
@@ -22,12 +21,13 @@ export type FinalizeCallParams = {
   from?: ResultType[];
   random?: () => number;
   /**
-   * Judge the number the call was placed from on it after commit (default true; docs/numbers.md "Number health").
-   * Off for callers that finalize inside a longer transaction of their own (the demo history): the judgement locks
-   * the number's monitor, which would then be held across calls of several days and deadlock with another such
-   * transaction. The call is counted on its number's day either way.
+   * The call's number (docs/numbers.md "Number health"): `count-and-judge` (default) counts the call on its number's
+   * day in this transaction and judges the number after commit; `none` leaves both to the caller, for callers that
+   * finalize inside a longer transaction of their own (the demo history: the number's day row and monitor would be
+   * held across calls of several days, serializing or deadlocking its parallel transactions). It then counts the
+   * calls with recordNumberCallsOf once committed.
    */
-  judgeNumberHealth?: boolean;
+  numberHealth?: "count-and-judge" | "none";
 };
 
 export type FinalizeCallOutcome =
@@ -64,7 +64,7 @@ export function mergeActions(during: CallAction[], analysed: CallAction[]): Call
  */
 export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
   const { outcome, numberCall } = await finalizeInTransaction(db, params);
-  if (numberCall && params.judgeNumberHealth !== false) {
+  if (numberCall) {
     // After commit, once per call: the number's health is judged on it (docs/numbers.md "Number health"). A failure
     // here is logged, never the call's: its result is written and a retried step would not judge it again.
     await evaluateNumberHealthAfterCall(db, numberCall).catch((error: unknown) =>
@@ -132,23 +132,11 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
     }
 
     // The number it was placed from: one more call on its counters of the day (number_daily_stats).
-    let numberCall: EvaluateNumberHealthParams | null = null;
-    if (call.direction === "outbound" && call.fromPhoneNumber && call.dialedAt) {
-      const stratum = callStratum({ contactPhoneNumber: sequence.phoneNumber, timezone: sequence.timezone, at: call.dialedAt });
-      const numberOutcome = numberCallOutcomeOf(call.disposition);
-      await recordNumberCall(tx, {
-        organizationId: call.organizationId,
-        phoneNumber: call.fromPhoneNumber,
-        callId,
-        dialedAt: call.dialedAt,
-        outcome: numberOutcome,
-        durationSeconds: call.duration,
-        optedOut: resultType === "Opted Out",
-        stratum,
-        now,
-      });
-      numberCall = { organizationId: call.organizationId, phoneNumber: call.fromPhoneNumber, stratum, outcome: numberOutcome, now };
-    }
+    const counted = params.numberHealth === "none" ? null : numberCallOf(call, { resultType, contactPhoneNumber: sequence.phoneNumber, timezone: sequence.timezone, now });
+    if (counted) await recordNumberCall(tx, counted);
+    const numberCall: EvaluateNumberHealthParams | null = counted
+      ? { organizationId: counted.organizationId, phoneNumber: counted.phoneNumber, stratum: counted.stratum, outcome: counted.outcome, now }
+      : null;
 
     let lifecycleStatus = sequence.lifecycleStatus;
     let nextCall: { callId: string; stepNumber: number; scheduledAt: string } | null = null;

@@ -1,7 +1,7 @@
-import { sql } from "drizzle-orm";
+import { eq, inArray, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { numberDailyStats } from "@/db/schema";
-import { statsDayOf } from "./call-stratum";
+import { calls, numberDailyStats, sequences, type ResultType } from "@/db/schema";
+import { callStratum, statsDayOf } from "./call-stratum";
 
 /** How a dialed call ended, for a number's counters (calls.disposition, written by the voice engine). */
 export type NumberCallOutcome = "answered" | "voicemail" | "no-answer" | "busy" | "failed";
@@ -40,6 +40,56 @@ export type RecordNumberCallParams = {
   stratum: string;
   now: Date;
 };
+
+type CallFacts = {
+  id: string;
+  organizationId: string;
+  direction: string;
+  fromPhoneNumber: string;
+  dialedAt: Date | null;
+  disposition: string | null;
+  duration: number;
+};
+
+/**
+ * What a call with its final result counts on its number (null for calls that are not the number's: callbacks,
+ * calls never dialed, calls without a caller ID).
+ */
+export function numberCallOf(call: CallFacts, params: { resultType: ResultType; contactPhoneNumber: string; timezone: string; now: Date }): RecordNumberCallParams | null {
+  if (call.direction !== "outbound" || !call.fromPhoneNumber || !call.dialedAt) return null;
+  return {
+    organizationId: call.organizationId,
+    phoneNumber: call.fromPhoneNumber,
+    callId: call.id,
+    dialedAt: call.dialedAt,
+    outcome: numberCallOutcomeOf(call.disposition),
+    durationSeconds: call.duration,
+    optedOut: params.resultType === "Opted Out",
+    stratum: callStratum({ contactPhoneNumber: params.contactPhoneNumber, timezone: params.timezone, at: call.dialedAt }),
+    now: params.now,
+  };
+}
+
+/**
+ * Counts calls whose final result was written without counting them (the demo history: its long per-sequence
+ * transactions would otherwise serialize on the numbers' day rows), one upsert each, outside any transaction.
+ */
+export async function recordNumberCallsOf(db: DbOrTx, params: { callIds: string[]; now: Date }): Promise<number> {
+  if (params.callIds.length === 0) return 0;
+  const rows = await db
+    .select({ call: calls, contactPhoneNumber: sequences.phoneNumber, timezone: sequences.timezone })
+    .from(calls)
+    .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
+    .where(inArray(calls.id, params.callIds));
+  let counted = 0;
+  for (const row of rows) {
+    const numberCall = numberCallOf(row.call, { resultType: row.call.resultType, contactPhoneNumber: row.contactPhoneNumber, timezone: row.timezone, now: params.now });
+    if (!numberCall) continue;
+    await recordNumberCall(db, numberCall);
+    counted += 1;
+  }
+  return counted;
+}
 
 /**
  * Adds one ended outbound call to its number's counters of the day: one statement (an upsert that also reads the
