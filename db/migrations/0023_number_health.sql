@@ -33,6 +33,7 @@ CREATE TABLE "number_health_monitors" (
 	"state_calls" integer DEFAULT 0 NOT NULL,
 	"state_answered" integer DEFAULT 0 NOT NULL,
 	"state_expected" double precision DEFAULT 0 NOT NULL,
+	"version" integer DEFAULT 0 NOT NULL,
 	"updated_at" timestamp with time zone DEFAULT now() NOT NULL
 );
 --> statement-breakpoint

@@ -47,7 +47,9 @@ export const numberDailyStats = pgTable(
 /**
  * The health rule's running state of one number (server/services/numbers/health/health-rule.ts): the two one-sided
  * Bernoulli CUSUMs (rest and watch), each with the calls of its current run (since its statistic was last 0), and
- * the calls since the number entered its current health state. Updated under a row lock, one call at a time.
+ * the calls since the number entered its current health state. Written only with the `version` it was read at
+ * (optimistic: a concurrent writer makes the other read again), and every change of the number's health writes it,
+ * so each call is taken once and a change is decided on the state it was made from.
  */
 export const numberHealthMonitors = pgTable(
   "number_health_monitors",
@@ -67,6 +69,7 @@ export const numberHealthMonitors = pgTable(
     stateCalls: integer("state_calls").notNull().default(0),
     stateAnswered: integer("state_answered").notNull().default(0),
     stateExpected: doublePrecision("state_expected").notNull().default(0),
+    version: integer("version").notNull().default(0),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
   },
   (t) => [index("number_health_monitors_org_idx").on(t.organizationId)],

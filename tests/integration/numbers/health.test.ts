@@ -5,7 +5,7 @@ import os from "node:os";
 import path from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { Db } from "@/db";
-import { numberDailyStats, numbers, webhookDeliveries } from "@/db/schema";
+import { callEvents, numberDailyStats, numberHealthMonitors, numbers, webhookDeliveries } from "@/db/schema";
 import { isCallableNumberSql } from "@/db/queries/numbers";
 import { inngest } from "@/inngest/client";
 import { createDeliverWebhookFunction } from "@/inngest/functions/deliver-webhook";
@@ -230,6 +230,41 @@ describe("number health counters", () => {
     expect(await evaluateNumberHealthAfterCall(db, { organizationId: organization.id, phoneNumber: stranger, stratum: "US-NY|3", outcome: "no-answer", now })).toEqual([]);
     await expect(findNumberHealth(db, { organizationId: organization.id, days: 0 })).rejects.toMatchObject({ code: "INVALID_REQUEST" });
     await expect(findNumberHealth(db, { organizationId: organization.id, days: 91 })).rejects.toMatchObject({ code: "INVALID_REQUEST" });
+  });
+});
+
+describe("number health under concurrency", () => {
+  it("takes each of many calls of one number ending at once exactly once, and writes its rest once", async () => {
+    const { organization } = await createTestOrganization(db);
+    const ours = await insertNumber(db, organization.id, freshNumber());
+    const peer = freshNumber();
+    const now = new Date("2026-03-02T15:00:00Z");
+    // The peers' history: 200 calls, 40 % answered.
+    for (let index = 0; index < 200; index += 1) {
+      await recordNumberCall(db, { organizationId: organization.id, phoneNumber: peer, callId: `call.p${index}`, dialedAt: now, outcome: index % 5 < 2 ? "answered" : "voicemail", durationSeconds: 40, optedOut: false, stratum: "US-NY|3", now });
+    }
+    const judge = (outcome: "answered" | "voicemail") => evaluateNumberHealthAfterCall(db, { organizationId: organization.id, phoneNumber: ours.phoneNumber, stratum: "US-NY|3", outcome, now });
+    const inParallel = async (count: number, outcomeOf: (index: number) => "answered" | "voicemail") => {
+      let next = 0;
+      const changes = await Promise.all(
+        Array.from({ length: 8 }, async () => {
+          const made = [];
+          while (next < count) made.push(...(await judge(outcomeOf(next++))));
+          return made;
+        }),
+      );
+      return changes.flat();
+    };
+    // 40 calls like its peers, 8 at a time: every one on the monitor, no change.
+    expect(await inParallel(40, (index) => (index % 5 < 2 ? "answered" : "voicemail"))).toEqual([]);
+    const [monitor] = await db.select().from(numberHealthMonitors).where(eq(numberHealthMonitors.numberId, ours.id));
+    expect(monitor).toMatchObject({ stateCalls: 40, stateAnswered: 16, version: 40 });
+    // Then 100 unanswered calls, 8 at a time: one rest, written once.
+    const changes = await inParallel(100, () => "voicemail");
+    expect(changes.map((change) => `${change.previousHealth}→${change.health}`)).toEqual(["healthy→resting"]);
+    const events = await db.select().from(callEvents).where(and(eq(callEvents.organizationId, organization.id), eq(callEvents.type, "number.health_changed")));
+    expect(events).toHaveLength(1);
+    expect((await healthOf(db, ours.id)).health).toBe("resting");
   });
 });
 

@@ -62,8 +62,8 @@ export type ChangeNumberHealthParams = {
 /**
  * Writes a change of a number's health — `health`, `healthReason`, `healthChangedAt`, `restingUntil` (now + the rest
  * for `resting`, cleared otherwise) — with its `number.health_changed` event in the feed and one webhook delivery per
- * endpoint that asked for it, in the caller's transaction (which holds the number's monitor lock, so one change is
- * written once). The caller requests the deliveries' attempts after commit.
+ * endpoint that asked for it, in the caller's transaction (which has written the number's monitor at the version it
+ * decided on, so one change is written once). The caller requests the deliveries' attempts after commit.
  */
 export async function changeNumberHealth(tx: DbOrTx, params: ChangeNumberHealthParams): Promise<{ change: NumberHealthChange; deliveryIds: string[] }> {
   const restingUntil = params.to === "resting" ? new Date(params.now.getTime() + params.restHours * 3_600_000) : null;

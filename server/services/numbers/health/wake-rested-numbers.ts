@@ -1,11 +1,11 @@
 import { and, asc, eq, inArray, isNull, lte, or } from "drizzle-orm";
 import type { Db } from "@/db";
-import { numbers } from "@/db/schema";
+import { numberHealthMonitors, numbers } from "@/db/schema";
 import { getConfig } from "@/server/config/env";
 import { getLogger } from "@/server/observability/logger";
 import { changeNumberHealth, type NumberHealthChange } from "./change-number-health";
 import { backFromRestReason } from "./evaluate-number-health";
-import { lockHealthMonitor, saveHealthMonitor } from "./health-monitor-store";
+import { saveHealthMonitor } from "./health-monitor-store";
 import { EMPTY_MONITOR } from "./health-rule";
 
 export type WakeRestedNumbersParams = {
@@ -18,8 +18,8 @@ export type WakeRestedNumbersParams = {
 
 /**
  * Brings back, under `watch`, every resting number whose rest is over (`restingUntil` ≤ now): its health and reason,
- * a fresh monitor, one `number.health_changed` event and its webhook deliveries, one number per transaction under
- * the number's monitor lock (a call's evaluation that woke it first leaves nothing to do here). Run by the
+ * a fresh monitor, one `number.health_changed` event and its webhook deliveries, one number per transaction, written
+ * only at the monitor version read with it (a call's judgement that woke it first leaves nothing to do here). Run by the
  * number-health sweep (inngest/functions/number-health-sweep.ts) every 5 minutes; evaluations also wake a number
  * lazily. Returns the changes and the deliveries whose attempts the caller requests.
  */
@@ -42,9 +42,16 @@ export async function wakeRestedNumbers(db: Db, params: WakeRestedNumbersParams)
   const deliveryIds: string[] = [];
   for (const candidate of due) {
     const woken = await db.transaction(async (tx) => {
-      await lockHealthMonitor(tx, { numberId: candidate.id, organizationId: candidate.organizationId, now });
-      const [number] = await tx.select().from(numbers).where(eq(numbers.id, candidate.id)).limit(1);
+      // The number and its monitor's version in one read: a call's judgement that woke it first bumped the version.
+      const [number] = await tx
+        .select({ number: numbers, version: numberHealthMonitors.version })
+        .from(numbers)
+        .leftJoin(numberHealthMonitors, eq(numberHealthMonitors.numberId, numbers.id))
+        .where(eq(numbers.id, candidate.id))
+        .limit(1)
+        .then((rows) => rows.map((row) => ({ ...row.number, monitorVersion: row.version })));
       if (!number || number.health !== "resting" || (number.restingUntil && number.restingUntil > now)) return null;
+      if (!(await saveHealthMonitor(tx, { numberId: number.id, organizationId: number.organizationId, monitor: EMPTY_MONITOR, version: number.monitorVersion, now }))) return null;
       const changed = await changeNumberHealth(tx, {
         organizationId: number.organizationId,
         numberId: number.id,
@@ -56,7 +63,6 @@ export async function wakeRestedNumbers(db: Db, params: WakeRestedNumbersParams)
         now,
         restHours: getConfig().NUMBER_REST_HOURS,
       });
-      await saveHealthMonitor(tx, { numberId: number.id, monitor: EMPTY_MONITOR, now });
       return changed;
     });
     if (!woken) continue;
