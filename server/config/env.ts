@@ -451,13 +451,6 @@ const fields = {
     default: "`on`",
     sameOnEveryInstance: true,
   }),
-  NUMBER_DAILY_CALL_CAP: setting(wholeNumber(1, 100_000).default(100), {
-    group: "Call engine",
-    description:
-      "Calls a day from one number, unless the number has its own cap (docs/numbers.md): carriers label numbers that place many short calls a day as spam; 100 follows their guidance. Calls over the cap wait for another of the pool's numbers or the next day.",
-    default: "`100`",
-    sameOnEveryInstance: true,
-  }),
   CALL_PAUSED_RECHECK_SECONDS: setting(wholeNumber(1, 86_400).default(300), {
     group: "Call engine",
     description: "How long a due call of a paused agent waits before it is looked at again.",
@@ -475,6 +468,20 @@ const fields = {
     group: "Call engine",
     description: "Calls per second from one caller ID (one of an agent's numbers).",
     default: "`5`",
+    sameOnEveryInstance: true,
+  }),
+  NUMBER_DAILY_CALL_CAP: setting(wholeNumber(1, 100_000).default(100), {
+    group: "Call engine",
+    description:
+      "Calls a day one number places, when the number has no cap of its own (`daily_call_cap`). Carriers' and analytics engines' guidance for outbound caller IDs is on the order of 100 calls a day per number; above it numbers are labelled spam sooner. See docs/numbers.md.",
+    default: "`100`",
+    sameOnEveryInstance: true,
+  }),
+  NUMBER_REST_HOURS: setting(wholeNumber(1, 2_160).default(72), {
+    group: "Call engine",
+    description:
+      "How long a number the health rule rests stays out of the rotation; it then comes back under `watch` (docs/numbers.md \"Number health\").",
+    default: "`72`",
     sameOnEveryInstance: true,
   }),
   CALL_DISPATCH_HORIZON_MS: setting(wholeNumber(1, 60_000).default(2000), {

@@ -5,6 +5,7 @@ import { findActiveNumber } from "@/db/queries/numbers";
 import { getLogger } from "@/server/observability/logger";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import { recordMessageEvent } from "@/server/services/events/record-message-event";
+import { recordNumberStop } from "@/server/services/numbers/health/record-number-stats";
 import { endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { newMessageId } from "@/server/services/sequences/message-steps";
 
@@ -106,6 +107,8 @@ export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<Rece
     if (keyword === "stop") {
       await tx.insert(optOuts).values({ organizationId, phoneNumber: params.from, source: "sms", reason: `Replied "${params.body.trim().slice(0, 40)}" by SMS`, createdAt: now }).onConflictDoNothing();
       ended = await endSequencesOfContact(tx, { organizationId, phoneNumber: params.from, now, reason: "the contact opted out by SMS" });
+      // A STOP counts against the number it was sent to (docs/numbers.md "Number health").
+      await recordNumberStop(tx, { organizationId, phoneNumber: params.to, now });
       reply = STOP_CONFIRMATION;
     } else if (keyword === "start") {
       await tx.delete(optOuts).where(and(eq(optOuts.organizationId, organizationId), eq(optOuts.phoneNumber, params.from), eq(optOuts.source, "sms")));
