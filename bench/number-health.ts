@@ -159,7 +159,7 @@ function main() {
   console.log(`number health rule: rest CUSUM ratio ${rule.rest.ratio}, h ${rule.rest.threshold}, ≥ ${rule.rest.minCalls} calls, observed ≤ ${rule.rest.maxObservedRatio} × expected;`);
   console.log(`  watch CUSUM ratio ${rule.watch.ratio}, h ${rule.watch.threshold}, ≥ ${rule.watch.minCalls} calls, observed ≤ ${rule.watch.maxObservedRatio} × expected; window ${rule.windowDays} days`);
   console.log(`${TRIALS} organizations × ${NUMBERS} numbers per scenario, ${CALLS_PER_DAY} calls/day for ${DAYS} days (seed ${SEED})\n`);
-  const header = ["scenario", "numbers", "rested", "watched", "calls to watch p50/p90", "calls to rest p50/p90/p99/max", "straight to resting"];
+  const header = ["scenario", "numbers", "rested", "watched or rested", "calls to watch or rest p50/p90", "calls to rest p50/p90/p99/max", "straight to resting"];
   const rows: string[][] = [];
   let falseRest = 0;
   for (const [index, scenario] of scenarios.entries()) {
@@ -210,7 +210,8 @@ function main() {
   console.log(`|${widths.map((width) => "-".repeat(width + 2)).join("|")}|`);
   for (const row of rows) console.log(line(row));
   console.log(`\nfalse rests on healthy numbers: ${(falseRest * 100).toFixed(2)} % per number-month (goal ≤ ${FALSE_REST_GOAL * 100} %): ${falseRest <= FALSE_REST_GOAL ? "met" : "NOT met"}`);
-  console.log("calls to watch / rest: the bad number's calls from the drop until the change (a resting number places none).");
+  console.log("rested / watched: numbers the rule rested (or put under watch or rested) at least once in the 30 days; for a dropping number, after its drop (23 days).");
+  console.log("calls to …: the dropping number's calls from the drop until its first change; straight to resting: that change was a rest (one event).");
 }
 
 function pct(count: number, total: number): string {

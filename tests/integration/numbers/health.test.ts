@@ -144,6 +144,12 @@ describe("number health, closed loop, on the simulated call engine", () => {
       expect(pool).toMatchObject({ allResting: true, nextBackAt: rested.restingUntil!.toISOString() });
       expect(pool.message).toContain("Calls are waiting");
       expect((await findPoolRest(db, { organizationId: organization.id, phoneNumbers: peers.map((peer) => peer.phoneNumber), now: start })).allResting).toBe(false);
+      // The agent's page asks through the console's procedure; another organization's agent is not found.
+      const member = await dashboardCaller(db, organization.id, "member", clock.now);
+      expect(await member.agents.poolRest({ agentId: badAgent.id })).toMatchObject({ allResting: true, nextBackAt: rested.restingUntil!.toISOString(), resting: [{ numberId: bad.id, reason: rested.healthReason }] });
+      expect(await member.agents.poolRest({ agentId: peerAgent.id })).toMatchObject({ allResting: false, resting: [], message: null });
+      const elsewhere = await createTestOrganization(db);
+      await expect((await dashboardCaller(db, elsewhere.organization.id, "member")).agents.poolRest({ agentId: badAgent.id })).rejects.toMatchObject({ code: "NOT_FOUND" });
 
       // Exactly one event, in the feed and in the webhook log (delivered, signed, the same id and bytes).
       await runner.drain();

@@ -12,6 +12,6 @@ export { changeNumberHealth, numberHealthEventData, type NumberHealthChange } fr
 export { evaluateNumberHealthAfterCall, type EvaluateNumberHealthParams } from "./evaluate-number-health";
 export { findNumberHealth, MAX_HEALTH_DAYS, type FindNumberHealthParams, type NumberHealthDay, type NumberHealthView } from "./find-number-health";
 export { NUMBER_HEALTH_RULE, decideHealth, describeHealthEvidence, expectedAnswerRate, stepMonitor } from "./health-rule";
-export { findPoolRest, type PoolRest } from "./pool-rest";
+export { findAgentPoolRest, findPoolRest, type PoolRest } from "./pool-rest";
 export { recordNumberCall, recordNumberStop, numberCallOutcomeOf } from "./record-number-stats";
 export { wakeRestedNumbers } from "./wake-rested-numbers";

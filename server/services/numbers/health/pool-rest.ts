@@ -1,6 +1,7 @@
 import { and, eq, inArray, ne } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { numbers } from "@/db/schema";
+import { agents, numbers } from "@/db/schema";
+import { AppError } from "@/server/errors";
 
 export type PoolRest = {
   /** Every number of the pool rests now: its calls wait (the dialer never swaps in another number to dodge a label). */
@@ -40,4 +41,14 @@ export async function findPoolRest(db: DbOrTx, params: { organizationId: string;
       ? `Calls are waiting: every number of this agent is resting (people stopped answering it, against your other numbers to the same places and hours). Calls resume when the first one is back, under watch, at ${nextBackAt}.`
       : null,
   };
+}
+
+/** findPoolRest of an agent's pool (the console's agent page). 404 AGENT_NOT_FOUND unless the agent is the organization's. */
+export async function findAgentPoolRest(db: DbOrTx, params: { organizationId: string; agentId: string; now: Date }): Promise<PoolRest> {
+  const [agent] = await db
+    .select({ phoneNumbers: agents.phoneNumbers })
+    .from(agents)
+    .where(and(eq(agents.id, params.agentId), eq(agents.organizationId, params.organizationId)));
+  if (!agent) throw new AppError("AGENT_NOT_FOUND", `Agent ${params.agentId} was not found.`);
+  return findPoolRest(db, { organizationId: params.organizationId, phoneNumbers: agent.phoneNumbers, now: params.now });
 }
