@@ -58,7 +58,8 @@ export function mergeActions(during: CallAction[], analysed: CallAction[]): Call
  * Writes a call's final result and everything that follows from it, in one transaction (sequence, then call,
  * locked): the analysis fields and final resultType; the credit charge (exactly once, DESIGN §5); an `Opted Out`
  * number on the organization's suppression list; the sequence's lifecycle move (`done`/`failed`, or the next call
- * step created `Scheduled` with its due time); whether the contact chain hands over. Only from the expected state:
+ * step created `Scheduled` with its due time); whether the contact chain hands over; the call on its number's day
+ * (number_daily_stats). After commit, the number is judged on the call (docs/numbers.md). Only from the expected state:
  * a second finalization of the same call (a retried step, the watchdog racing the analyser) changes nothing and
  * returns `finalized: false`, so `call/analyzed` is sent once per call.
  */
@@ -131,13 +132,6 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
         .onConflictDoNothing();
     }
 
-    // The number it was placed from: one more call on its counters of the day (number_daily_stats).
-    const counted = params.numberHealth === "none" ? null : numberCallOf(call, { resultType, contactPhoneNumber: sequence.phoneNumber, timezone: sequence.timezone, now });
-    if (counted) await recordNumberCall(tx, counted);
-    const numberCall: EvaluateNumberHealthParams | null = counted
-      ? { organizationId: counted.organizationId, phoneNumber: counted.phoneNumber, stratum: counted.stratum, outcome: counted.outcome, now }
-      : null;
-
     let lifecycleStatus = sequence.lifecycleStatus;
     let nextCall: { callId: string; stepNumber: number; scheduledAt: string } | null = null;
     let nextMessage: { messageId: string; stepNumber: number; scheduledAt: string } | null = null;
@@ -170,6 +164,14 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
       const ended = await endSequencesOfContact(tx, { organizationId: call.organizationId, phoneNumber: sequence.phoneNumber, now, reason: "the contact opted out during a call" });
       if (ended.includes(sequence.id)) lifecycleStatus = "done";
     }
+
+    // The number it was placed from: one more call on its counters of the day (number_daily_stats). Last, so the
+    // day row — shared by every call of the number that day — stays locked only until this commit.
+    const counted = params.numberHealth === "none" ? null : numberCallOf(call, { resultType, contactPhoneNumber: sequence.phoneNumber, timezone: sequence.timezone, now });
+    if (counted) await recordNumberCall(tx, counted);
+    const numberCall: EvaluateNumberHealthParams | null = counted
+      ? { organizationId: counted.organizationId, phoneNumber: counted.phoneNumber, stratum: counted.stratum, outcome: counted.outcome, now }
+      : null;
 
     return {
       outcome: {

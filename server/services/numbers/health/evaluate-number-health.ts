@@ -1,10 +1,11 @@
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
+import { numberHealthMonitors, type NumberHealthState } from "@/db/schema";
 import { getConfig } from "@/server/config/env";
 import { getLogger } from "@/server/observability/logger";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import { requestWebhookDeliveries } from "@/server/services/webhooks/event-deliveries";
 import { statsDayOf } from "./call-stratum";
-import type { NumberHealthState } from "@/db/schema";
 import { changeNumberHealth, type HealthEvidence, type NumberHealthChange } from "./change-number-health";
 import { readNumberForJudgement, saveHealthMonitor, type NumberUnderJudgement } from "./health-monitor-store";
 import { EMPTY_MONITOR, NUMBER_HEALTH_RULE, decideHealth, describeHealthEvidence, expectedAnswerRate, stepMonitor } from "./health-rule";
@@ -33,8 +34,8 @@ type Judged = { changes: NumberHealthChange[]; deliveryIds: string[] };
 /** Another writer changed the monitor between our read and our write: read again. */
 class MonitorMoved extends Error {}
 
-/** Readings of a number that may race with other calls of it before one is written (each conflict means one was). */
-const MAX_ATTEMPTS = 20;
+/** Optimistic readings before a contended call takes the monitor's row lock (and so goes next, whatever the others do). */
+const OPTIMISTIC_ATTEMPTS = 3;
 
 /**
  * Judges a number on one more of its ended outbound calls (after the call's final result committed,
@@ -43,8 +44,9 @@ const MAX_ATTEMPTS = 20;
  * nothing but the monitor: one read (number, monitor, peers) and one conditional write. On a change: the monitor,
  * the number's health, reason, `healthChangedAt` and `restingUntil`, one `number.health_changed` event in the feed
  * and its webhook deliveries, in one transaction; the deliveries are requested after commit. The monitor is written
- * only at the version read, so concurrent calls of one number are taken one at a time (a loser reads again) and a
- * change is written once. Returns the changes made (none for most calls).
+ * only at the version read, so concurrent calls of one number are taken one at a time (a loser reads again; after
+ * three losses it waits for the monitor's row lock) and a change is written once. Returns the changes made (none for
+ * most calls).
  *
  * Not judged: calls that reached nobody (carrier failures, invalid numbers: not the number's reputation), numbers the
  * organization does not hold, and calls that end while their number rests (they were placed before the rest). A
@@ -55,22 +57,36 @@ export async function evaluateNumberHealthAfterCall(db: DbOrTx, params: Evaluate
   const { now } = params;
   const restHours = params.restHours ?? getConfig().NUMBER_REST_HOURS;
   const sinceDay = statsDayOf(new Date(now.getTime() - (NUMBER_HEALTH_RULE.windowDays - 1) * 86_400_000));
-  for (let attempt = 0; attempt < MAX_ATTEMPTS; attempt += 1) {
-    const read = await readNumberForJudgement(db, { organizationId: params.organizationId, phoneNumber: params.phoneNumber, stratum: params.stratum, sinceDay });
+  const judgement = { ...params, restHours };
+  const reading = { organizationId: params.organizationId, phoneNumber: params.phoneNumber, stratum: params.stratum, sinceDay };
+  let judged: Judged | null = null;
+  let numberId: string | null = null;
+  for (let attempt = 0; attempt < OPTIMISTIC_ATTEMPTS && !judged; attempt += 1) {
+    const read = await readNumberForJudgement(db, reading);
     if (!read) return [];
-    const judged = await judgeOnce(db, read, { ...params, restHours });
-    if (!judged) continue;
-    await requestWebhookDeliveries(judged.deliveryIds);
-    for (const change of judged.changes) {
-      getLogger("numbers").info(
-        { numberId: change.numberId, phoneNumber: maskPhoneNumber(change.phoneNumber), from: change.previousHealth, to: change.health, restingUntil: change.restingUntil?.toISOString() ?? null },
-        "number health changed",
-      );
-    }
-    return judged.changes;
+    numberId = read.numberId;
+    judged = await judgeOnce(db, read, judgement);
   }
-  getLogger("numbers").warn({ phoneNumber: maskPhoneNumber(params.phoneNumber), attempts: MAX_ATTEMPTS }, "number health: a call was not judged (its number's monitor kept moving)");
-  return [];
+  if (!judged) {
+    // Contended (many calls of the number ending at once): wait for the monitor's row lock, then read and write
+    // under it — no other writer can move the version meanwhile.
+    const lockedNumberId = numberId!;
+    judged = await db.transaction(async (tx) => {
+      await tx.insert(numberHealthMonitors).values({ numberId: lockedNumberId, organizationId: params.organizationId, updatedAt: now }).onConflictDoNothing();
+      await tx.select({ numberId: numberHealthMonitors.numberId }).from(numberHealthMonitors).where(eq(numberHealthMonitors.numberId, lockedNumberId)).for("update");
+      const read = await readNumberForJudgement(tx, reading);
+      return read ? judgeOnce(tx, read, judgement) : { changes: [], deliveryIds: [] };
+    });
+    if (!judged) throw new Error("number health: the monitor moved under its own row lock");
+  }
+  await requestWebhookDeliveries(judged.deliveryIds);
+  for (const change of judged.changes) {
+    getLogger("numbers").info(
+      { numberId: change.numberId, phoneNumber: maskPhoneNumber(change.phoneNumber), from: change.previousHealth, to: change.health, restingUntil: change.restingUntil?.toISOString() ?? null },
+      "number health changed",
+    );
+  }
+  return judged.changes;
 }
 
 /** One reading's step: the result, or null when the monitor moved meanwhile. */
