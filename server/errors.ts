@@ -34,11 +34,14 @@ export const ERROR_TABLE = {
   TEST_CASE_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   TEST_RUN_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   SUPPRESSION_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
+  NUMBER_NOT_FOUND: { status: 404, trpc: "NOT_FOUND" },
   METHOD_NOT_ALLOWED: { status: 405, trpc: "METHOD_NOT_SUPPORTED" },
   CONFLICT: { status: 409, trpc: "CONFLICT" },
   MEETING_ALREADY_STARTED: { status: 409, trpc: "CONFLICT" },
   MEETING_CANCELLED: { status: 409, trpc: "CONFLICT" },
   OPTED_OUT: { status: 409, trpc: "CONFLICT" },
+  /** A number another organization owns (docs/numbers.md): never pooled, bought, claimed or validated by a second one. */
+  NUMBER_OWNED_ELSEWHERE: { status: 409, trpc: "CONFLICT" },
   /** A body without Content-Length where the limit is checked from it (routes served by Next.js). */
   LENGTH_REQUIRED: { status: 411, trpc: "BAD_REQUEST" },
   PAYLOAD_TOO_LARGE: { status: 413, trpc: "PAYLOAD_TOO_LARGE" },

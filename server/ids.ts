@@ -1,7 +1,7 @@
 import { randomFillSync, randomUUID } from "node:crypto";
 import { ulid } from "ulid";
 
-export type IdPrefix = "agent" | "call-sequence" | "call" | "prompt-ver" | "org" | "user" | "key" | "var" | "outcome" | "txn" | "invite" | "message" | "test-case" | "test-run" | "test-result" | "test-call" | "transfer";
+export type IdPrefix = "agent" | "call-sequence" | "call" | "prompt-ver" | "org" | "user" | "key" | "var" | "outcome" | "txn" | "invite" | "message" | "test-case" | "test-run" | "test-result" | "test-call" | "transfer" | "number";
 
 /**
  * The ULID's randomness, from the OS's crypto source drawn 4 KiB at a time: ulid's own generator asks the system for

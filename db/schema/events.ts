@@ -12,8 +12,12 @@ export const feedEventTypes = [
   "sms.failed",
   "sms.received",
   "sms.skipped",
+  "number.health_changed",
 ] as const;
-/** `call.result` (one per analysed call) and the message events (docs/sequences.md "Events"). */
+/**
+ * `call.result` (one per analysed call), the message events (docs/sequences.md "Events") and
+ * `number.health_changed` (one per change of a number's health, docs/numbers.md "Number health").
+ */
 export type CallEventType = (typeof feedEventTypes)[number];
 
 /**

@@ -13,5 +13,6 @@ export * from "./consent";
 export * from "./messages";
 export * from "./agent-tests";
 export * from "./phone-numbers";
+export * from "./number-health";
 export * from "./call-quality";
 export * from "./privacy";

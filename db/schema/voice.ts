@@ -27,6 +27,8 @@ export const twilioCalls = pgTable(
     /** Twilio's `MachineDetectionDuration`: how long AMD took to decide, from the answer (ms). */
     amdDurationMs: integer("amd_duration_ms"),
     answeredAt: timestamp("answered_at", { withTimezone: true, mode: "date" }),
+    /** The STIR/SHAKEN attestation the carrier gave the call (Twilio's `StirStatus` on `ringing`/`in-progress`: A, B or C); null when none was reported. */
+    stirStatus: text("stir_status"),
     completedAt: timestamp("completed_at", { withTimezone: true, mode: "date" }),
     durationSeconds: integer("duration_seconds"),
     sipResponseCode: integer("sip_response_code"),

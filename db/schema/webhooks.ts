@@ -2,6 +2,13 @@ import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { organizations } from "./organizations";
 
+/**
+ * What an endpoint can receive: `call.result` (every endpoint, the default) and `number.health_changed` (a number of
+ * the organization changed health, docs/numbers.md "Number health"), which an endpoint receives only when it asks for it.
+ */
+export const webhookEventTypes = ["call.result", "number.health_changed"] as const;
+export type WebhookEventType = (typeof webhookEventTypes)[number];
+
 /** `gone`: the endpoint answered 410 Gone; `manual`: an admin disabled it. */
 export type WebhookDisabledReason = "gone" | "manual";
 
@@ -28,6 +35,8 @@ export const webhookEndpoints = pgTable(
     disabledAt: timestamp("disabled_at", { withTimezone: true, mode: "date" }),
     /** Only calls of these agents are delivered; empty = every agent of the organization. */
     agentIds: jsonb("agent_ids").$type<string[]>().notNull().default(sql`'[]'::jsonb`),
+    /** The events sent to this endpoint; the agent filter applies to call results only. */
+    eventTypes: jsonb("event_types").$type<WebhookEventType[]>().notNull().default(sql`'["call.result"]'::jsonb`),
     createdByUserId: text("created_by_user_id"),
     createdAt: timestamp("created_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
     updatedAt: timestamp("updated_at", { withTimezone: true, mode: "date" }).notNull().defaultNow(),
@@ -37,7 +46,7 @@ export const webhookEndpoints = pgTable(
   (t) => [index("webhook_endpoints_org_idx").on(t.organizationId, t.createdAt)],
 );
 
-export type WebhookDeliveryKind = "call.result" | "test";
+export type WebhookDeliveryKind = "call.result" | "number.health_changed" | "test";
 /** `pending`: attempts (or retries) still to come; `failed`: the retry schedule is exhausted; `cancelled`: endpoint disabled or deleted. */
 export type WebhookDeliveryStatus = "pending" | "succeeded" | "failed" | "cancelled";
 
@@ -70,6 +79,10 @@ export const webhookDeliveries = pgTable(
   (t) => [
     // A redelivered `call/analyzed` event finds the existing delivery instead of sending the call twice.
     uniqueIndex("webhook_deliveries_endpoint_call_idx").on(t.endpointId, t.callId).where(sql`kind = 'call.result'`),
+    // One delivery per endpoint and number event (its `webhook-id`).
+    uniqueIndex("webhook_deliveries_endpoint_event_idx").on(t.endpointId, t.messageId).where(sql`kind = 'number.health_changed'`),
+    // The number-health sweep's scan: event deliveries whose attempts were never requested (server/services/webhooks/event-deliveries.ts).
+    index("webhook_deliveries_unsent_events_idx").on(t.createdAt).where(sql`kind = 'number.health_changed' and status = 'pending' and attempt_count = 0`),
     // Delivery IDs are time-ordered ULIDs: the log pages by ID.
     index("webhook_deliveries_org_id_idx").on(t.organizationId, t.id),
     index("webhook_deliveries_endpoint_id_idx").on(t.endpointId, t.id),

@@ -470,6 +470,20 @@ const fields = {
     default: "`5`",
     sameOnEveryInstance: true,
   }),
+  NUMBER_DAILY_CALL_CAP: setting(wholeNumber(1, 100_000).default(100), {
+    group: "Call engine",
+    description:
+      "Calls a day one number places, when the number has no cap of its own (`daily_call_cap`). Carriers' and analytics engines' guidance for outbound caller IDs is on the order of 100 calls a day per number; above it numbers are labelled spam sooner. See docs/numbers.md.",
+    default: "`100`",
+    sameOnEveryInstance: true,
+  }),
+  NUMBER_REST_HOURS: setting(wholeNumber(1, 2_160).default(72), {
+    group: "Call engine",
+    description:
+      "How long a number the health rule rests stays out of the rotation; it then comes back under `watch` (docs/numbers.md \"Number health\").",
+    default: "`72`",
+    sameOnEveryInstance: true,
+  }),
   CALL_DISPATCH_HORIZON_MS: setting(wholeNumber(1, 60_000).default(2000), {
     group: "Call engine",
     description:

@@ -7,6 +7,7 @@ import { agents, creditAllocations, creditTransactions, inputVariableDefinitions
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
 import { newId } from "@/server/ids";
+import { claimFictionalNumbers } from "@/server/services/numbers/claim-fictional-numbers";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
 import { seedAgentTestCases } from "./agent-test-cases";
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
@@ -82,7 +83,7 @@ export function demoAgentConfig(name: string, overrides: Partial<CreateAgentPara
   return {
     name,
     timezones: ["America/New_York", "America/Los_Angeles"],
-    phoneNumbers: ["+12025550101", "+12025550102"],
+    phoneNumbers: [],
     steps: DEMO_STEPS,
     prompt: `You are ${name}. Introduce yourself, confirm the contact's company and try to book a short follow-up meeting.`,
     inputVariables: [
@@ -145,6 +146,8 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   const primary = await createOrganization(db, { name: `Acme Demo (${stamp})`, monthlyCreditAllocation: 50_000, titleCaseAllowlisted: true });
   const primaryKey = await createApiKey(db, { organizationId: primary.id, name: "Demo key" });
   const primaryAgents: SeededAgent[] = [];
+  // The organizations' own numbers (fictional 555-01xx numbers: the demo data is only dialed by the voice simulator).
+  const primaryNumbers = await claimFictionalNumbers(db, { organizationId: primary.id, count: 2, now });
   const roles: Array<{ role: string; name: string; status?: "ACTIVE" | "PAUSED" | "ARCHIVED" }> = [
     { role: "link", name: "Link Booking Agent" },
     { role: "crm", name: "CRM Routing Agent" },
@@ -153,7 +156,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
     { role: "archived", name: "Archived Agent", status: "ARCHIVED" },
   ];
   for (const spec of roles) {
-    const agent = await createAgent(db, { organizationId: primary.id, ...demoAgentConfig(spec.name, { status: spec.status ?? "ACTIVE" }) });
+    const agent = await createAgent(db, { organizationId: primary.id, ...demoAgentConfig(spec.name, { status: spec.status ?? "ACTIVE", phoneNumbers: primaryNumbers }) });
     await softDeleteLegacyField(db, agent.id);
     primaryAgents.push({ agentId: agent.id, name: agent.name, status: agent.status, role: spec.role, requiredInputVariables: ["company_name"] });
   }
@@ -173,7 +176,7 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   // Enrollments in several states: scheduled for tomorrow, a chain with waiting contacts, a bulk batch, cancelled, paused agent, opted out.
   const enrollments = await seedEnrollments(db, { organizationId: primary.id, agentId: agentsByRole.get("link")!, pausedAgentId: agentsByRole.get("paused"), now });
   // An agent that also emails and texts (after the history, which drives calls only): link booking, so its emails carry the meeting.
-  const followUp = await createAgent(db, { organizationId: primary.id, ...demoAgentConfig("Follow-up Agent", { steps: DEMO_FOLLOW_UP_STEPS, replyEndsSequence: true }) });
+  const followUp = await createAgent(db, { organizationId: primary.id, ...demoAgentConfig("Follow-up Agent", { steps: DEMO_FOLLOW_UP_STEPS, replyEndsSequence: true, phoneNumbers: primaryNumbers }) });
   await softDeleteLegacyField(db, followUp.id);
   const followUpBooking = await validateBookingConfig(db, { organizationId: primary.id, bookingConfig: simulatorBookingConfig("link") });
   await db.update(agents).set({ bookingConfig: followUpBooking }).where(eq(agents.id, followUp.id));
@@ -195,7 +198,8 @@ export async function seedDemo(db: Db, options: SeedOptions): Promise<SeedResult
   // secondary: isolation
   const secondary = await createOrganization(db, { name: `Globex Demo (${stamp})`, monthlyCreditAllocation: 5_000 });
   const secondaryKey = await createApiKey(db, { organizationId: secondary.id, name: "Demo key" });
-  const secondaryAgent = await createAgent(db, { organizationId: secondary.id, ...demoAgentConfig("Globex Agent") });
+  const secondaryNumbers = await claimFictionalNumbers(db, { organizationId: secondary.id, count: 2, now });
+  const secondaryAgent = await createAgent(db, { organizationId: secondary.id, ...demoAgentConfig("Globex Agent", { phoneNumbers: secondaryNumbers }) });
   await softDeleteLegacyField(db, secondaryAgent.id);
   await db.insert(memberships).values({ organizationId: secondary.id, userId: demoUsers[0]!.id, role: "admin" });
   await seedAgentTestCases(db, { organizationId: secondary.id, agents: [{ agentId: secondaryAgent.id, timezone: "America/New_York", hasCalendar: false }], now });

@@ -20,6 +20,7 @@ import { eventsRouter } from "../routers/events/router";
 import { consentRouter } from "../routers/consent/router";
 import { overviewRouter } from "../routers/overview/router";
 import { integrationsRouter } from "../routers/integrations/router";
+import { numbersRouter } from "../routers/numbers/router";
 import { createCallerFactory, router } from "./init";
 
 export const appRouter = router({
@@ -45,6 +46,7 @@ export const appRouter = router({
   consent: consentRouter,
   overview: overviewRouter,
   integrations: integrationsRouter,
+  numbers: numbersRouter,
 });
 
 export type AppRouter = typeof appRouter;

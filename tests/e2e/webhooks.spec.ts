@@ -61,4 +61,14 @@ test("an admin adds a webhook endpoint, sends a test event to a local receiver, 
   await expect(page.getByTestId("attempts")).toContainText("200");
   await expect(page.getByTestId("attempts")).toContainText("thanks");
   await snap("webhook-endpoint");
+
+  // Call results by default; number health changes when asked for (docs/webhooks.md "Number health events").
+  await expect(page.getByLabel("Call results")).toBeChecked();
+  await expect(page.getByLabel("Number health changes")).not.toBeChecked();
+  await page.getByLabel("Number health changes").check();
+  await page.getByRole("button", { name: "Save endpoint" }).click();
+  await expect(page.getByText("Saved.")).toBeVisible();
+  await page.reload();
+  await expect(page.getByLabel("Number health changes")).toBeChecked();
+  await expect(page.getByLabel("Call results")).toBeChecked();
 });

@@ -1,5 +1,7 @@
 import type { Db } from "@/db";
-import { calls, creditAllocations, creditTransactions, sequences } from "@/db/schema";
+import { and, eq } from "drizzle-orm";
+import { calls, creditAllocations, creditTransactions, numbers, sequences } from "@/db/schema";
+import { claimFictionalNumbers } from "@/server/services/numbers/claim-fictional-numbers";
 import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
 import { createApiKey } from "@/server/services/api-keys/manage-api-keys";
@@ -16,8 +18,35 @@ export async function createTestOrganization(db: Db, overrides: Partial<CreateOr
   return { organization, apiKey: key };
 }
 
+/**
+ * A fresh agent. Its pool is the organization's own numbers (docs/numbers.md): the numbers given are made the
+ * organization's (a number another test organization owns fails the test: numbers are unique, so parallel test files
+ * must not share literal pool numbers — leave `phoneNumbers` out for a fresh fictional number); none given: one fresh.
+ */
 export async function createTestAgent(db: Db, organizationId: string, overrides: Partial<CreateAgentParams> = {}) {
-  return createAgent(db, { organizationId, name: overrides.name ?? "Test Agent", ...overrides });
+  const phoneNumbers = overrides.phoneNumbers ? await ownTestNumbers(db, organizationId, overrides.phoneNumbers) : await claimFictionalNumbers(db, { organizationId, count: 1 });
+  return createAgent(db, { organizationId, name: overrides.name ?? "Test Agent", ...overrides, phoneNumbers });
+}
+
+/** Makes these numbers the organization's own (voice, SMS, inbound), as a purchase would. */
+export async function ownTestNumbers(db: Db, organizationId: string, phoneNumbers: string[], options: { sms?: boolean; voice?: boolean; inbound?: boolean } = {}) {
+  for (const phoneNumber of phoneNumbers) {
+    const [owner] = await db.select({ organizationId: numbers.organizationId }).from(numbers).where(and(eq(numbers.phoneNumber, phoneNumber), eq(numbers.status, "active")));
+    if (owner?.organizationId === organizationId) continue;
+    if (owner) throw new Error(`Test number ${phoneNumber} is owned by another test organization: give each test file its own numbers (or leave phoneNumbers out).`);
+    await db.insert(numbers).values({
+      id: newId("number"),
+      organizationId,
+      phoneNumber,
+      carrier: "twilio",
+      voice: options.voice ?? true,
+      sms: options.sms ?? true,
+      inbound: options.inbound ?? true,
+      source: "purchased",
+      status: "active",
+    });
+  }
+  return phoneNumbers;
 }
 
 export async function createTestTransaction(

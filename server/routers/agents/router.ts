@@ -4,6 +4,7 @@ import { checkAccessProcedure } from "./check-access.procedure";
 import { createAgentProcedure } from "./create-agent.procedure";
 import { getAgentConfigProcedure } from "./get-agent-config.procedure";
 import { getCallingLimitsProcedure } from "./get-calling-limits.procedure";
+import { getPoolRestProcedure } from "./get-pool-rest.procedure";
 import { listAgentsProcedure } from "./list-agents.procedure";
 import { listConsoleAgentsProcedure } from "./list-console-agents.procedure";
 import { listExtractedVariablesProcedure } from "./list-extracted-variables.procedure";
@@ -14,7 +15,7 @@ import { updateCallingLimitsProcedure } from "./update-calling-limits.procedure"
 
 /**
  * Agents. Procedures with an OpenAPI `.meta()` are also `/api/v1` operations (checkAccess backs the HEAD checks);
- * listForConsole, getConfig, create and update are the console's agent management (dashboard sessions only): every
+ * listForConsole, getConfig, create, update and poolRest are the console's agent management (dashboard sessions only): every
  * role reads, admins write.
  */
 export const agentsRouter = router({
@@ -26,6 +27,7 @@ export const agentsRouter = router({
   callEventSample: callEventSampleProcedure,
   callingLimits: getCallingLimitsProcedure,
   updateCallingLimits: updateCallingLimitsProcedure,
+  poolRest: getPoolRestProcedure,
   listForConsole: listConsoleAgentsProcedure,
   getConfig: getAgentConfigProcedure,
   create: createAgentProcedure,

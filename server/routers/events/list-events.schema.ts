@@ -31,7 +31,7 @@ export const listEventsMeta: Meta = {
 export const ZListEventsRequestSchema = z.object({
   after: idText().optional().describe("Opaque cursor: the `nextCursor` of the previous page. Omit to start at the oldest event kept."),
   limit: queryInteger({ min: 1, max: MAX_EVENTS_LIMIT, description: "Events per page, 1 to 500 (default 100)." }).optional(),
-  agentId: idText().optional().describe("Only calls of this agent."),
+  agentId: idText().optional().describe("Only calls (and messages) of this agent; events of no one agent (`number.health_changed`) are then left out."),
 });
 
 const callEventPayloadJsonSchema = (() => {
@@ -41,10 +41,10 @@ const callEventPayloadJsonSchema = (() => {
 
 export const ZEventSchema = z
   .object({
-    id: z.string().describe("`call.result`: the `webhook-id` of the call's webhook deliveries (`msg_<call ULID>`); message events: `evt_…`, unique per event."),
+    id: z.string().describe("`call.result`: the `webhook-id` of the call's webhook deliveries (`msg_<call ULID>`); other events: `evt_…`, unique per event (for `number.health_changed`, also its deliveries' `webhook-id`)."),
     type: z
       .enum(feedEventTypes)
-      .describe("`call.result` (a call's result: `data` is the webhook body) or a message event (`email.sent`, `email.failed`, `email.unsubscribed`, `email.skipped`, `sms.sent`, `sms.delivered`, `sms.failed`, `sms.received`, `sms.skipped`: `data` is a message object, docs/sequences.md). New types may be added: skip types you do not know."),
+      .describe("`call.result` (a call's result: `data` is the webhook body), a message event (`email.sent`, `email.failed`, `email.unsubscribed`, `email.skipped`, `sms.sent`, `sms.delivered`, `sms.failed`, `sms.received`, `sms.skipped`: `data` is a message object, docs/sequences.md) or `number.health_changed` (one of the organization's numbers changed health: `data` is the event's webhook body, docs/numbers.md). New types may be added: skip types you do not know."),
     createdAt: z.string().describe("When the result was recorded (ISO 8601)."),
     data: z
       .record(z.string(), z.unknown())

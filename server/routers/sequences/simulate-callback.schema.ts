@@ -11,8 +11,14 @@ export const ZSimulateCallbackResponseSchema = z.discriminatedUnion("outcome", [
     to: z.string().describe("Our number they called."),
   }),
   z.object({
+    outcome: z.literal("rejected"),
+    reason: z.literal("unknown-number").describe("No organization owns the number (docs/numbers.md): the call is refused."),
+    from: z.string(),
+    to: z.string(),
+  }),
+  z.object({
     outcome: z.literal("fallback"),
-    reason: z.string().describe("unknown-caller, agent-not-on-duty or unknown-number."),
+    reason: z.string().describe("unknown-caller or agent-not-on-duty."),
     fallbackMode: z.enum(["message", "forward"]),
     message: z.string().describe("What the caller would hear."),
     forwardTo: z.string().nullable(),

@@ -12,6 +12,7 @@ export const createWebhookEndpointProcedure = requireRole("admin")
       url: input.url,
       description: input.description,
       agentIds: input.agentIds,
+      eventTypes: input.eventTypes,
       createdByUserId: actor.type === "user" ? actor.userId : null,
       now: ctx.now(),
     });

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { webhookEventTypes } from "@/db/schema";
 import { MAX_NAME_LENGTH, MAX_URL_LENGTH, MAX_WEBHOOK_AGENT_FILTER } from "@/server/schemas/limits";
 import { boundedText, idText } from "@/server/schemas/text";
 
@@ -15,6 +16,12 @@ export const ZWebhookAgentIdsSchema = z
   .max(MAX_WEBHOOK_AGENT_FILTER)
   .describe("Deliver only calls of these agents; empty = every agent of the organization.");
 
+export const ZWebhookEventTypesSchema = z
+  .array(z.enum(webhookEventTypes))
+  .min(1, "Choose at least one event type.")
+  .max(webhookEventTypes.length)
+  .describe("What the endpoint receives: `call.result` (call results, the default) and/or `number.health_changed` (a number's health changed, docs/numbers.md).");
+
 /** An endpoint as every procedure returns it: never its secret. */
 export const ZWebhookEndpointSchema = z.object({
   endpointId: ZWebhookEndpointIdSchema,
@@ -24,6 +31,7 @@ export const ZWebhookEndpointSchema = z.object({
   disabledReason: z.enum(["gone", "manual"]).nullable().describe("`gone`: the receiver answered 410 Gone; `manual`: disabled by an admin."),
   disabledAt: z.string().nullable(),
   agentIds: z.array(z.string()),
+  eventTypes: z.array(z.enum(webhookEventTypes)),
   secretFingerprint: z.string().describe("First 12 hex characters of SHA-256 of the current secret (tells secrets apart; not the secret)."),
   previousSecretExpiresAt: z.string().nullable().describe("While set, the previous secret still signs next to the current one."),
   secretRotatedAt: z.string().nullable(),
@@ -40,7 +48,7 @@ export const ZRevealedSecretResponseSchema = z.object({
 export const ZWebhookDeliverySummarySchema = z.object({
   deliveryId: ZWebhookDeliveryIdSchema,
   endpointId: z.string(),
-  kind: z.enum(["call.result", "test"]),
+  kind: z.enum(["call.result", "number.health_changed", "test"]).describe("`call.result`: a call's result; `number.health_changed`: a number changed health (docs/numbers.md); `test`: a test event."),
   callId: z.string().nullable(),
   agentId: z.string().nullable(),
   messageId: z.string().describe("The `webhook-id` header: the same on every retry and replay."),

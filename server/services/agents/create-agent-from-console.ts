@@ -1,5 +1,6 @@
 import type { TAgentConfig } from "@/server/schemas/agent-config";
 import type { DbOrTx } from "@/db";
+import { assertAgentPool } from "@/server/services/numbers/pool-numbers";
 import { createAgent } from "@/server/services/agents/create-agent";
 import { agentFieldsOf, normalizeAgentConfig, resolveBookingConfig } from "./agent-config";
 import { callHandlingOf, voiceSettingsOf } from "./update-agent-config";
@@ -9,6 +10,7 @@ export type CreateAgentFromConsoleParams = { organizationId: string; actorUserId
 /** Validates the console's configuration and creates the agent with its first prompt version (one transaction). */
 export async function createAgentFromConsole(db: DbOrTx, params: CreateAgentFromConsoleParams): Promise<{ agentId: string; promptVersionId: string }> {
   const config = normalizeAgentConfig(params.config);
+  await assertAgentPool(db, { organizationId: params.organizationId, phoneNumbers: config.phoneNumbers, hasSmsSteps: config.steps.some((step) => step.stepType === "SMS") });
   config.bookingConfig = await resolveBookingConfig(db, { organizationId: params.organizationId, requested: config.bookingConfig, stored: null });
   const agent = await createAgent(db, {
     organizationId: params.organizationId,

@@ -31,6 +31,7 @@ export type CreateAgentParams = {
   name: string;
   status?: "ACTIVE" | "PAUSED" | "ARCHIVED";
   timezones?: string[];
+  /** The pool: the organization's own numbers (checked by the callers that take them from users; docs/numbers.md). */
   phoneNumbers?: string[];
   steps?: AgentStep[];
   bookingConfig?: BookingConfig | null;
@@ -79,7 +80,7 @@ export async function createAgent(db: DbOrTx, params: CreateAgentParams) {
         name: params.name,
         status: params.status ?? "ACTIVE",
         timezones: params.timezones ?? ["America/New_York"],
-        phoneNumbers: params.phoneNumbers ?? ["+12025550100"],
+        phoneNumbers: params.phoneNumbers ?? [],
         steps: params.steps ?? DEFAULT_STEPS,
         bookingConfig: params.bookingConfig ?? null,
         currentPromptVersionId: promptVersionId,

@@ -1,6 +1,7 @@
 import { and, eq, inArray } from "drizzle-orm";
 import type { TAgentConfig } from "@/server/schemas/agent-config";
 import type { DbOrTx, Tx } from "@/db";
+import { assertAgentPool } from "@/server/services/numbers/pool-numbers";
 import { findExtractedVariableDefinitions, findInputVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
 import { agents, extractedVariableDefinitions, inputVariableDefinitions, outcomeDefinitions, promptVersions } from "@/db/schema";
 import { AppError, invalidField } from "@/server/errors";
@@ -31,6 +32,7 @@ function assertKnownIds(ids: Array<string | undefined>, known: Set<string>, fiel
  */
 export async function updateAgentConfig(db: DbOrTx, params: UpdateAgentConfigParams) {
   const config = normalizeAgentConfig(params.config);
+  await assertAgentPool(db, { organizationId: params.organizationId, phoneNumbers: config.phoneNumbers, hasSmsSteps: config.steps.some((step) => step.stepType === "SMS") });
   // Provider calls happen before the transaction, never inside it.
   const stored = await getAgentOrThrow(db, { organizationId: params.organizationId, agentId: params.agentId });
   config.bookingConfig = await resolveBookingConfig(db, {

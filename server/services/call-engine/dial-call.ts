@@ -8,8 +8,9 @@ import { recordDialLag } from "@/server/observability/metrics";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
 import type { PlaceCallRequest, VoiceEngine } from "@/server/voice/types";
-import { findCallbackContext, findExtractionDefinitions, findPromptText, pickFromPhoneNumber } from "./call-context";
-import { dialChecks, runDialGate, type DialCandidate, type DialCheck, type GateVerdict } from "./dial-gate";
+import { findCallbackContext, findExtractionDefinitions, findPromptText } from "./call-context";
+import { countDialsByNumber } from "./caller-id-check";
+import { callerIdOf, dialChecks, runDialGate, type DialCandidate, type DialCheck, type GateVerdict } from "./dial-gate";
 import { BURST_CREDIT_MS, defaultOrganizationDialRate, dialPlanningHorizonMs } from "./dial-rate";
 import { failCall } from "./finalize-call";
 import { buildCallPrivacy, findOrganizationPrivacy, recordPlannedDisclosures, type CallPrivacy } from "@/server/services/privacy/call-privacy";
@@ -115,7 +116,7 @@ async function applyGate(tx: Tx, candidates: DialCandidate[], verdicts: Map<stri
         dialedAt: now,
         dialSlotAt: slotAt,
         dialAttempts: 1,
-        fromPhoneNumber: pickFromPhoneNumber(agent.phoneNumbers, sequence.phoneNumber),
+        fromPhoneNumber: callerIdOf(candidate),
         promptVersionId: call.promptVersionId ?? agent.currentPromptVersionId,
         updatedAt: now,
       };
@@ -123,6 +124,7 @@ async function applyGate(tx: Tx, candidates: DialCandidate[], verdicts: Map<stri
     }
   }
   await markCalling(tx, applied.claimed, now);
+  await countDialsByNumber(tx, applied.claimed.map(({ candidate: { call } }) => ({ organizationId: call.organizationId, phoneNumber: call.fromPhoneNumber })), now);
   return applied;
 }
 

@@ -4,6 +4,7 @@ import type { agents, calls, sequences } from "@/db/schema";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import { agentTimezoneOf, pickFromPhoneNumber } from "./call-context";
 import { attemptCapCheck, autoPauseCheck, concurrencyCapCheck, dailyCreditCapCheck, quietHoursCheck } from "./compliance-checks";
+import { callerIdCheck } from "./caller-id-check";
 import { dialPlanningHorizonMs, DialRatePlanner, numberSubject, organizationSubject } from "./dial-rate";
 
 /** A due call as the claim transaction locked it (call and sequence rows locked), with what the checks read. */
@@ -17,6 +18,8 @@ export type DialCandidate = {
   organizationDialRate: number | null;
   /** The organization's maximum concurrent calls (null: no organization limit). */
   organizationMaxConcurrentCalls: number | null;
+  /** The caller ID `callerIdCheck` chose (an owned, callable number of the pool); unset until it ran. */
+  fromPhoneNumber?: string;
 };
 
 /**
@@ -51,6 +54,14 @@ export type DialCheck = {
   name: string;
   run: (context: GateContext, candidates: DialCandidate[]) => Promise<Map<string, GateVerdict>> | Map<string, GateVerdict>;
 };
+
+/**
+ * The number a call goes out from: the one `callerIdCheck` chose. Only gates run without that check (a test's own
+ * list) fall back to the pool itself.
+ */
+export function callerIdOf(candidate: DialCandidate): string {
+  return candidate.fromPhoneNumber ?? pickFromPhoneNumber(candidate.agent.phoneNumbers, candidate.sequence.phoneNumber);
+}
 
 /** How long a call waits before the engine looks again while its agent is paused (default 5 minutes). */
 export function pausedRecheckSeconds(): number {
@@ -136,7 +147,7 @@ export const dialRateCheck: DialCheck = {
     if (!context.paced || candidates.length === 0) return verdicts;
     const subjectsOf = (candidate: DialCandidate) => [
       organizationSubject(candidate.call.organizationId, candidate.organizationDialRate),
-      numberSubject(candidate.call.organizationId, pickFromPhoneNumber(candidate.agent.phoneNumbers, candidate.sequence.phoneNumber)),
+      numberSubject(candidate.call.organizationId, callerIdOf(candidate)),
     ];
     const planner = await DialRatePlanner.load(
       context.tx,
@@ -187,6 +198,7 @@ export const dialChecks: DialCheck[] = [
   dailyCreditCapCheck,
   attemptCapCheck,
   concurrencyCapCheck,
+  callerIdCheck,
   dialRateCheck,
 ];
 

@@ -10,6 +10,8 @@ import { scheduleNextStep } from "@/server/services/sequences/message-steps";
 import { findExtractionDefinitions } from "./call-context";
 import { chargeCall, humanLegSecondsOf } from "./charging";
 import { sequenceMoveFor } from "./lifecycle";
+import { evaluateNumberHealthAfterCall, type EvaluateNumberHealthParams } from "@/server/services/numbers/health/evaluate-number-health";
+import { numberCallOf, recordNumberCall } from "@/server/services/numbers/health/record-number-stats";
 
 export type FinalizeCallParams = {
   callId: string;
@@ -18,6 +20,14 @@ export type FinalizeCallParams = {
   /** The states the call may be finalized from (default: `Processing Analysis`). */
   from?: ResultType[];
   random?: () => number;
+  /**
+   * The call's number (docs/numbers.md "Number health"): `count-and-judge` (default) counts the call on its number's
+   * day in this transaction and judges the number after commit; `none` leaves both to the caller, for callers that
+   * finalize inside a longer transaction of their own (the demo history: the number's day row and monitor would be
+   * held across calls of several days, serializing or deadlocking its parallel transactions). It then counts the
+   * calls with recordNumberCallsOf once committed.
+   */
+  numberHealth?: "count-and-judge" | "none";
 };
 
 export type FinalizeCallOutcome =
@@ -50,12 +60,20 @@ export function mergeActions(during: CallAction[], analysed: CallAction[]): Call
  * Writes a call's final result and everything that follows from it, in one transaction (sequence, then call,
  * locked): the analysis fields and final resultType; the credit charge (exactly once, DESIGN §5); an `Opted Out`
  * number on the organization's suppression list; the sequence's lifecycle move (`done`/`failed`, or the next call
- * step created `Scheduled` with its due time); whether the contact chain hands over. Only from the expected state:
+ * step created `Scheduled` with its due time); whether the contact chain hands over; the call on its number's day
+ * (number_daily_stats). After commit, the number is judged on the call (docs/numbers.md). Only from the expected state:
  * a second finalization of the same call (a retried step, the watchdog racing the analyser) changes nothing and
  * returns `finalized: false`, so `call/analyzed` is sent once per call.
  */
 export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
-  const outcome = await finalizeInTransaction(db, params);
+  const { outcome, numberCall } = await finalizeInTransaction(db, params);
+  if (numberCall) {
+    // After commit, once per call: the number's health is judged on it (docs/numbers.md "Number health"). A failure
+    // here is logged, never the call's: its result is written and a retried step would not judge it again.
+    await evaluateNumberHealthAfterCall(db, numberCall).catch((error: unknown) =>
+      getLogger("numbers").error({ callId: outcome.callId, error: error instanceof Error ? error.message : String(error) }, "number health evaluation failed"),
+    );
+  }
   if (outcome.finalized) {
     await announceSkippedMessages(db, { sequenceIds: outcome.endedSequenceIds, now: params.now });
     // After commit: counted and logged once per call (a second finalization is `finalized: false`).
@@ -68,16 +86,19 @@ export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Prom
   return outcome;
 }
 
-function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
+type FinalizedInTransaction = { outcome: FinalizeCallOutcome; numberCall: EvaluateNumberHealthParams | null };
+
+function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizedInTransaction> {
   const { callId, analysis, now } = params;
   const from = params.from ?? ["Processing Analysis"];
-  return db.transaction(async (tx): Promise<FinalizeCallOutcome> => {
+  const unchanged = (resultType: ResultType | null): FinalizedInTransaction => ({ outcome: { finalized: false, callId, resultType }, numberCall: null });
+  return db.transaction(async (tx): Promise<FinalizedInTransaction> => {
     const [located] = await tx.select({ sequenceId: calls.sequenceId }).from(calls).where(eq(calls.id, callId)).limit(1);
-    if (!located) return { finalized: false, callId, resultType: null };
+    if (!located) return unchanged(null);
     const [sequence] = await tx.select().from(sequences).where(eq(sequences.id, located.sequenceId)).for("update");
     const [call] = await tx.select().from(calls).where(eq(calls.id, callId)).for("update");
-    if (!sequence || !call) return { finalized: false, callId, resultType: null };
-    if (!from.includes(call.resultType)) return { finalized: false, callId, resultType: call.resultType };
+    if (!sequence || !call) return unchanged(null);
+    if (!from.includes(call.resultType)) return unchanged(call.resultType);
 
     const resultType: ResultType = analysis.resultType;
     const endedAt = call.endedAt ?? now;
@@ -148,19 +169,30 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
       if (endedSequenceIds.includes(sequence.id)) lifecycleStatus = "done";
     }
 
+    // The number it was placed from: one more call on its counters of the day (number_daily_stats). Last, so the
+    // day row — shared by every call of the number that day — stays locked only until this commit.
+    const counted = params.numberHealth === "none" ? null : numberCallOf(call, { resultType, contactPhoneNumber: sequence.phoneNumber, timezone: sequence.timezone, now });
+    if (counted) await recordNumberCall(tx, counted);
+    const numberCall: EvaluateNumberHealthParams | null = counted
+      ? { organizationId: counted.organizationId, phoneNumber: counted.phoneNumber, stratum: counted.stratum, outcome: counted.outcome, now }
+      : null;
+
     return {
-      finalized: true,
-      callId,
-      sequenceId: sequence.id,
-      organizationId: call.organizationId,
-      resultType,
-      lifecycleStatus,
-      credits,
-      nextCall,
-      nextMessage,
-      // A callback is no step of the chain's current contact: it hands nothing over.
-      chainHandOver: sequence.groupKey !== null && resultType !== "Goal Completed" && call.direction === "outbound",
-      endedSequenceIds,
+      outcome: {
+        finalized: true,
+        callId,
+        sequenceId: sequence.id,
+        organizationId: call.organizationId,
+        resultType,
+        lifecycleStatus,
+        credits,
+        nextCall,
+        nextMessage,
+        // A callback is no step of the chain's current contact: it hands nothing over.
+        chainHandOver: sequence.groupKey !== null && resultType !== "Goal Completed" && call.direction === "outbound",
+        endedSequenceIds,
+      },
+      numberCall,
     };
   });
 }

@@ -1,6 +1,7 @@
-import { and, desc, eq, isNotNull, max, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, max } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import { agents, calls, organizations, phoneNumberSettings, sequences, twilioCalls, type CallbackFallbackMode } from "@/db/schema";
+import { findActiveNumber } from "@/db/queries/numbers";
 import { newId } from "@/server/ids";
 import { CALLER_MESSAGE } from "@/server/voice/twilio-realtime/call-state";
 import { getLogger } from "@/server/observability/logger";
@@ -17,7 +18,9 @@ export type InboundCallDecision =
    */
   | { kind: "message"; callId: string; organizationId: string; sequenceId: string; fallback: CallbackFallback }
   /** Nobody takes it: the number's fallback (`reason` says why). */
-  | { kind: "fallback"; organizationId: string | null; fallback: CallbackFallback; reason: "unknown-caller" | "agent-not-on-duty" | "unknown-number" };
+  | { kind: "fallback"; organizationId: string; fallback: CallbackFallback; reason: "unknown-caller" | "agent-not-on-duty" }
+  /** No organization owns the number (never bought, released, disputed): refused neutrally (Twilio `<Reject>`), nothing read or written. */
+  | { kind: "reject"; reason: "unknown-number" };
 
 export type StartInboundCallParams = {
   /** The caller (Twilio's `From`). */
@@ -36,8 +39,7 @@ export function defaultFallbackMessage(organizationName: string | null): string 
 }
 
 /** The number's fallback: its settings row, else the default message (the organization's, else a neutral one). */
-export async function findCallbackFallback(db: DbOrTx, params: { organizationId: string | null; phoneNumber: string }): Promise<CallbackFallback> {
-  if (!params.organizationId) return { mode: "message", forwardTo: null, message: defaultFallbackMessage(null) };
+export async function findCallbackFallback(db: DbOrTx, params: { organizationId: string; phoneNumber: string }): Promise<CallbackFallback> {
   const [row] = await db
     .select({ settings: phoneNumberSettings, organizationName: organizations.name })
     .from(organizations)
@@ -51,32 +53,34 @@ export async function findCallbackFallback(db: DbOrTx, params: { organizationId:
 }
 
 /**
- * A contact calls one of our numbers back (docs/sequences.md "Callbacks"). The agent that last called them from that
+ * A contact calls one of our numbers back (docs/sequences.md "Callbacks"). Only the organization that owns the number
+ * (docs/numbers.md) is looked at: a number nobody owns is rejected. The owner's agent that last called them from that
  * number takes the call when it is on duty (ACTIVE): an inbound call (`direction: inbound`, step 0, the next attempt)
  * is created `Calling` on that call's sequence, bound to the provider's call, and runs from here like any call
  * (conversation, analysis, charge, call-result webhook) — without moving the sequence. Otherwise (an unknown caller,
- * an agent paused or archived) the number's fallback answers. The organization is the one whose sequence called the
- * contact from the number, else the one whose agent's pool holds it. One transaction: the sequence is locked while the
+ * an agent paused or archived) the number's fallback answers. One transaction: the sequence is locked while the
  * attempt number is taken.
  */
 export async function startInboundCall(db: DbOrTx, params: StartInboundCallParams): Promise<InboundCallDecision> {
   const { now } = params;
+  // Trust boundary: the number's owner is the only organization whose data this call may read or write.
+  const owner = await findActiveNumber(db, params.to);
+  if (!owner?.inbound) {
+    getLogger("call-engine").warn({ from: maskPhoneNumber(params.from), to: params.to }, "inbound call to a number no organization owns: rejected");
+    return { kind: "reject", reason: "unknown-number" };
+  }
+  const organizationId = owner.organizationId;
   const [last] = await db
     .select({ call: { id: calls.id, promptVersionId: calls.promptVersionId }, sequenceId: sequences.id, organizationId: sequences.organizationId, agentId: agents.id, agentStatus: agents.status, promptVersionId: agents.currentPromptVersionId })
     .from(calls)
     .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
     .innerJoin(agents, eq(agents.id, calls.agentId))
-    .where(and(eq(sequences.phoneNumber, params.from), eq(calls.fromPhoneNumber, params.to), eq(calls.direction, "outbound"), isNotNull(calls.dialedAt)))
+    .where(and(eq(sequences.organizationId, organizationId), eq(sequences.phoneNumber, params.from), eq(calls.fromPhoneNumber, params.to), eq(calls.direction, "outbound"), isNotNull(calls.dialedAt)))
     .orderBy(desc(calls.dialedAt))
     .limit(1);
 
   if (!last || last.agentStatus !== "ACTIVE") {
-    let organizationId = last?.organizationId ?? null;
-    if (!organizationId) {
-      const [owner] = await db.select({ organizationId: agents.organizationId }).from(agents).where(sql`${agents.phoneNumbers} @> ${JSON.stringify([params.to])}::jsonb`).limit(1);
-      organizationId = owner?.organizationId ?? null;
-    }
-    const reason = last ? "agent-not-on-duty" : organizationId ? "unknown-caller" : "unknown-number";
+    const reason = last ? "agent-not-on-duty" : "unknown-caller";
     const fallback = await findCallbackFallback(db, { organizationId, phoneNumber: params.to });
     getLogger("call-engine").info({ from: maskPhoneNumber(params.from), to: params.to, reason, fallback: fallback.mode }, "inbound call to the number's fallback");
     // A known caller of a number that takes messages: their message is kept on their sequence (Twilio records it).

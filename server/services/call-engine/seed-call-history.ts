@@ -13,6 +13,7 @@ import { dialChecks } from "./dial-gate";
 import { finalizeCall } from "./finalize-call";
 import { findOpenCall } from "./sequence-state";
 import { handleVoiceProviderEvent } from "./voice-events";
+import { recordNumberCallsOf } from "@/server/services/numbers/health/record-number-stats";
 
 export type SeedCallHistoryParams = {
   organizationId: string;
@@ -91,7 +92,7 @@ const SEED_DIAL_CHECKS = dialChecks.filter((check) => check !== autoPauseCheck);
  * dialDueCall → the simulator (simulated event times) → handleVoiceProviderEvent (the entry point's service) →
  * analyzeEndedCall (rule-based) → finalizeCall (result, charge, opt-out, lifecycle, next step). No Inngest, no HTTP.
  */
-async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, limit: Date): Promise<void> {
+async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, limit: Date, finalized: string[]): Promise<void> {
   let clock = enrolledAt;
   const simulator = createSimulatedVoiceEngine({
     pace: "manual",
@@ -119,7 +120,9 @@ async function driveSequence(db: DbOrTx, sequenceId: string, enrolledAt: Date, l
     if (!analysis) return;
     const [ended] = await db.select({ endedAt: calls.endedAt }).from(calls).where(eq(calls.id, open.callId));
     clock = new Date((ended?.endedAt ?? clock).getTime() + 4000);
-    await finalizeCall(db, { callId: open.callId, analysis, now: clock });
+    // Inside the seed's per-sequence transaction: counted on its number after the seed's commits (finalize-call.ts).
+    await finalizeCall(db, { callId: open.callId, analysis, now: clock, numberHealth: "none" });
+    finalized.push(open.callId);
   }
 }
 
@@ -174,7 +177,11 @@ export async function seedOneSequence(
   const [agent] = await db.select().from(agents).where(and(eq(agents.id, params.agentId), eq(agents.organizationId, params.organizationId)));
   if (!agent) return null;
   const sequenceId = await enrollSeedContact(db, { organizationId: params.organizationId, agent, steps: agent.steps, contact: params.contact, enrolledAt: params.enrolledAt });
-  if (sequenceId) await driveSequence(db, sequenceId, params.enrolledAt, params.until);
+  if (sequenceId) {
+    const finalized: string[] = [];
+    await driveSequence(db, sequenceId, params.enrolledAt, params.until, finalized);
+    await recordNumberCallsOf(db, { callIds: finalized, now: params.until });
+  }
   return sequenceId;
 }
 
@@ -244,12 +251,15 @@ export async function seedCallHistory(db: Db, params: SeedCallHistoryParams): Pr
 
   // One transaction per sequence (the services' own transactions become savepoints): a seed of ~800 calls commits
   // ~170 times instead of ~4,000, and without waiting for each commit to reach the disk.
+  const finalized: string[] = [];
   await inPool(created, 4, (item) =>
     db.transaction(async (tx) => {
       await tx.execute(sql`set local synchronous_commit = off`);
-      await driveSequence(tx, item.sequenceId, item.enrolledAt, params.now);
+      await driveSequence(tx, item.sequenceId, item.enrolledAt, params.now, finalized);
     }),
   );
+  // The history's calls on their numbers' days, now that they are committed (not judged: it is history).
+  await recordNumberCallsOf(db, { callIds: finalized, now: params.now });
 
   const finished = new Set<string>();
   for (const item of created) {

@@ -11,6 +11,7 @@ export type SimulateCallbackParams = { organizationId: string; sequenceId: strin
 
 export type SimulateCallbackOutcome =
   | { outcome: "agent"; callId: string; from: string; to: string }
+  | { outcome: "rejected"; reason: "unknown-number"; from: string; to: string }
   | { outcome: "fallback"; reason: string; fallbackMode: "message" | "forward"; message: string; forwardTo: string | null; from: string; to: string };
 
 /**
@@ -38,6 +39,9 @@ export async function simulateCallback(db: Db, params: SimulateCallbackParams): 
   const to = last.fromPhoneNumber;
   const decision = await startInboundCall(db, { from, to, providerCallId: null, now: params.now, engine: "simulator" });
   // (A message is only taken through Twilio: with the simulator, the engine given here, startInboundCall never takes one.)
+  if (decision.kind === "reject") {
+    return { outcome: "rejected", reason: decision.reason, from, to };
+  }
   if (decision.kind !== "agent") {
     const reason = decision.kind === "fallback" ? decision.reason : "agent-not-on-duty";
     return { outcome: "fallback", reason, fallbackMode: decision.fallback.mode, message: decision.fallback.message, forwardTo: decision.fallback.forwardTo, from, to };

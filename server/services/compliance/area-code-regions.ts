@@ -32,3 +32,14 @@ export function locateNumber(e164: string): NumberLocation {
   }
   return { country: parsePhoneNumberFromString(e164)?.country ?? null, regions: [], areaCode: null };
 }
+
+/**
+ * Every North American area code in the table, in ascending order, with its country and its state(s) / province(s)
+ * (subdivision codes without the country: `NY`; none for non-geographic NPAs). The Twilio simulator builds its
+ * inventory of numbers for sale from it.
+ */
+export function listAreaCodes(): Array<{ areaCode: string; country: string; regions: string[] }> {
+  return Object.entries(areaCodes)
+    .map(([areaCode, entry]) => ({ areaCode, country: entry.country, regions: entry.regions }))
+    .sort((a, b) => a.areaCode.localeCompare(b.areaCode));
+}

@@ -1,9 +1,11 @@
 import { and, desc, eq, sql } from "drizzle-orm";
 import type { Db } from "@/db";
 import { agents, optOuts, organizations, sequenceMessages, sequences } from "@/db/schema";
+import { findActiveNumber } from "@/db/queries/numbers";
 import { getLogger } from "@/server/observability/logger";
 import { maskPhoneNumber } from "@/server/observability/redact";
 import { recordMessageEvent } from "@/server/services/events/record-message-event";
+import { recordNumberStop } from "@/server/services/numbers/health/record-number-stats";
 import { announceSkippedMessages, endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { newMessageId } from "@/server/services/sequences/message-steps";
 import { defaultHelpText, readSmsKeyword, START_CONFIRMATION, STOP_CONFIRMATION, type SmsKeyword, type SmsOptOutHandling } from "./sms-keywords";
@@ -23,7 +25,8 @@ export type ReceiveSmsOutcome = { organizationId: string | null; messageId: stri
 
 /**
  * An SMS to one of our numbers (Twilio's inbound webhook, signature verified by the caller). The organization is the
- * one whose sequence last texted or called the sender from that number (else the one whose agent's pool holds it).
+ * one that owns the number (an SMS to a number nobody owns is ignored, no reply); the sequence, its latest with the
+ * sender from that number.
  * The reply is stored on the sender's latest sequence of that organization and put in the events feed
  * (`sms.received`); then, at once:
  * - STOP and its variants: the number goes on the organization's suppression list (source `sms`), every sequence of
@@ -41,22 +44,20 @@ export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<Rece
   const [duplicate] = await db.select({ id: sequenceMessages.id }).from(sequenceMessages).where(and(eq(sequenceMessages.providerMessageId, params.providerMessageId), eq(sequenceMessages.direction, "inbound"))).limit(1);
   if (duplicate) return { organizationId: null, messageId: duplicate.id, keyword, reply: null, endedSequenceIds: [] };
 
+  // Trust boundary: the number's owner is the only organization whose data this SMS may read or write (docs/numbers.md).
+  const owner = await findActiveNumber(db, params.to);
+  if (!owner?.inbound) {
+    getLogger("sequence-messages").warn({ to: params.to }, "an SMS reached a number no organization owns; ignored, no reply");
+    return { organizationId: null, messageId: null, keyword, reply: null, endedSequenceIds: [] };
+  }
+  const organizationId = owner.organizationId;
   const [latest] = await db
     .select({ sequence: sequences, replyEndsSequence: agents.replyEndsSequence })
     .from(sequences)
     .innerJoin(agents, eq(agents.id, sequences.agentId))
-    .where(and(eq(sequences.phoneNumber, params.from), sql`${agents.phoneNumbers} @> ${JSON.stringify([params.to])}::jsonb`))
+    .where(and(eq(sequences.organizationId, organizationId), eq(sequences.phoneNumber, params.from), sql`${agents.phoneNumbers} @> ${JSON.stringify([params.to])}::jsonb`))
     .orderBy(desc(sequences.updatedAt))
     .limit(1);
-  let organizationId = latest?.sequence.organizationId ?? null;
-  if (!organizationId) {
-    const [owner] = await db.select({ organizationId: agents.organizationId }).from(agents).where(sql`${agents.phoneNumbers} @> ${JSON.stringify([params.to])}::jsonb`).limit(1);
-    organizationId = owner?.organizationId ?? null;
-  }
-  if (!organizationId) {
-    getLogger("sequence-messages").warn({ to: params.to }, "an SMS reached a number no agent uses; ignored");
-    return { organizationId: null, messageId: null, keyword, reply: null, endedSequenceIds: [] };
-  }
   const sequence = latest?.sequence ?? null;
   const [organization] = await db.select({ name: organizations.name, smsHelpText: organizations.smsHelpText }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
 
@@ -65,7 +66,7 @@ export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<Rece
       .insert(sequenceMessages)
       .values({
         id: newMessageId(),
-        organizationId: organizationId!,
+        organizationId,
         agentId: sequence?.agentId ?? null,
         sequenceId: sequence?.id ?? null,
         stepNumber: null,
@@ -85,16 +86,18 @@ export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<Rece
     let ended: string[] = [];
     let reply: string | null = null;
     if (keyword === "stop") {
-      await tx.insert(optOuts).values({ organizationId: organizationId!, phoneNumber: params.from, source: "sms", reason: `Replied "${params.body.trim().slice(0, 40)}" by SMS`, createdAt: now }).onConflictDoNothing();
-      ended = await endSequencesOfContact(tx, { organizationId: organizationId!, phoneNumber: params.from, now, reason: "the contact opted out by SMS" });
+      await tx.insert(optOuts).values({ organizationId, phoneNumber: params.from, source: "sms", reason: `Replied "${params.body.trim().slice(0, 40)}" by SMS`, createdAt: now }).onConflictDoNothing();
+      ended = await endSequencesOfContact(tx, { organizationId, phoneNumber: params.from, now, reason: "the contact opted out by SMS" });
+      // A STOP counts against the number it was sent to (docs/numbers.md "Number health").
+      await recordNumberStop(tx, { organizationId, phoneNumber: params.to, now });
       reply = STOP_CONFIRMATION;
     } else if (keyword === "start") {
-      await tx.delete(optOuts).where(and(eq(optOuts.organizationId, organizationId!), eq(optOuts.phoneNumber, params.from), eq(optOuts.source, "sms")));
+      await tx.delete(optOuts).where(and(eq(optOuts.organizationId, organizationId), eq(optOuts.phoneNumber, params.from), eq(optOuts.source, "sms")));
       reply = START_CONFIRMATION;
     } else if (keyword === "help") {
       reply = organization?.smsHelpText?.trim() || defaultHelpText(organization?.name ?? "This service");
     } else if (sequence && latest?.replyEndsSequence) {
-      ended = await endSequencesOfContact(tx, { organizationId: organizationId!, sequenceIds: [sequence.id], now, reason: "the contact replied by SMS" });
+      ended = await endSequencesOfContact(tx, { organizationId, sequenceIds: [sequence.id], now, reason: "the contact replied by SMS" });
     }
     return { message: message!, ended, reply: answeredByTwilio ? null : reply };
   });

@@ -1,6 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
 import { agents, creditTransactions, emailSuppressions, optOuts, organizations, sequenceMessages, sequences } from "@/db/schema";
+import { findSmsSenders } from "@/db/queries/numbers";
 import { getConfig } from "@/server/config/env";
 import { mailSettings } from "@/server/config/settings";
 import { newId, newUlid } from "@/server/ids";
@@ -173,8 +174,10 @@ async function prepare(tx: Tx, params: { messageId: string; now: Date; random?: 
     const allowedAt = nextAllowedTime(now, { phoneNumber: sequence.phoneNumber, timezone: sequence.timezone });
     if (!allowedAt || allowedAt.getTime() > now.getTime()) return defer(allowedAt ?? new Date(now.getTime() + QUIET_HOURS_FALLBACK_MS));
   }
-  const from = pickFromPhoneNumber(agent.phoneNumbers, sequence.phoneNumber);
-  if (!from) return skip("Skipped: the agent has no phone number to text from.", { advance: true });
+  // Only the organization's own SMS-capable numbers of the pool send (docs/numbers.md).
+  const senders = await findSmsSenders(tx, { organizationId: sequence.organizationId, phoneNumbers: agent.phoneNumbers });
+  const from = pickFromPhoneNumber(senders, sequence.phoneNumber);
+  if (!from) return skip("Skipped: the agent's pool has none of the organization's numbers that can send SMS.", { advance: true });
   const values = await buildTemplateValues(tx, { sequence, agentName: agent.name });
   const body = fitSmsSegments(renderTemplate(step.body ?? "", values).trim());
   const segments = countSmsSegments(body).segments;

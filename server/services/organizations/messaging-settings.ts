@@ -1,7 +1,10 @@
-import { eq, sql } from "drizzle-orm";
+import { eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, organizations, phoneNumberSettings } from "@/db/schema";
+import { findOrganizationNumbers as findOwnedNumberRows } from "@/db/queries/numbers";
+import { organizations, phoneNumberSettings } from "@/db/schema";
 import { getConfig } from "@/server/config/env";
+import { findPoolHolders } from "@/server/services/numbers/number-view";
+import { assertOrganizationNumbers } from "@/server/services/numbers/pool-numbers";
 import { AppError, invalidField } from "@/server/errors";
 import type { TMessagingSettings } from "@/server/routers/organizations/messaging-settings.schema";
 import { defaultFallbackMessage } from "@/server/services/call-engine/inbound-call";
@@ -9,14 +12,13 @@ import { defaultHelpText } from "@/server/services/messaging/sms-keywords";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { countSmsSegments } from "@/server/services/sequences/message-template";
 
-/** The organization's numbers: every number in one of its agents' pools, with the agents holding it. */
+/** The organization's own numbers that take calls (docs/numbers.md), with the agents whose pools hold each. */
 async function findOrganizationNumbers(db: DbOrTx, organizationId: string): Promise<Map<string, string[]>> {
-  const rows = await db
-    .select({ name: agents.name, phoneNumbers: agents.phoneNumbers })
-    .from(agents)
-    .where(sql`${agents.organizationId} = ${organizationId} and ${agents.status} <> 'ARCHIVED'`);
+  const [owned, holders] = await Promise.all([findOwnedNumberRows(db, organizationId), findPoolHolders(db, organizationId)]);
   const numbers = new Map<string, string[]>();
-  for (const row of rows) for (const number of row.phoneNumbers) numbers.set(number, [...(numbers.get(number) ?? []), row.name]);
+  for (const row of owned) {
+    if (row.status === "active" && row.inbound) numbers.set(row.phoneNumber, (holders.get(row.phoneNumber) ?? []).map((agent) => agent.name));
+  }
   return numbers;
 }
 
@@ -104,13 +106,14 @@ export type UpdatePhoneNumberSettingsParams = {
 
 /**
  * Admins: what a call to one of the organization's numbers gets when no agent takes it (docs/sequences.md
- * "Callbacks"). Refused (INVALID_REQUEST, field named): a number no agent of the organization holds, `forward`
+ * "Callbacks"). Refused (field named): a number that is not the organization's own and taking calls (400, or 409
+ * NUMBER_OWNED_ELSEWHERE), `forward`
  * without a valid forwarding number, or forwarding to one of the organization's own numbers (a loop).
  */
 export async function updatePhoneNumberSettings(db: DbOrTx, params: UpdatePhoneNumberSettingsParams): Promise<TMessagingSettings> {
   const phoneNumber = normalizePhoneNumber(params.phoneNumber)?.e164 ?? invalid("phoneNumber", `"${params.phoneNumber.slice(0, 40)}" is not a valid phone number`);
+  await assertOrganizationNumbers(db, { organizationId: params.organizationId, field: "phoneNumber", numbers: [phoneNumber], use: "inbound" });
   const numbers = await findOrganizationNumbers(db, params.organizationId);
-  if (!numbers.has(phoneNumber)) invalid("phoneNumber", `${phoneNumber} is not in any agent's number pool of this organization`);
   let forwardTo: string | null = null;
   if (params.fallbackMode === "forward") {
     if (!params.forwardTo?.trim()) invalid("forwardTo", "required to forward calls");

@@ -1,6 +1,6 @@
 import { and, asc, desc, eq, inArray, isNull, lt, or, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
-import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryStatus } from "@/db/schema";
+import { webhookDeliveries, webhookDeliveryAttempts, webhookEndpoints, type WebhookAttemptTrigger, type WebhookDeliveryKind, type WebhookDeliveryStatus } from "@/db/schema";
 import { AppError } from "@/server/errors";
 import { findCallMetadataRow } from "@/db/queries/calls";
 import { getLogger } from "@/server/observability/logger";
@@ -255,7 +255,7 @@ async function getDeliveryRow(db: DbOrTx, params: { organizationId: string; deli
 export type WebhookDeliverySummary = {
   deliveryId: string;
   endpointId: string;
-  kind: "call.result" | "test";
+  kind: WebhookDeliveryKind;
   callId: string | null;
   agentId: string | null;
   messageId: string;

@@ -1,6 +1,6 @@
 import { and, asc, count, eq, inArray, isNull } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { agents, webhookEndpoints } from "@/db/schema";
+import { agents, webhookEndpoints, type WebhookEventType } from "@/db/schema";
 import { decryptSecret, encryptSecret, secretFingerprint } from "@/server/crypto/encryption";
 import { AppError, invalidField } from "@/server/errors";
 import { assertHostAllowed, defaultAddressPolicy, type AddressPolicy } from "./address-guard";
@@ -23,6 +23,8 @@ export type WebhookEndpointView = {
   disabledReason: "gone" | "manual" | null;
   disabledAt: string | null;
   agentIds: string[];
+  /** What the endpoint receives: `call.result` and/or `number.health_changed`. */
+  eventTypes: WebhookEventType[];
   secretFingerprint: string;
   /** Set while a rotated-out secret still signs (its grace period). */
   previousSecretExpiresAt: string | null;
@@ -41,6 +43,7 @@ export function toEndpointView(row: EndpointRow, now: Date = new Date()): Webhoo
     disabledReason: row.disabledReason ?? null,
     disabledAt: row.disabledAt?.toISOString() ?? null,
     agentIds: row.agentIds,
+    eventTypes: row.eventTypes,
     secretFingerprint: row.secretFingerprint,
     previousSecretExpiresAt: graceOpen ? row.previousSecretExpiresAt!.toISOString() : null,
     secretRotatedAt: row.secretRotatedAt?.toISOString() ?? null,
@@ -104,11 +107,21 @@ async function normaliseAgentIds(db: DbOrTx, organizationId: string, agentIds: s
   return unique;
 }
 
+/** Event types of an endpoint: unique, at least one (INVALID_REQUEST otherwise); default: call results only. */
+function normaliseEventTypes(eventTypes: WebhookEventType[] | undefined): WebhookEventType[] | undefined {
+  if (eventTypes === undefined) return undefined;
+  const unique = [...new Set(eventTypes)];
+  if (unique.length === 0) throw new AppError("INVALID_REQUEST", "eventTypes: choose at least one event type.");
+  return unique;
+}
+
 export type CreateWebhookEndpointParams = {
   organizationId: string;
   url: string;
   description?: string;
   agentIds?: string[];
+  /** Default `["call.result"]`. */
+  eventTypes?: WebhookEventType[];
   createdByUserId?: string | null;
   now?: Date;
   policy?: AddressPolicy;
@@ -119,6 +132,7 @@ export async function createWebhookEndpoint(db: DbOrTx, params: CreateWebhookEnd
   const now = params.now ?? new Date();
   const url = await validateWebhookUrl(params.url, params.policy ?? defaultAddressPolicy());
   const agentIds = await normaliseAgentIds(db, params.organizationId, params.agentIds);
+  const eventTypes = normaliseEventTypes(params.eventTypes) ?? ["call.result"];
   const [existing] = await db
     .select({ total: count() })
     .from(webhookEndpoints)
@@ -138,6 +152,7 @@ export async function createWebhookEndpoint(db: DbOrTx, params: CreateWebhookEnd
       encryptedSecret: encryptSecret(secret, secretContext(id)),
       secretFingerprint: secretFingerprint(secret),
       agentIds,
+      eventTypes,
       createdByUserId: params.createdByUserId ?? null,
       createdAt: now,
       updatedAt: now,
@@ -182,6 +197,7 @@ export type UpdateWebhookEndpointParams = {
   url?: string;
   description?: string;
   agentIds?: string[];
+  eventTypes?: WebhookEventType[];
   /** Re-enabling clears the disabled reason (e.g. after a 410 Gone); it does not resend what was missed (use replay). */
   enabled?: boolean;
   now?: Date;
@@ -195,6 +211,7 @@ export async function updateWebhookEndpoint(db: DbOrTx, params: UpdateWebhookEnd
   if (params.url !== undefined) changes.url = await validateWebhookUrl(params.url, params.policy ?? defaultAddressPolicy());
   if (params.description !== undefined) changes.description = params.description.trim();
   if (params.agentIds !== undefined) changes.agentIds = await normaliseAgentIds(db, params.organizationId, params.agentIds);
+  if (params.eventTypes !== undefined) changes.eventTypes = normaliseEventTypes(params.eventTypes);
   if (params.enabled !== undefined && params.enabled !== current.enabled) {
     changes.enabled = params.enabled;
     changes.disabledReason = params.enabled ? null : "manual";

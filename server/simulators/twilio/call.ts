@@ -10,7 +10,7 @@ import { parseTwiml, type TwimlVerb } from "./twiml";
 export type CallStatus = "queued" | "initiated" | "ringing" | "in-progress" | "completed" | "busy" | "failed" | "no-answer" | "canceled";
 const FINAL: CallStatus[] = ["completed", "busy", "failed", "no-answer", "canceled"];
 
-export type SentCallback = { kind: "status" | "amd" | "recording" | "twiml"; url: string; params: Record<string, string>; signature: string; status: number | null };
+export type SentCallback = { kind: "status" | "amd" | "recording" | "twiml" | "caller-id-validation"; url: string; params: Record<string, string>; signature: string; status: number | null };
 
 export type SimCallEnvironment = {
   accountSid: string;
@@ -24,6 +24,8 @@ export type SimCallEnvironment = {
   hangsUpAtStreamStart?: (to: string) => boolean;
   /** A scenario set for this number (a phone menu, a contact who asks for a person, a screener); else the last digit's. */
   scenarioFor?: (to: string) => CalleeScenario | undefined;
+  /** Who picks up a call placed from `from` (REST) whose callee alone would be `scenario`: the caller ID's answer rate (answer-rate.ts). */
+  pickUp?: (from: string, scenario: CalleeScenario) => CalleeScenario;
   /** Conference rooms by name (the account's conferences). */
   rooms: Map<string, SimRoom>;
   /** Starts the child call of a `<Dial><Number>`/`<Sip>` (registered with the account's calls). */
@@ -166,7 +168,8 @@ export class SimCall {
     this.to = one(params, "To") ?? "";
     this.from = one(params, "From") ?? "";
     this.direction = options.inbound ? "inbound" : options.bridgeRoom ? "outbound-dial" : "outbound-api";
-    this.scenario = options.inbound ? { kind: "human", lines: options.inbound.lines, recording: "available" } : (env.scenarioFor?.(this.to) ?? calleeScenarioFor(this.to));
+    const callee = env.scenarioFor?.(this.to) ?? calleeScenarioFor(this.to);
+    this.scenario = options.inbound ? { kind: "human", lines: options.inbound.lines, recording: "available" } : this.direction === "outbound-api" && env.pickUp ? env.pickUp(this.from, callee) : callee;
     this.answered = new Promise((resolve) => (this.settleAnswered = resolve));
     this.finished = (options.inbound ? this.runInbound() : this.run()).catch((error: unknown) => {
       this.env.log(`call ${this.sid} crashed: ${error instanceof Error ? error.stack : String(error)}`);
@@ -571,15 +574,20 @@ export class SimCall {
     return parseTwiml(await this.requestTwiml(url, (one(this.params, "Method") ?? "POST").toUpperCase(), params));
   }
 
-  /** Fetches TwiML from the app, signed as Twilio signs it (over the public URL and the POSTed parameters). */
+  /**
+   * Fetches TwiML from the app, signed as Twilio signs it: a POST over the public URL and the posted parameters, a GET
+   * over the public URL with the parameters in its query (a number's `VoiceMethod` may be GET).
+   */
   private async requestTwiml(url: string, method: string, params: Record<string, string>): Promise<string> {
-    const signature = twilioSignature(this.env.authToken, url, params);
-    const entry: SentCallback = { kind: "twiml", url, params, signature, status: null };
+    const get = method === "GET";
+    const target = get ? `${url}${url.includes("?") ? "&" : "?"}${new URLSearchParams(params).toString()}` : url;
+    const signature = twilioSignature(this.env.authToken, target, get ? {} : params);
+    const entry: SentCallback = { kind: "twiml", url: target, params, signature, status: null };
     this.env.callbacks.push(entry);
-    const response = await fetch(this.env.resolvePublicUrl(url), {
+    const response = await fetch(this.env.resolvePublicUrl(target), {
       method,
-      headers: { "content-type": "application/x-www-form-urlencoded", "x-twilio-signature": signature },
-      body: new URLSearchParams(params).toString(),
+      headers: { "x-twilio-signature": signature, ...(get ? {} : { "content-type": "application/x-www-form-urlencoded" }) },
+      ...(get ? {} : { body: new URLSearchParams(params).toString() }),
       signal: AbortSignal.timeout(15_000),
     });
     entry.status = response.status;

@@ -2,6 +2,7 @@ import { randomBytes } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { countSmsSegments } from "@/server/services/sequences/message-template";
 import { calleeScenarioFor } from "../voice-script";
+import { json, twilioError as error, rfc2822 } from "./rest";
 import { twilioSignature } from "./signing";
 
 /**
@@ -82,13 +83,11 @@ export type MessagesEnvironment = {
   log: (message: string) => void;
   /** Every number's opt-out handling unless setOptOutHandling says otherwise (default: Twilio's default handling). */
   optOutHandling?: SimOptOutHandling;
+  /** The messaging webhook (SmsUrl) of one of the account's numbers; throws SimNumberNotInServiceError for any other number (numbers.ts). */
+  smsUrlOf?: (phoneNumber: string) => string;
 };
 
 const E164 = /^\+[1-9]\d{6,14}$/;
-
-function rfc2822(date: Date): string {
-  return date.toUTCString().replace("GMT", "+0000");
-}
 
 export class SimMessaging {
   readonly messages = new Map<string, SimMessage>();
@@ -246,12 +245,15 @@ export class SimMessaging {
   }
 
   /**
-   * A person texts one of our numbers: the number's opt-out handling first (a keyword blocks or unblocks the pair and
+   * A person texts one of our numbers (`url` when the test gives one, else the SmsUrl of the account's number `to`; a
+   * number the account does not hold is not in service: SimNumberNotInServiceError, and nothing is sent): the number's opt-out handling first (a keyword blocks or unblocks the pair and
    * is answered by Twilio), then the signed webhook to `url` (the number's messaging webhook, with `OptOutType` under
    * Advanced Opt-Out), and the TwiML `<Message>` replies of the answer sent back — refused with 21610 to a person who
    * opted out. `replies` is every message sent back to the person, in order, with its status.
    */
-  async receive(params: { from: string; to: string; body: string; url: string }): Promise<{ message: SimMessage; status: number | null; replies: SimMessage[] }> {
+  async receive(params: { from: string; to: string; body: string; url?: string }): Promise<{ message: SimMessage; status: number | null; replies: SimMessage[] }> {
+    const url = params.url ?? this.env.smsUrlOf?.(params.to);
+    if (!url) throw new Error(`receive: no url given and no account numbers to route ${params.to} by`);
     const message = this.create({ to: params.to, from: params.from, body: params.body, direction: "inbound", source: null });
     const replies: SimMessage[] = [];
     const keyword = this.keywordOf(params.to, params.body);
@@ -277,7 +279,7 @@ export class SimMessaging {
       To: params.to,
       ...(keyword?.advanced ? { OptOutType: keyword.keyword } : {}),
     };
-    const answer = await this.post("message-inbound", params.url, form);
+    const answer = await this.post("message-inbound", url, form);
     for (const match of answer?.body.matchAll(/<Message[^>]*>([\s\S]*?)<\/Message>/g) ?? []) {
       replies.push(this.reply({ to: params.from, from: params.to, body: unescapeXml(match[1] ?? ""), source: "twiml" }));
     }
@@ -326,13 +328,4 @@ function deliveryOutcome(to: string): { status: "delivered" | "undelivered" | "f
 
 function unescapeXml(text: string): string {
   return text.replace(/&lt;/g, "<").replace(/&gt;/g, ">").replace(/&quot;/g, '"').replace(/&apos;/g, "'").replace(/&amp;/g, "&");
-}
-
-function json(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
-
-function error(res: ServerResponse, status: number, code: number, message: string): number {
-  json(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
-  return status;
 }

@@ -4,6 +4,10 @@ import { newSid, SimCall, type CreateCallParams, type InboundCaller, type SentCa
 import type { SimRoom } from "./conference";
 import { calleeScenarioFor, PHONE_MENU, type CalleeScenario } from "../voice-script";
 import { SimMessaging, type SimOptOutHandling } from "./messages";
+import { AnswerRates, type AnswerRateOptions } from "./answer-rate";
+import { SimCallerIds, type CallerIdValidationOutcome } from "./caller-ids";
+import { SimNumbers, type AccountNumberOptions, type SimIncomingNumber } from "./numbers";
+import { json, twilioError } from "./rest";
 import { getLogger } from "@/server/observability/logger";
 
 export type StartTwilioSimulatorOptions = {
@@ -37,11 +41,15 @@ export type TwilioSimulator = {
   requests: Array<{ method: string; path: string; status: number }>;
   callTo(number: string): SimCall | undefined;
   /**
-   * A person calls one of our numbers (`to`) from `from`: Twilio requests the number's voice URL (`url`, signed), runs
-   * the TwiML (media streams included) and posts the number's status callback (`statusCallback`) at the end. The
-   * caller says `lines` (default: "Hello?"), each after the agent has spoken. See SimCall.runInbound.
+   * A person calls one of our numbers (`to`) from `from`: Twilio requests the number's voice URL (signed), runs the
+   * TwiML (media streams included) and posts the number's status callback at the end. The caller says `lines`
+   * (default: "Hello?"), each after the agent has spoken. See SimCall.runInbound. Without `url`, the call goes where
+   * the account's number `to` points (VoiceUrl, VoiceMethod, StatusCallback), as Twilio routes it; a number the
+   * account does not hold (never bought, released) or that has no VoiceUrl is not in service: it throws
+   * SimNumberNotInServiceError (the caller hears the carrier's intercept; Twilio never sees the call). With `url`
+   * (and `statusCallback`) the test says where the number points itself, whatever the account holds.
    */
-  callFrom(params: { from: string; to: string; url: string; statusCallback?: string; lines?: InboundCaller["lines"] }): SimCall;
+  callFrom(params: { from: string; to: string; url?: string; statusCallback?: string; lines?: InboundCaller["lines"] }): SimCall;
   /** The latest call placed to us from this number. */
   callFromNumber(number: string): SimCall | undefined;
   /** The callee of `number` hangs up as soon as the media stream has started (an early hang-up). */
@@ -56,6 +64,23 @@ export type TwilioSimulator = {
   failNext(options?: { status?: number; count?: number; path?: string }): void;
   /** Programmable Messaging (server/simulators/twilio/messages.ts): messages, their callbacks, `receive` (a person texts us). */
   messaging: SimMessaging;
+  /** The account's phone numbers (numbers.ts): `incoming` by SID, `find(number)`. */
+  numbers: SimNumbers;
+  /** Verified caller IDs and their validation calls (caller-ids.ts): `callerIds` by SID, `validations`, `find(number)`. */
+  callerIds: SimCallerIds;
+  /**
+   * Puts `number` in the account without buying it (a platform number that was there already): not for sale any more,
+   * listed by IncomingPhoneNumbers, reachable by callFrom / messaging.receive through the webhooks given here or set
+   * later through the API. Capabilities default to voice and SMS.
+   */
+  addAccountNumber(number: string, options?: AccountNumberOptions): SimIncomingNumber;
+  /** What whoever answers Twilio's caller-ID validation call to `number` does from now on (default `enters-code`). */
+  setCallerIdValidation(number: string, outcome: CallerIdValidationOutcome): void;
+  /**
+   * Calls placed (REST) with caller ID `fromNumber` are picked up with probability `rate` (seeded, deterministic), else
+   * ring out (`no-answer`) or reach voicemail; `null` removes it. Other caller IDs keep the last-digit scenarios. See answer-rate.ts.
+   */
+  setAnswerRate(fromNumber: string, rate: number | null, options?: AnswerRateOptions): void;
   /** Resolves when every call has ended and sent its callbacks. */
   idle(): Promise<void>;
   stop(): Promise<void>;
@@ -64,14 +89,6 @@ export type TwilioSimulator = {
 const DEFAULT_ACCOUNT_SID = `AC${"0".repeat(31)}1`;
 const DEFAULT_AUTH_TOKEN = "sim-auth-token-0123456789abcdef";
 const E164 = /^\+[1-9]\d{6,14}$/;
-
-function json(res: ServerResponse, status: number, body: unknown) {
-  res.writeHead(status, { "content-type": "application/json" }).end(JSON.stringify(body));
-}
-
-function twilioError(res: ServerResponse, status: number, code: number, message: string) {
-  json(res, status, { code, message, more_info: `https://www.twilio.com/docs/errors/${code}`, status });
-}
 
 async function readForm(req: IncomingMessage): Promise<URLSearchParams> {
   const chunks: Buffer[] = [];
@@ -96,6 +113,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
   const earlyHangups = new Set<string>();
   const callees = new Map<string, CalleeScenario>();
   const rooms = new Map<string, SimRoom>();
+  const answerRates = new AnswerRates();
   const env: SimCallEnvironment = {
     accountSid,
     authToken,
@@ -105,6 +123,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     log,
     hangsUpAtStreamStart: (to: string) => earlyHangups.has(to),
     scenarioFor: (to: string) => callees.get(to),
+    pickUp: (from, scenario) => answerRates.scenarioFor(from, scenario),
     rooms,
     startChildCall: (params: CreateCallParams, options: SimCallOptions) => {
       const call = new SimCall(env, params, options);
@@ -113,7 +132,9 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     },
   };
   const base = `/2010-04-01/Accounts/${accountSid}`;
-  const messaging = new SimMessaging({ accountSid, authToken, resolvePublicUrl: env.resolvePublicUrl, log, optOutHandling: options.messagingOptOutHandling });
+  const numbers = new SimNumbers(accountSid);
+  const callerIds = new SimCallerIds({ accountSid, authToken, speed: env.speed, resolvePublicUrl: env.resolvePublicUrl, log, callbacks });
+  const messaging = new SimMessaging({ accountSid, authToken, resolvePublicUrl: env.resolvePublicUrl, log, optOutHandling: options.messagingOptOutHandling, smsUrlOf: (number) => numbers.smsUrlOf(number) });
 
   const authorized = (req: IncomingMessage): boolean => {
     const header = req.headers.authorization ?? "";
@@ -143,6 +164,8 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     const rest = path.slice(base.length);
     const messagesStatus = await messaging.handle(req, res, rest, () => readForm(req), url);
     if (messagesStatus !== null) return messagesStatus;
+    const numbersStatus = (await numbers.handle(req, res, rest, () => readForm(req), url)) ?? (await callerIds.handle(req, res, rest, () => readForm(req), url));
+    if (numbersStatus !== null) return numbersStatus;
     if (rest === "/Calls.json" && req.method === "POST") {
       const form = await readForm(req);
       const params: Record<string, string | string[]> = {};
@@ -276,10 +299,16 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     callbacks,
     requests,
     messaging,
+    numbers,
+    callerIds,
+    addAccountNumber: (number, numberOptions) => numbers.addAccountNumber(number, numberOptions),
+    setCallerIdValidation: (number, outcome) => callerIds.setOutcome(number, outcome),
+    setAnswerRate: (fromNumber, rate, rateOptions) => answerRates.set(fromNumber, rate, rateOptions),
     callTo: (number) => [...calls.values()].reverse().find((call) => call.direction !== "inbound" && call.to === number),
     callFrom: ({ from, to, url, statusCallback, lines }) => {
       if (!E164.test(from) || !E164.test(to)) throw new Error(`callFrom needs E.164 numbers (from ${from}, to ${to})`);
-      const params: Record<string, string> = { From: from, To: to, Url: url, Method: "POST", ...(statusCallback ? { StatusCallback: statusCallback } : {}) };
+      const route = url ? { url, method: "POST", statusCallback: statusCallback ?? null } : numbers.voiceRouteOf(to);
+      const params: Record<string, string> = { From: from, To: to, Url: route.url, Method: route.method, ...(route.statusCallback ? { StatusCallback: route.statusCallback } : {}) };
       const call = new SimCall(env, params, { inbound: { lines: lines ?? ["callee.hello-short"] } });
       calls.set(call.sid, call);
       return call;
@@ -292,6 +321,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
     failNext: ({ status = 503, count = 1, path } = {}) => void failures.push({ status, remaining: count, path }),
     idle: async () => {
       await messaging.idle();
+      await callerIds.idle();
       await Promise.all([...calls.values()].map((call) => call.done()));
       const deadline = Date.now() + 10_000;
       while ([...calls.values()].some((call) => call.isFinal && !call.events.includes("callbacks-done")) && Date.now() < deadline) {
@@ -299,6 +329,7 @@ export async function startTwilioSimulator(options: StartTwilioSimulatorOptions 
       }
     },
     stop: async () => {
+      callerIds.stop();
       for (const socket of sockets) socket.destroy();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -64,6 +64,15 @@ export async function recordRejectedDial(db: DbOrTx, params: { callId: string; c
 }
 
 /**
+ * Twilio's `StirStatus` as an attestation level: `A`, `B` or `C` (also read from the `TN-Validation-Passed-A` form
+ * Twilio uses for verification results); null for anything else (absent, failed validation, no attestation).
+ */
+export function attestationOf(value: string | undefined): "A" | "B" | "C" | null {
+  const match = /^(?:TN-Validation-Passed-)?([ABC])$/i.exec((value ?? "").trim());
+  return match ? (match[1]!.toUpperCase() as "A" | "B" | "C") : null;
+}
+
+/**
  * A status callback. Statuses only move forward (queued → initiated → ringing → in-progress → a final one) and a
  * final status is never replaced, so repeated or out-of-order callbacks change nothing twice. Returns the row after.
  */
@@ -72,6 +81,13 @@ export async function applyStatusCallback(db: DbOrTx, params: { callId: string; 
     const [row] = await tx.select().from(twilioCalls).where(eq(twilioCalls.callId, params.callId)).for("update");
     if (!row) return null;
     const status = params.form.CallStatus ?? "";
+    // The carrier's STIR/SHAKEN attestation rides on `ringing` and `in-progress`, which may arrive late or out of
+    // order: the first one reported is kept, whatever the status (docs/numbers.md "Number health").
+    const attestation = attestationOf(params.form.StirStatus);
+    if (attestation && !row.stirStatus) {
+      const [attested] = await tx.update(twilioCalls).set({ stirStatus: attestation, updatedAt: params.now }).where(eq(twilioCalls.callId, params.callId)).returning();
+      if (attested) Object.assign(row, attested);
+    }
     if (isFinalStatus(row.status)) return row;
     const forward = isFinalStatus(status) || STATUS_ORDER.indexOf(status) > STATUS_ORDER.indexOf(row.status);
     if (!forward) return row;

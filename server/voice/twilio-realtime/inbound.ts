@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import twilio from "twilio";
 import type { Db } from "@/db";
+import { findActiveNumber } from "@/db/queries/numbers";
 import { twilioCalls } from "@/db/schema";
 import { findCallbackFallback, startInboundCall, type CallbackFallback } from "@/server/services/call-engine/inbound-call";
 import { applyStatusCallback, isFinalStatus, type TwilioCallRow } from "./call-state";
@@ -55,6 +56,13 @@ export function fallbackTwiml(fallback: CallbackFallback): string {
   return response.toString();
 }
 
+/** A call to a number no organization owns: refused as busy, nothing said (Twilio's `<Reject>`), before it is answered. */
+export function rejectTwiml(): string {
+  const response = new twilio.twiml.VoiceResponse();
+  response.reject({ reason: "busy" });
+  return response.toString();
+}
+
 function twimlResponse(xml: string): Response {
   return new Response(xml, { status: 200, headers: { "content-type": "text/xml" } });
 }
@@ -98,14 +106,19 @@ export function createInboundVoiceHandler(deps: InboundVoiceDeps) {
 
     const from = form.From ?? "";
     const to = form.To ?? "";
-    if (!E164.test(from) || !E164.test(to)) {
-      // A withheld or non-E.164 caller ID ("anonymous", a short code) is an unknown caller: the fallback of the number.
-      return twimlResponse(fallbackTwiml(await findCallbackFallback(db, { organizationId: null, phoneNumber: to })));
+    if (!E164.test(to)) return twimlResponse(rejectTwiml());
+    if (!E164.test(from)) {
+      // A withheld or non-E.164 caller ID ("anonymous", a short code) is an unknown caller: the fallback of the number
+      // of the organization that owns it; a number nobody owns refuses the call.
+      const owner = await findActiveNumber(db, to);
+      if (!owner?.inbound) return twimlResponse(rejectTwiml());
+      return twimlResponse(fallbackTwiml(await findCallbackFallback(db, { organizationId: owner.organizationId, phoneNumber: to })));
     }
     // Twilio asks again for the same call (a retry after a timeout): the same answer for the call already started.
     let callId = existing && !isFinalStatus(existing.status) ? existing.callId : null;
     if (!callId) {
       const decision = await startInboundCall(db, { from, to, providerCallId: callSid, now: deps.now(), engine: "twilio-realtime" });
+      if (decision.kind === "reject") return twimlResponse(rejectTwiml());
       if (decision.kind === "fallback") return twimlResponse(fallbackTwiml(decision.fallback));
       if (decision.kind === "message") {
         return twimlResponse(

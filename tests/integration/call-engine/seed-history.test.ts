@@ -3,7 +3,7 @@ import os from "node:os";
 import path from "node:path";
 import { and, eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
-import { agents, calls, creditTransactions, sequences } from "@/db/schema";
+import { agents, calls, creditTransactions, numberDailyStats, sequences } from "@/db/schema";
 import { seedCallHistory } from "@/server/services/call-engine/seed-call-history";
 import { getRecordingStore } from "@/server/storage/recording-store";
 import { createTestAgent } from "@/tests/factories";
@@ -65,5 +65,9 @@ describe("seedCallHistory: demo history produced by the engine", () => {
     const charged = callRows.filter((call) => ["Goal Completed", "Goal Not Completed", "Voicemail", "No Conversation", "Opted Out"].includes(call.resultType));
     expect(ledger).toHaveLength(charged.length);
     expect(new Set(ledger.map((row) => row.createdAt.toISOString().slice(0, 7)))).toEqual(new Set(["2026-10", "2026-11"]));
+    // Every call counted once on its number's day (docs/numbers.md "Number health"), after the seed's transactions.
+    const numberDays = await db.select().from(numberDailyStats).where(eq(numberDailyStats.organizationId, organization.id));
+    expect(numberDays.reduce((total, day) => total + day.placed, 0)).toBe(callRows.length);
+    expect(numberDays.reduce((total, day) => total + day.answered, 0)).toBe(callRows.filter((call) => call.disposition === "answered").length);
   }, 180_000);
 });

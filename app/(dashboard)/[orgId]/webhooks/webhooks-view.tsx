@@ -17,6 +17,7 @@ import { Input } from "../../../_components/ui/input";
 import { PageHeader } from "../../../_components/ui/page-header";
 import { LocalTime } from "../../../_components/ui/time";
 import { AgentFilterField } from "./agent-filter-field";
+import { EventTypesField, type WebhookEventType } from "./event-types-field";
 import { EndpointHealthStatus, FailingEndpointsAlert } from "./endpoint-health";
 import { SecretReveal } from "./secret-reveal";
 
@@ -36,6 +37,7 @@ export function WebhooksView() {
   const [url, setUrl] = useState("");
   const [description, setDescription] = useState("");
   const [agentIds, setAgentIds] = useState<string[]>([]);
+  const [eventTypes, setEventTypes] = useState<WebhookEventType[]>(["call.result"]);
   const [created, setCreated] = useState<{ secret: string; endpointId: string } | null>(null);
   const create = useMutation(
     trpc.webhooks.createEndpoint.mutationOptions({
@@ -44,6 +46,7 @@ export function WebhooksView() {
         setUrl("");
         setDescription("");
         setAgentIds([]);
+        setEventTypes(["call.result"]);
         void queryClient.invalidateQueries({ queryKey: trpc.webhooks.listEndpoints.queryKey() });
       },
     }),
@@ -54,7 +57,7 @@ export function WebhooksView() {
   function onCreate(event: FormEvent) {
     event.preventDefault();
     setCreated(null);
-    create.mutate({ url, description: description || undefined, agentIds });
+    create.mutate({ url, description: description || undefined, agentIds, eventTypes });
   }
 
   const columns = useMemo(
@@ -113,8 +116,9 @@ export function WebhooksView() {
               </Field>
             </FieldRow>
             <AgentFilterField value={agentIds} onChange={setAgentIds} />
+            <EventTypesField value={eventTypes} onChange={setEventTypes} />
             <div>
-              <Button type="submit" variant="primary" disabled={create.isPending || !url.trim()}>
+              <Button type="submit" variant="primary" disabled={create.isPending || !url.trim() || eventTypes.length === 0}>
                 {create.isPending ? "Adding…" : "Add endpoint"}
               </Button>
             </div>

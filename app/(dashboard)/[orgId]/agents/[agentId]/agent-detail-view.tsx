@@ -16,6 +16,7 @@ import { AgentEditor } from "../_components/agent-editor";
 import { AgentStatusBadge } from "../_components/agent-status";
 import { CallingLimitsPanel } from "./calling-limits-panel";
 import { EnrollContactForm } from "./enroll-contact-form";
+import { PoolRestNotice } from "./pool-rest-notice";
 import { AgentTestsTab } from "./tests/agent-tests-tab";
 
 export function AgentDetailView({ agentId }: { agentId: string }) {
@@ -53,6 +54,7 @@ export function AgentDetailView({ agentId }: { agentId: string }) {
           </div>
         }
       />
+      <PoolRestNotice agentId={view.agentId} />
       {saved && <Alert tone="success">{saved}</Alert>}
       {created && !saved && <Alert tone="success">Agent created. Your systems can enroll contacts with it now.</Alert>}
       <Tabs defaultValue="settings">

@@ -26,6 +26,9 @@ export function SimulateCallback({ sequenceId }: { sequenceId: string }) {
       </div>
       {simulate.isError && <Alert tone="error">{errorMessage(simulate.error)}</Alert>}
       {result?.outcome === "agent" && <Alert tone="success">The agent took the call from {result.from} to {result.to}: it appears in Calls as an inbound call.</Alert>}
+      {result?.outcome === "rejected" && (
+        <Alert tone="info">The call to {result.to} would be refused: the organization no longer owns that number (it was released).</Alert>
+      )}
       {result?.outcome === "fallback" && (
         <Alert tone="info">
           No agent took it ({result.reason.replace(/-/g, " ")}): the caller would hear “{result.message}”{result.forwardTo ? ` and be forwarded to ${result.forwardTo}` : ""}.

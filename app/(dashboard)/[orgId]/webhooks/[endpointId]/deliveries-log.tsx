@@ -27,6 +27,7 @@ const STATUS: Record<Status, { label: string; tone: BadgeTone }> = {
   cancelled: { label: "Cancelled", tone: "neutral" },
 };
 const TRIGGERS: Record<string, string> = { automatic: "Automatic", replay: "Replayed", test: "Test event" };
+const DELIVERY_KIND_LABELS: Record<Delivery["kind"], string> = { "call.result": "Call result", "number.health_changed": "Number health", test: "Test event" };
 
 function DeliveryAttempts({ delivery }: { delivery: Delivery }) {
   const trpc = useTRPC();
@@ -119,7 +120,7 @@ export function DeliveriesLog({ endpointId }: { endpointId: string }) {
   const columns = useMemo(
     () => [
       col.accessor("createdAt", { header: "Created", cell: ({ getValue }) => <LocalTime iso={getValue()} /> }),
-      col.accessor("kind", { header: "Kind", meta: { hideBelow: "sm" }, cell: ({ getValue }) => (getValue() === "test" ? "Test event" : "Call result") }),
+      col.accessor("kind", { header: "Kind", meta: { hideBelow: "sm" }, cell: ({ getValue }) => DELIVERY_KIND_LABELS[getValue()] }),
       col.accessor("status", {
         header: "Status",
         cell: ({ row }) => (

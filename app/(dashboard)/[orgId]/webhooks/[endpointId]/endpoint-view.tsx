@@ -16,12 +16,13 @@ import { PageHeader } from "../../../../_components/ui/page-header";
 import { ErrorState, Loading } from "../../../../_components/ui/states";
 import { LocalTime } from "../../../../_components/ui/time";
 import { AgentFilterField } from "../agent-filter-field";
+import { EventTypesField, type WebhookEventType } from "../event-types-field";
 import { SecretReveal } from "../secret-reveal";
 import { EndpointHealthStatus } from "../endpoint-health";
 import { EndpointStatusBadge } from "../webhooks-view";
 import { DeliveriesLog } from "./deliveries-log";
 
-type Endpoint = { endpointId: string; url: string; description: string; agentIds: string[]; enabled: boolean };
+type Endpoint = { endpointId: string; url: string; description: string; agentIds: string[]; eventTypes: WebhookEventType[]; enabled: boolean };
 
 function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
   const trpc = useTRPC();
@@ -30,11 +31,12 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
   const [url, setUrl] = useState(endpoint.url);
   const [description, setDescription] = useState(endpoint.description);
   const [agentIds, setAgentIds] = useState(endpoint.agentIds);
+  const [eventTypes, setEventTypes] = useState(endpoint.eventTypes);
   const update = useMutation(trpc.webhooks.updateEndpoint.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }));
   const errors = formErrors(update.error, ["url", "description"] as const);
   function onSubmit(event: FormEvent) {
     event.preventDefault();
-    update.mutate({ endpointId: endpoint.endpointId, url, description, agentIds });
+    update.mutate({ endpointId: endpoint.endpointId, url, description, agentIds, eventTypes });
   }
   return (
     <form onSubmit={onSubmit}>
@@ -48,9 +50,10 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
           </Field>
         </FieldRow>
         <AgentFilterField value={agentIds} onChange={setAgentIds} />
+        <EventTypesField value={eventTypes} onChange={setEventTypes} />
         {can.admin && (
           <div>
-            <Button type="submit" variant="primary">
+            <Button type="submit" variant="primary" disabled={eventTypes.length === 0}>
               {update.isPending ? "Saving…" : "Save endpoint"}
             </Button>
           </div>
