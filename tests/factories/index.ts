@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { Db } from "@/db";
 import { and, eq } from "drizzle-orm";
 import { calls, creditAllocations, creditTransactions, numbers, sequences } from "@/db/schema";
@@ -26,6 +27,31 @@ export async function createTestOrganization(db: Db, overrides: Partial<CreateOr
 export async function createTestAgent(db: Db, organizationId: string, overrides: Partial<CreateAgentParams> = {}) {
   const phoneNumbers = overrides.phoneNumbers ? await ownTestNumbers(db, organizationId, overrides.phoneNumbers) : await claimFictionalNumbers(db, { organizationId, count: 1 });
   return createAgent(db, { organizationId, name: overrides.name ?? "Test Agent", ...overrides, phoneNumbers });
+}
+
+/**
+ * Pool numbers for a test: one free number in each area code (line 555-2000…2999, which no test uses for contacts:
+ * they use 555-01xx), made the organization's own. Test files run in parallel on one database and a number belongs to
+ * one organization: read the numbers back from the result rather than writing literals.
+ */
+export async function testPoolNumbers(db: Db, organizationId: string, areaCodes: string[], options: { sms?: boolean; voice?: boolean; inbound?: boolean } = {}): Promise<string[]> {
+  const claimed: string[] = [];
+  for (const areaCode of areaCodes) {
+    for (let tried = 0; ; tried += 1) {
+      if (tried === 1000) throw new Error(`No free test number left in area code ${areaCode}.`);
+      const phoneNumber = `+1${areaCode}555${2000 + randomInt(1000)}`;
+      const [row] = await db
+        .insert(numbers)
+        .values({ id: newId("number"), organizationId, phoneNumber, carrier: "twilio", voice: options.voice ?? true, sms: options.sms ?? true, inbound: options.inbound ?? true, source: "purchased", status: "active" })
+        .onConflictDoNothing()
+        .returning({ phoneNumber: numbers.phoneNumber });
+      if (row) {
+        claimed.push(row.phoneNumber);
+        break;
+      }
+    }
+  }
+  return claimed;
 }
 
 /** Makes these numbers the organization's own (voice, SMS, inbound), as a purchase would. */

@@ -43,13 +43,15 @@ export const searchAvailableNumbersMeta: Meta = {
 export const ZSearchAvailableNumbersRequestSchema = z.object({
   country: z
     .string()
+    .max(2)
     .regex(/^[A-Z]{2}$/, "must be an ISO 3166-1 alpha-2 country code such as US")
     .optional()
     .describe("ISO 3166-1 alpha-2 (default `US`)."),
-  areaCode: z.string().regex(/^[2-9]\d{2}$/, "must be a three-digit North American area code").optional().describe("North American area code, e.g. `212`."),
-  region: z.string().regex(/^[A-Z]{2}$/, "must be a two-letter state or province code such as NY").optional().describe("State or province, e.g. `NY`."),
+  areaCode: z.string().max(3).regex(/^[2-9]\d{2}$/, "must be a three-digit North American area code").optional().describe("North American area code, e.g. `212`."),
+  region: z.string().max(2).regex(/^[A-Z]{2}$/, "must be a two-letter state or province code such as NY").optional().describe("State or province, e.g. `NY`."),
   contains: z
     .string()
+    .max(10)
     .regex(/^[0-9*]{2,10}$/, "must be 2 to 10 digits, `*` matching any digit")
     .optional()
     .describe("Digits the number contains (`*` matches any digit)."),

@@ -6,8 +6,9 @@ export type NumberUse = "voice" | "sms" | "inbound";
 
 export type AssertOrganizationNumbersParams = {
   organizationId: string;
-  /** The field the numbers came in (`phoneNumbers`, `phoneNumbers.0` is reported for the first). */
+  /** The field the numbers came in: a list (`phoneNumbers`, its first is reported as `phoneNumbers.0`) or, with `single`, one number. */
   field: string;
+  single?: boolean;
   numbers: string[];
   /** What the numbers must be able to do. */
   use: NumberUse;
@@ -32,7 +33,7 @@ export async function assertOrganizationNumbers(db: DbOrTx, params: AssertOrgani
   if (params.numbers.length === 0) return;
   const rows = await findLiveNumberRows(db, params.numbers);
   for (const [index, phoneNumber] of params.numbers.entries()) {
-    const field = `${params.field}.${index}`;
+    const field = params.single ? params.field : `${params.field}.${index}`;
     const ours = rows.find((row) => row.phoneNumber === phoneNumber && row.organizationId === params.organizationId);
     if (ours?.status === "active") {
       const problem = describe(ours, params.use);

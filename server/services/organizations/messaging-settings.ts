@@ -112,7 +112,7 @@ export type UpdatePhoneNumberSettingsParams = {
  */
 export async function updatePhoneNumberSettings(db: DbOrTx, params: UpdatePhoneNumberSettingsParams): Promise<TMessagingSettings> {
   const phoneNumber = normalizePhoneNumber(params.phoneNumber)?.e164 ?? invalid("phoneNumber", `"${params.phoneNumber.slice(0, 40)}" is not a valid phone number`);
-  await assertOrganizationNumbers(db, { organizationId: params.organizationId, field: "phoneNumber", numbers: [phoneNumber], use: "inbound" });
+  await assertOrganizationNumbers(db, { organizationId: params.organizationId, field: "phoneNumber", single: true, numbers: [phoneNumber], use: "inbound" });
   const numbers = await findOrganizationNumbers(db, params.organizationId);
   let forwardTo: string | null = null;
   if (params.fallbackMode === "forward") {

@@ -33,7 +33,7 @@ function agentDocument(prompt: string) {
     name: "Ava",
     status: "ACTIVE",
     timezones: ["America/New_York"],
-    phoneNumbers: ["+12025550101"],
+    phoneNumbers: [],
     steps: [{ stepType: "CALL", delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: { dayOffset: 0, timeWindow: { startTime: 0, endTime: 1440 }, timezoneSource: "contact" } }],
     prompt,
     bookingConfig: simulatorBookingConfig("link"),

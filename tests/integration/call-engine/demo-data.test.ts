@@ -25,7 +25,7 @@ function recordingEngine(kind: string) {
 
 async function dueDemoCall(demo: boolean) {
   const { organization } = await createTestOrganization(db);
-  const agent = await createTestAgent(db, organization.id, { phoneNumbers: ["+12025550101"], steps: [callStep()] });
+  const agent = await createTestAgent(db, organization.id, { steps: [callStep()] });
   const sequence = await createTestSequence(db, { organizationId: organization.id, agentId: agent.id, steps: [callStep()], demo, phoneNumber: "+12125550170" });
   const call = await createTestCall(db, { organizationId: organization.id, agentId: agent.id, sequenceId: sequence.id, scheduledAt: new Date(Date.now() - 1000), resultType: "Scheduled" });
   return { sequence, call };

@@ -38,8 +38,7 @@ function simulator(clock: TestClock) {
 
 /** An organization whose agent has `numbers` caller IDs and `count` calls due at START (no event sent). */
 async function dueCalls(count: number, options: { numbers?: number; dialRate?: number } = {}) {
-  const phoneNumbers = Array.from({ length: options.numbers ?? 10 }, (_, i) => `+1646555${String(2000 + i)}`);
-  const { organization, agent } = await createEngineOrganization(db, { phoneNumbers, steps: [callStep()] });
+  const { organization, agent } = await createEngineOrganization(db, { steps: [callStep()] }, { poolAreaCodes: Array.from({ length: options.numbers ?? 10 }, () => "646") });
   if (options.dialRate) await db.update(organizations).set({ dialRatePerSecond: options.dialRate }).where(eq(organizations.id, organization.id));
   const sequenceIds: string[] = [];
   for (let i = 0; i < count; i++) {
@@ -113,8 +112,8 @@ describe("dispatcher: dial gate and dial-rate limits", () => {
     const engine = simulator(clock);
     // 50/s for the organization, 20 caller IDs at the default 5/s (100/s together), 60 calls due in this order: three
     // in a row from each caller ID (each call's caller ID is picked from its contact's number).
-    const phoneNumbers = Array.from({ length: 20 }, (_, i) => `+1646555${String(3000 + i)}`);
-    const { organization, agent } = await createEngineOrganization(db, { phoneNumbers, steps: [callStep()] });
+    const { organization, agent } = await createEngineOrganization(db, { steps: [callStep()] }, { poolAreaCodes: Array.from({ length: 20 }, () => "646") });
+    const phoneNumbers = agent.phoneNumbers;
     await db.update(organizations).set({ dialRatePerSecond: 50 }).where(eq(organizations.id, organization.id));
     const byCallerId = new Map<string, string[]>();
     for (let i = 0; byCallerId.size < 20 || [...byCallerId.values()].some((numbers) => numbers.length < 3); i++) {

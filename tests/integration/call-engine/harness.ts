@@ -21,7 +21,7 @@ import { createSimulatedVoiceEngine, type SimulatedVoiceEngine } from "@/server/
 import type { VoiceEngine } from "@/server/voice/types";
 import { createFetchTransport } from "@/server/voice/transport";
 import { createTestClock, startTestInngest, type TestClock, type TestInngest } from "@/tests/helpers/inngest";
-import { createTestAgent, createTestOrganization } from "@/tests/factories";
+import { createTestAgent, createTestOrganization, testPoolNumbers } from "@/tests/factories";
 import type { CreateAgentParams } from "@/server/services/agents/create-agent";
 
 export const ALWAYS_OPEN: AgentStep["executionWindowConfig"]["timeWindow"] = { startTime: 0, endTime: 1440 };
@@ -238,11 +238,16 @@ export async function cancelSequenceRun(sequenceId: string) {
   await inngest.send(sequenceCancelled.create({ sequenceId }));
 }
 
-export async function createEngineOrganization(db: Db, overrides: Partial<CreateAgentParams> = {}) {
+/**
+ * An organization with 10,000 credits a month and its agent "Ava": two steps, the demo definitions, and a pool of its
+ * own fictional numbers, one per `poolAreaCodes` entry (Washington and San Francisco by default): read them from
+ * `agent.phoneNumbers`, test files share the database.
+ */
+export async function createEngineOrganization(db: Db, overrides: Partial<CreateAgentParams> = {}, { poolAreaCodes = ["202", "415"] }: { poolAreaCodes?: string[] } = {}) {
   const { organization, apiKey } = await createTestOrganization(db, { monthlyCreditAllocation: 10_000 });
   const agent = await createTestAgent(db, organization.id, {
     name: "Ava",
-    phoneNumbers: ["+12025550101", "+14155550102"],
+    phoneNumbers: overrides.phoneNumbers ?? (await testPoolNumbers(db, organization.id, poolAreaCodes)),
     steps: [callStep(), callStep({ delaySeconds: 86_400 })],
     ...AGENT_DEFINITIONS,
     ...overrides,

@@ -56,7 +56,7 @@ describe("call engine: the outcome table (DESIGN §7) end to end", () => {
       expect(first!.resultType, label).toBe(row.resultType);
       expect((await sequenceOf(db, sequenceId)).lifecycleStatus, label).toBe(row.lifecycle);
       expect(first!.dialedAt, label).toEqual(start);
-      expect(first!.fromPhoneNumber, label).toBe("+12025550101");
+      expect(first!.fromPhoneNumber, label).toBe(agent.phoneNumbers[0]);
       expect(first!.providerCallId, label).toMatch(/^sim-/);
       expect(first!.analyzedAt, label).not.toBeNull();
       expect(first!.transcript !== null, label).toBe(row.transcript);
@@ -108,7 +108,7 @@ describe("call engine: the outcome table (DESIGN §7) end to end", () => {
       agentId: agent.id,
       agentName: "Ava",
       phoneNumber: "+12025550175",
-      fromPhoneNumber: "+12025550101",
+      fromPhoneNumber: agent.phoneNumbers[0],
       direction: "outbound",
       callStatus: "opted-out",
       attempt: 1,

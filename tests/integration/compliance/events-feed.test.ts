@@ -170,7 +170,8 @@ describe("GET /events while webhooks are down", () => {
       const webhookDeps = { getDb: () => db, now: clock.now, addressPolicy: () => LOOPBACK_ADDRESS_POLICY };
       runner = await startTestInngest({ db, clock, functions: [createEnqueueWebhookDeliveriesFunction(inngest, webhookDeps), createDeliverWebhookFunction(inngest, webhookDeps)] });
 
-      const { organization, apiKey, agent } = await createEngineOrganization(db, { steps: [callStep()] });
+      // 1,000 calls in a day: 12 numbers under the default cap of 100 calls a day per number (docs/numbers.md).
+      const { organization, apiKey, agent } = await createEngineOrganization(db, { steps: [callStep()] }, { poolAreaCodes: Array.from({ length: 12 }, () => "212") });
       // Every result type in turn (20 % failures), dialed by several workers: auto-pause is another test's subject.
       await db.update(agents).set({ autoPauseEnabled: false }).where(eq(agents.id, agent.id));
       await createLoopbackEndpoint(db, organization.id, receiver.url);

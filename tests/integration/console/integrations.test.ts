@@ -4,7 +4,7 @@ import { agents, providerConnections } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
 import { useTestDb } from "../../helpers/db";
-import { createTestAgent, createTestOrganization } from "../../factories";
+import { createTestAgent, createTestOrganization, testPoolNumbers } from "../../factories";
 import { createCallToBook, useChiliPiperSimulator } from "../meetings/helpers";
 import { apiKeyCaller, consoleCaller, consoleUser } from "./helpers";
 
@@ -15,8 +15,8 @@ const LINK_ONLY = ["workspace.read", "user.read", "meeting.read", "scheduling-li
 
 async function orgWithBookingAgents() {
   const { organization, apiKey } = await createTestOrganization(db, { name: "Integrations" });
-  const linkAgent = await createTestAgent(db, organization.id, { name: "Link booker", phoneNumbers: ["+12015550101", "+12015550102"] });
-  const crmAgent = await createTestAgent(db, organization.id, { name: "CRM booker", phoneNumbers: ["+12015550103"] });
+  const linkAgent = await createTestAgent(db, organization.id, { name: "Link booker", phoneNumbers: await testPoolNumbers(db, organization.id, ["201", "201"]) });
+  const crmAgent = await createTestAgent(db, organization.id, { name: "CRM booker", phoneNumbers: await testPoolNumbers(db, organization.id, ["201"]) });
   const archived = await createTestAgent(db, organization.id, { name: "Old concierge", phoneNumbers: [] });
   // Booking modes set directly: the agent editor validates them against a connected provider, which is what we test here.
   await db.update(agents).set({ bookingConfig: simulatorBookingConfig("link") }).where(eq(agents.id, linkAgent.id));
@@ -56,8 +56,8 @@ describe("integrations (console)", () => {
 
     // The agents' numbers (archived last), and the voice engine with no secret.
     expect(seen.agentNumbers.agents.map((a) => [a.name, a.phoneNumbers])).toEqual([
-      ["CRM booker", ["+12015550103"]],
-      ["Link booker", ["+12015550101", "+12015550102"]],
+      ["CRM booker", data.crmAgent.phoneNumbers],
+      ["Link booker", data.linkAgent.phoneNumbers],
       ["Old concierge", []],
     ]);
     expect(seen.voiceEngine.engine).toBe("simulator");

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { appCodeOfError } from "@/server/errors";
-import { createTestAgent } from "../../factories";
+import { createTestAgent, testPoolNumbers } from "../../factories";
 import { apiClient } from "../../helpers/api";
 import { useTestDb } from "../../helpers/db";
 import { createOrgWithRoles } from "./helpers";
@@ -20,7 +20,7 @@ function config(overrides: Record<string, unknown> = {}) {
     name: "Console agent",
     status: "ACTIVE" as const,
     timezones: ["america/new_york"],
-    phoneNumbers: ["+1 (202) 555-0123"],
+    phoneNumbers: [] as string[],
     steps: [STEP, { ...STEP, delaySeconds: 86_400, delaySecondsMax: 90_000 }],
     prompt: "First prompt",
     bookingConfig: null,
@@ -43,11 +43,14 @@ async function codeOf(promise: Promise<unknown>) {
 
 describe("agent management through the console procedures, seen through /api/v1", () => {
   it("creates an agent whose definitions the API lists at once, normalized", async () => {
-    const { as, apiKey } = await createOrgWithRoles(db);
-    const { agentId } = await as("admin").agents.create(config());
+    const { as, apiKey, organization } = await createOrgWithRoles(db);
+    const [pool] = await testPoolNumbers(db, organization.id, ["202"]);
+    // Typed as people write it: normalized to E.164 and checked against the organization's own numbers.
+    const typed = `+1 (202) ${pool!.slice(5, 8)}-${pool!.slice(8)}`;
+    const { agentId } = await as("admin").agents.create(config({ phoneNumbers: [typed] }));
     const view = await as("member").agents.getConfig({ agentId });
     expect(view.timezones).toEqual(["America/New_York"]);
-    expect(view.phoneNumbers).toEqual(["+12025550123"]);
+    expect(view.phoneNumbers).toEqual([pool]);
     expect(view.promptVersionId).toMatch(/^prompt-ver\.[0-9a-z]{26}$/);
     expect((await api(`/agents/${agentId}/input-variables`, { key: apiKey })).body.inputVariables).toEqual([
       { slug: "company_name", displayName: "Company", description: "" },

@@ -22,7 +22,7 @@ const AGENT_CONFIG = {
   name: "Role test agent",
   status: "ACTIVE" as const,
   timezones: ["Europe/Berlin"],
-  phoneNumbers: ["+12025550100"],
+  phoneNumbers: [] as string[],
   steps: [
     {
       stepType: "CALL" as const,

@@ -1,5 +1,8 @@
 import { and, eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
+import { describe, expect, it, onTestFinished, vi } from "vitest";
+import { POST as validationRoute } from "@/app/api/twilio/numbers/[hook]/route";
 import { agents, numbers, optOuts } from "@/db/schema";
 import { getMessaging } from "@/server/services/messaging/twilio-messaging";
 import { receiveSms } from "@/server/services/messaging/receive-sms";
@@ -131,6 +134,25 @@ describe("numbers: owned by one organization", () => {
   });
 
   it("proves a number with a caller-ID validation call; a number owned elsewhere cannot be validated", async () => {
+    // Twilio reaches this deployment's PUBLIC_BASE_URL: the embedded simulator posts to the app's port on loopback,
+    // here a server in front of the real route handler.
+    const { settings } = await getMessaging();
+    const app = createServer((req, res) => {
+      const chunks: Buffer[] = [];
+      req.on("data", (chunk: Buffer) => chunks.push(chunk));
+      req.on("end", () => {
+        const headers = Object.entries(req.headers).flatMap(([key, value]) => (typeof value === "string" ? [[key, value] as [string, string]] : []));
+        void validationRoute(new Request(`${settings.publicBaseUrl}${req.url}`, { method: req.method, headers, body: Buffer.concat(chunks) })).then(async (response) => {
+          res.writeHead(response.status).end(Buffer.from(await response.arrayBuffer()));
+        });
+      });
+    });
+    await new Promise<void>((resolve) => app.listen(0, "127.0.0.1", resolve));
+    vi.stubEnv("PORT", String((app.address() as AddressInfo).port));
+    onTestFinished(() => {
+      vi.unstubAllEnvs();
+      app.close();
+    });
     const { organization, apiKey } = await createTestOrganization(db);
     const mine = "+15085550161";
     const started = await api("/numbers/caller-id-validations", { method: "POST", key: apiKey, body: { phoneNumber: mine, friendlyName: "Office" } });

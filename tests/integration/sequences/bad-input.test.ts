@@ -8,7 +8,7 @@ import { appCodeOfError } from "@/server/errors";
 import { handleTwilioMessagingWebhook } from "@/server/services/messaging/twilio-webhooks";
 import { twilioSignature } from "@/server/simulators/twilio";
 import { RETRY_SCHEDULE_MS } from "@/server/services/webhooks/retry-schedule";
-import { createTestAgent, createTestOrganization } from "../../factories";
+import { createTestAgent, createTestOrganization, testPoolNumbers } from "../../factories";
 import { apiClient } from "../../helpers/api";
 import { useTestDb } from "../../helpers/db";
 import { AGENT_DEFINITIONS, callStep, sequenceOf, startCallEngine, type CallEngineHarness } from "../call-engine/harness";
@@ -39,12 +39,12 @@ afterEach(async () => {
 });
 
 const WINDOW = { dayOffset: 0, timeWindow: { startTime: 0, endTime: 1440 }, timezoneSource: "contact" as const };
-function agentConfig(steps: Array<Record<string, unknown>>) {
+function agentConfig(steps: Array<Record<string, unknown>>, phoneNumbers: string[]) {
   return {
     name: "Templates",
     status: "ACTIVE" as const,
     timezones: ["America/New_York"],
-    phoneNumbers: ["+12025550123"],
+    phoneNumbers,
     steps: steps as never,
     prompt: "Prompt",
     bookingConfig: null,
@@ -63,16 +63,17 @@ async function errorOf(promise: Promise<unknown>) {
 
 describe("templates are checked when the agent is saved", () => {
   it("refuses an unknown variable (naming it and the field), an SMS over 3 segments, an EMAIL without a subject; accepts known ones", async () => {
-    const { as } = await createOrgWithRoles(db);
+    const { as, organization } = await createOrgWithRoles(db);
+    const pool = await testPoolNumbers(db, organization.id, ["202"]);
     const call = { stepType: "CALL", delaySeconds: 0, delaySecondsMax: null, executionWindowConfig: WINDOW };
-    const unknown = await errorOf(as("admin").agents.create(agentConfig([call, { ...call, stepType: "EMAIL", subject: "Hi {{name}}", body: "About {{compnay_name}}" }])));
+    const unknown = await errorOf(as("admin").agents.create(agentConfig([call, { ...call, stepType: "EMAIL", subject: "Hi {{name}}", body: "About {{compnay_name}}" }], pool)));
     expect(unknown).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("steps.1.body: unknown template variable {{compnay_name}}") });
-    const long = await errorOf(as("admin").agents.create(agentConfig([call, { ...call, stepType: "SMS", body: "x".repeat(460) }])));
+    const long = await errorOf(as("admin").agents.create(agentConfig([call, { ...call, stepType: "SMS", body: "x".repeat(460) }], pool)));
     expect(long).toMatchObject({ code: "INVALID_REQUEST", message: expect.stringContaining("steps.1.body: the message takes 4 SMS segments") });
-    const noSubject = await errorOf(as("admin").agents.create(agentConfig([call, { ...call, stepType: "EMAIL", body: "Hello" }])));
+    const noSubject = await errorOf(as("admin").agents.create(agentConfig([call, { ...call, stepType: "EMAIL", body: "Hello" }], pool)));
     expect(noSubject).toMatchObject({ message: expect.stringContaining("steps.1.subject") });
     const ok = await as("admin").agents.create(
-      agentConfig([call, { ...call, stepType: "EMAIL", subject: "{{agent_name}} × {{company_name}}", body: "{{last_call_summary}} {{meeting_link}}" }, { ...call, stepType: "SMS", body: "x".repeat(459) }]),
+      agentConfig([call, { ...call, stepType: "EMAIL", subject: "{{agent_name}} × {{company_name}}", body: "{{last_call_summary}} {{meeting_link}}" }, { ...call, stepType: "SMS", body: "x".repeat(459) }], pool),
     );
     const saved = await as("admin").agents.getConfig({ agentId: ok.agentId });
     expect(saved.steps.map((step) => step.stepType)).toEqual(["CALL", "EMAIL", "SMS"]);
@@ -85,7 +86,7 @@ describe("delivery problems", () => {
     engine = await startCallEngine(db, { start: new Date(), extraFunctions: messageFunctions({ db, smtpUrl: smtp.url, messaging: () => twilio!.messaging }) });
     twilio = await startTwilioForMessages(db, engine.clock);
     const { organization, apiKey } = await createTestOrganization(db, { monthlyCreditAllocation: 1_000 });
-    const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: ["+12025550101"], steps, ...AGENT_DEFINITIONS });
+    const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: await testPoolNumbers(db, organization.id, ["202"]), steps, ...AGENT_DEFINITIONS });
     engine.watchdogScope.push(organization.id);
     const api = apiClient(db, { now: engine.clock.now });
     return { organization, apiKey, agent, api };
@@ -141,6 +142,7 @@ describe("delivery problems", () => {
 
   it("unsigned or tampered Twilio callbacks get 403 and change nothing", async () => {
     const { apiKey, agent, api } = await startWith([messageStep("SMS", { body: "Hi {{first_name}}" }), callStep({ delaySeconds: 86_400 })]);
+    const [ourNumber] = agent.phoneNumbers as [string];
     const enrolled = await api(`/agents/${agent.id}/schedule/sequence`, { method: "POST", key: apiKey, body: { name: "Sam Hill", phoneNumber: "+12025550142", company_name: "Acme" } });
     const { sequenceId } = enrolled.body.sequence;
     for (let round = 0; round < 3; round += 1) {
@@ -151,7 +153,7 @@ describe("delivery problems", () => {
     expect(sms).toMatchObject({ status: "delivered" });
     const handler = (request: Request) => handleTwilioMessagingWebhook(request, { db, now: engine!.clock.now, messaging: async () => twilio!.messaging });
     const inboundUrl = `${PUBLIC_BASE_URL}/api/twilio/messages/inbound`;
-    const form = { AccountSid: twilio!.simulator.accountSid, From: "+12025550142", To: "+12025550101", Body: "STOP", MessageSid: `SM${"a".repeat(32)}` };
+    const form = { AccountSid: twilio!.simulator.accountSid, From: "+12025550142", To: ourNumber, Body: "STOP", MessageSid: `SM${"a".repeat(32)}` };
     const post = (url: string, body: Record<string, string>, signature: string | null) =>
       handler(new Request(url, { method: "POST", body: new URLSearchParams(body).toString(), headers: { "content-type": "application/x-www-form-urlencoded", ...(signature ? { "x-twilio-signature": signature } : {}) } }));
 

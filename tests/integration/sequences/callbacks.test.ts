@@ -7,7 +7,7 @@ import { createInboundVoiceHandler } from "@/server/voice/twilio-realtime/inboun
 import type { TwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import { buildPlaceCallRequest } from "@/server/services/call-engine/dial-call";
 import { buildCallInstructions } from "@/server/voice/twilio-realtime/instructions";
-import { createTestAgent } from "../../factories";
+import { createTestAgent, testPoolNumbers } from "../../factories";
 import { useTestDb } from "../../helpers/db";
 import { createOrgWithRoles } from "../dashboard/helpers";
 
@@ -44,13 +44,12 @@ function inbound(form: Record<string, string>, options: { sign?: boolean; tamper
 }
 
 /**
- * A contact Ava called from `ours` (one dialed, analysed outbound call). `ours` is this test's own number: other
- * organizations of the shared test database (other files, earlier tests) list +12025550100 too, and a call from an
- * unknown caller is routed by the number alone.
+ * A contact Ava called from `ours` (one dialed, analysed outbound call): the organization's own number (a number
+ * belongs to one organization, and calls to it are routed to its owner alone).
  */
 async function calledContact() {
   const { organization, as } = await createOrgWithRoles(db);
-  const ours = `+1617555${String(1000 + Math.floor(Math.random() * 8999))}`;
+  const [ours] = (await testPoolNumbers(db, organization.id, ["617"])) as [string];
   const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: [ours], inputVariables: [{ slug: "company_name", displayName: "Company", description: "" }] });
   const sequenceId = newId("call-sequence");
   const contact = `+1202555${String(1000 + Math.floor(Math.random() * 8999))}`;
@@ -136,8 +135,9 @@ describe("callbacks: the inbound voice webhook", () => {
     expect(pausedTwiml).toContain("Connecting you to our team.");
     expect(pausedTwiml).toContain("<Dial>+14155550100</Dial>");
     expect(await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")))).toEqual([]);
+    // A withheld caller ID is an unknown caller of the number: its fallback too.
     const anonymous = await inbound({ CallSid: newCallSid(), From: "anonymous", To: ours, CallStatus: "ringing", Direction: "inbound" });
-    expect(await anonymous.text()).toContain("Nobody can take your call right now");
+    expect(await anonymous.text()).toContain("<Dial>+14155550100</Dial>");
 
     // Back to taking messages: the known caller leaves one, recorded as an inbound call on their sequence (a voicemail to us).
     await as("admin").organizations.updatePhoneNumberSettings({ phoneNumber: ours, fallbackMode: "message", fallbackMessage: null });
@@ -171,7 +171,7 @@ describe("messaging settings (console, admins)", () => {
     const reset = await admin.organizations.updateMessagingSettings({ emailReplyTo: "" });
     expect(reset).toMatchObject({ emailFrom: "Acme Sales <sales@acme.example>", emailReplyTo: null });
 
-    await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: "+12025550111", fallbackMode: "message" })).rejects.toMatchObject({ message: expect.stringContaining("not in any agent's number pool") });
+    await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: "+12025559111", fallbackMode: "message" })).rejects.toMatchObject({ message: expect.stringContaining("phoneNumber: +12025559111 is not one of this organization's numbers") });
     await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: ours, fallbackMode: "forward" })).rejects.toMatchObject({ message: expect.stringContaining("forwardTo: required") });
     await expect(admin.organizations.updatePhoneNumberSettings({ phoneNumber: ours, fallbackMode: "forward", forwardTo: ours })).rejects.toMatchObject({ message: expect.stringContaining("own numbers") });
 

@@ -9,7 +9,7 @@ import { validateBookingConfig } from "@/server/services/calendar/booking-config
 import { connectProvider } from "@/server/services/calendar/provider-connection";
 import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
 import { STOP_CONFIRMATION } from "@/server/services/messaging/sms-keywords";
-import { createTestAgent, createTestOrganization } from "../../factories";
+import { createTestAgent, createTestOrganization, testPoolNumbers } from "../../factories";
 import { apiClient } from "../../helpers/api";
 import { useTestDb } from "../../helpers/db";
 import { AGENT_DEFINITIONS, callStep, callsOf, sequenceOf, startCallEngine, type CallEngineHarness } from "../call-engine/harness";
@@ -69,7 +69,7 @@ async function organizationWithAgent() {
   const { organization, apiKey } = await createTestOrganization(db, { monthlyCreditAllocation: 10_000 });
   await connectProvider(db, { organizationId: organization.id, apiKey: sim.current.createApiKey("full-access") });
   const bookingConfig = await validateBookingConfig(db, { organizationId: organization.id, bookingConfig: simulatorBookingConfig("link") });
-  const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: ["+12025550101", "+14155550102"], steps: FOUR_STEPS, bookingConfig, ...AGENT_DEFINITIONS });
+  const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: await testPoolNumbers(db, organization.id, ["202", "415"]), steps: FOUR_STEPS, bookingConfig, ...AGENT_DEFINITIONS });
   engine!.watchdogScope.push(organization.id);
   return { organization, apiKey, agent };
 }
@@ -118,7 +118,7 @@ describe("a sequence that calls, emails and texts", () => {
 
     // The SMS, sent from the pool's closest number (415 → 415), delivered per the signed status callbacks.
     const sms = [...twilio!.simulator.messaging.messages.values()].find((m) => m.to === "+14155550170");
-    expect(sms).toMatchObject({ from: "+14155550102", body: "Hi Dana, Ava here. Reply STOP to opt out.", status: "delivered" });
+    expect(sms).toMatchObject({ from: agent.phoneNumbers[1], body: "Hi Dana, Ava here. Reply STOP to opt out.", status: "delivered" });
     const callbacks = twilio!.simulator.messaging.callbacks.filter((c) => c.kind === "message-status" && c.params.MessageSid === sms!.sid);
     expect(callbacks.map((c) => [c.params.MessageStatus, c.status])).toEqual([
       ["sent", 200],
@@ -145,7 +145,7 @@ describe("a sequence that calls, emails and texts", () => {
     expect(metadata.body.metadata).toHaveLength(2);
     expect(metadata.body.messages).toEqual([
       expect.objectContaining({ stepNumber: 2, channel: "email", status: "sent", to: "dana@example.org", subject: "Next steps with Ava for Acme", credits: 1 }),
-      expect.objectContaining({ stepNumber: 3, channel: "sms", status: "delivered", from: "+14155550102", segments: 1, credits: 1, providerMessageId: sms!.sid }),
+      expect.objectContaining({ stepNumber: 3, channel: "sms", status: "delivered", from: agent.phoneNumbers[1], segments: 1, credits: 1, providerMessageId: sms!.sid }),
     ]);
     const events = await api("/events", { key: apiKey });
     expect(events.body.events.map((e: { type: string }) => e.type)).toEqual(expect.arrayContaining(["email.sent", "sms.sent", "sms.delivered"]));
@@ -173,7 +173,7 @@ describe("a sequence that calls, emails and texts", () => {
       [4, "Scheduled"],
     ]);
 
-    const reply = await twilio!.simulator.messaging.receive({ from: "+12025550171", to: "+12025550101", body: " stop ", url: `${PUBLIC_BASE_URL}/api/twilio/messages/inbound` });
+    const reply = await twilio!.simulator.messaging.receive({ from: "+12025550171", to: agent.phoneNumbers[0]!, body: " stop ", url: `${PUBLIC_BASE_URL}/api/twilio/messages/inbound` });
     expect(reply.status).toBe(200);
     // One answer: Twilio's own (its default opt-out handling); the app does not answer a keyword Twilio answered.
     expect(reply.replies.map((m) => [m.source, m.status, m.body])).toEqual([["opt-out-handling", "delivered", STOP_CONFIRMATION]]);

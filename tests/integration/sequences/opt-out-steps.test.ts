@@ -10,7 +10,7 @@ import { failInterruptedSends, INTERRUPTED_SEND_MS } from "@/server/services/mes
 import { receiveSms } from "@/server/services/messaging/receive-sms";
 import { finalizeCall } from "@/server/services/call-engine/finalize-call";
 import { getSequenceView } from "@/server/services/conversations/get-sequence-view";
-import { createTestAgent, createTestCall, createTestOrganization, createTestSequence } from "../../factories";
+import { createTestAgent, createTestCall, createTestOrganization, createTestSequence, testPoolNumbers } from "../../factories";
 import { apiClient } from "../../helpers/api";
 import { useTestDb } from "../../helpers/db";
 import { AGENT_DEFINITIONS, callStep, callsOf, sequenceOf, startCallEngine, type CallEngineHarness } from "../call-engine/harness";
@@ -52,7 +52,8 @@ const SMS = messageStep("SMS", { body: "Hi {{first_name}}, {{agent_name}} here. 
 const later = <T extends object>(step: T, seconds: number): T => ({ ...step, delaySeconds: seconds });
 
 // Numbers of this file only (receiveSms finds the contact's sequence by number; test files share the database).
-const OUR_NUMBER = "+16175550108";
+/** The agent's number of the test under way (Boston, as the contacts are). */
+let ourNumber = "";
 
 async function start(steps: ReturnType<typeof callStep>[], contact: string) {
   engine = await startCallEngine(db, {
@@ -61,7 +62,8 @@ async function start(steps: ReturnType<typeof callStep>[], contact: string) {
   });
   twilio = await startTwilioForMessages(db, engine.clock);
   const { organization, apiKey } = await createTestOrganization(db, { monthlyCreditAllocation: 10_000 });
-  const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: [OUR_NUMBER], steps, ...AGENT_DEFINITIONS });
+  [ourNumber] = (await testPoolNumbers(db, organization.id, ["617"])) as [string];
+  const agent = await createTestAgent(db, organization.id, { name: "Ava", phoneNumbers: [ourNumber], steps, ...AGENT_DEFINITIONS });
   engine.watchdogScope.push(organization.id);
   const api = apiClient(db, { now: engine.clock.now });
   // …1: the simulated contact says "not now" (Goal Not Completed): the sequence goes on.
@@ -103,7 +105,7 @@ describe("an opt-out records every step not started yet", () => {
       [3, "email", "outbound", "scheduled", null],
     ]);
 
-    const stop = await twilio!.simulator.messaging.receive({ from: contact, to: OUR_NUMBER, body: "STOP", url: `${PUBLIC_BASE_URL}/api/twilio/messages/inbound` });
+    const stop = await twilio!.simulator.messaging.receive({ from: contact, to: ourNumber, body: "STOP", url: `${PUBLIC_BASE_URL}/api/twilio/messages/inbound` });
     expect(stop.status).toBe(200);
     const skipped = "Skipped: the contact opted out by SMS.";
     const recorded = await stepRecords(sequenceId);
@@ -197,7 +199,8 @@ describe("an opt-out records every step not started yet", () => {
 describe("steps in flight at the opt-out", () => {
   it("a call being analysed and an SMS being sent finish without the runner recording a step twice", async () => {
     const { organization } = await createTestOrganization(db);
-    const agent = await createTestAgent(db, organization.id, { phoneNumbers: [OUR_NUMBER], steps: [callStep(), SMS, callStep()], ...AGENT_DEFINITIONS });
+    const [ourNumber] = (await testPoolNumbers(db, organization.id, ["617"])) as [string];
+    const agent = await createTestAgent(db, organization.id, { phoneNumbers: [ourNumber], steps: [callStep(), SMS, callStep()], ...AGENT_DEFINITIONS });
     const now = new Date();
     const base = { organizationId: organization.id, agentId: agent.id, phoneNumber: "+16175550189", steps: [callStep(), SMS, callStep()] };
 
@@ -209,7 +212,7 @@ describe("steps in flight at the opt-out", () => {
     await createTestCall(db, { organizationId: organization.id, agentId: agent.id, sequenceId: sending.id, scheduledAt: now, resultType: "Goal Not Completed" });
     await db.insert(sequenceMessages).values({ id: `message.in-flight-${sending.id}`, organizationId: organization.id, agentId: agent.id, sequenceId: sending.id, stepNumber: 2, channel: "sms", status: "sending", scheduledAt: now, toAddress: base.phoneNumber, updatedAt: now });
 
-    const outcome = await receiveSms(db, { from: base.phoneNumber, to: OUR_NUMBER, body: "Stop", providerMessageId: `SM${randomBytes(16).toString("hex")}`, optOutHandling: "twilio-default", now });
+    const outcome = await receiveSms(db, { from: base.phoneNumber, to: ourNumber, body: "Stop", providerMessageId: `SM${randomBytes(16).toString("hex")}`, optOutHandling: "twilio-default", now });
     expect(outcome.endedSequenceIds.sort()).toEqual([analysing.id, sending.id].sort());
 
     // The call's result arrives, the interrupted send is swept: neither moves the ended sequence on.

@@ -13,7 +13,7 @@ import { failCall } from "@/server/services/call-engine/finalize-call";
 import { listTranscriptLines } from "@/server/services/calls/list-transcript-lines";
 import { apiClient } from "@/tests/helpers/api";
 import { useTestDb } from "@/tests/helpers/db";
-import { createTestAgent, createTestOrganization } from "@/tests/factories";
+import { createTestAgent, createTestOrganization, testPoolNumbers } from "@/tests/factories";
 import { AGENT_DEFINITIONS, callStep } from "../call-engine/harness";
 import { useRecordingsSandbox } from "../conversations/fixtures";
 import { useChiliPiperSimulator } from "../meetings/helpers";
@@ -45,7 +45,7 @@ async function organizationWithAgent() {
   const bookingConfig = await validateBookingConfig(db, { organizationId: organization.id, bookingConfig: simulatorBookingConfig("link") });
   const agent = await createTestAgent(db, organization.id, {
     name: "Ava",
-    phoneNumbers: ["+12025550101"],
+    phoneNumbers: await testPoolNumbers(db, organization.id, ["202"]),
     steps: [callStep()],
     bookingConfig,
     prompt: "You are Ava from Acme. Offer a short follow-up meeting.",

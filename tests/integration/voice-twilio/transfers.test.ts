@@ -9,7 +9,7 @@ import { clipText } from "@/server/simulators/voice-clips/clips";
 import { ASKS_FOR_A_PERSON } from "@/server/simulators/voice-script";
 import { apiClient } from "@/tests/helpers/api";
 import { useTestDb } from "@/tests/helpers/db";
-import { createTestAgent, createTestOrganization } from "@/tests/factories";
+import { createTestAgent, createTestOrganization, testPoolNumbers } from "@/tests/factories";
 import { AGENT_DEFINITIONS, callStep } from "../call-engine/harness";
 import { useRecordingsSandbox } from "../conversations/fixtures";
 import { useChiliPiperSimulator } from "../meetings/helpers";
@@ -41,7 +41,7 @@ async function organizationWithAgent(transferConfig: TransferConfig | null, phon
   const bookingConfig = await validateBookingConfig(db, { organizationId: organization.id, bookingConfig: simulatorBookingConfig("link") });
   const agent = await createTestAgent(db, organization.id, {
     name: "Ava",
-    phoneNumbers: ["+12025550101"],
+    phoneNumbers: await testPoolNumbers(db, organization.id, ["202"]),
     steps: [callStep()],
     bookingConfig,
     prompt: "You are Ava from Acme. Offer a short follow-up meeting.",
@@ -94,7 +94,7 @@ describe("transfers and phone menus with VOICE_ENGINE=twilio-realtime (simulator
     const caller = stack.twilio.callTo(contact)!;
     const person = stack.twilio.callTo(ANSWERS)!;
     expect(caller.events).toContain(`dial:${ANSWERS}`);
-    expect(person.from).toBe("+12025550101");
+    expect(person.from).toBe(agent.phoneNumbers[0]);
     expect(person.status).toBe("completed");
     const action = payload.callResult.agentActions.find((candidate: { actionKey: string }) => candidate.actionKey === "transfer_call");
     expect(action, JSON.stringify(payload.callResult.agentActions)).toMatchObject({ status: "completed", metadata: { targetLabel: "sales", mode: "cold", answered: true } });

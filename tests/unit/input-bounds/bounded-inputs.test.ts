@@ -94,6 +94,7 @@ const LEFT_TO_SERVICES = new Set([
   "enrollment.submitImportBatch: contacts[]{value}:free-form",
   "conversations.metadata: includeRecording",
   "recordings.get: includeTranscript",
+  "numbers.searchAvailable: sms",
 ]);
 
 describe("every procedure input is bounded", () => {
