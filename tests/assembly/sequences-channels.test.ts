@@ -149,6 +149,12 @@ beforeAll(async () => {
   webhooks = await listenForWebhooks(app);
   const admin = app.demo.dashboard.users.find((user) => user.role === "admin")!;
   session = await signIn(app, admin, app.primary.orgId);
+  // The pool's numbers, bought through /api/v1 from the carrier (the Twilio simulator's inventory): a pool holds only
+  // the organization's own numbers (docs/numbers.md).
+  for (const phoneNumber of POOL) {
+    const bought = await app.api("/numbers", { body: { phoneNumber } });
+    expect(bought.status, JSON.stringify(bought.body)).toBe(201);
+  }
   // The four-step agent, created in the console.
   agentId = await createAgent("Ava", STEPS);
 }, 300_000);

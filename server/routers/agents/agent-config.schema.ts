@@ -39,7 +39,11 @@ export const createAgentMeta: Meta = {
     summary: "Create an agent",
     description: `${documentDescription} The prompt becomes the agent's first prompt version.`,
     protect: true,
-    errorResponses: { 400: "INVALID_REQUEST: a field breaks a rule (the message names it)", 401: "Missing or invalid API key" },
+    errorResponses: {
+      400: "INVALID_REQUEST: a field breaks a rule (the message names it, e.g. `phoneNumbers.0` not one of the organization's numbers)",
+      401: "Missing or invalid API key",
+      409: "NUMBER_OWNED_ELSEWHERE: a pool number belongs to another organization (the message names the field)",
+    },
   },
   successStatus: 201,
 };
@@ -54,7 +58,12 @@ export const updateAgentMeta: Meta = {
     summary: "Update an agent",
     description: `${documentDescription} A changed prompt becomes a new prompt version and the current one (\`promptChanged\`); the same prompt keeps the current version. Variables left out are deleted (hidden from the API); outcomes left out stay as they are (disable them with \`enabled: false\`).`,
     protect: true,
-    errorResponses: { 400: "INVALID_REQUEST: a field breaks a rule (the message names it)", 401: "Missing or invalid API key", 404: "Unknown agent, or an agent of another organization (AGENT_NOT_FOUND)" },
+    errorResponses: {
+      400: "INVALID_REQUEST: a field breaks a rule (the message names it, e.g. `phoneNumbers.0` not one of the organization's numbers)",
+      401: "Missing or invalid API key",
+      404: "Unknown agent, or an agent of another organization (AGENT_NOT_FOUND)",
+      409: "NUMBER_OWNED_ELSEWHERE: a pool number belongs to another organization (the message names the field)",
+    },
   },
 };
 export const ZUpdateAgentRequestSchema = ZAgentConfigSchema.extend({ agentId: ZAgentIdSchema });

@@ -36,7 +36,28 @@ export const ZNumberSchema = z
     createdAt: z.string().describe("When the organization got the number (ISO 8601)."),
     releasedAt: z.string().nullable(),
   })
-  .describe("One of the organization's phone numbers.");
+  .describe("One of the organization's phone numbers.")
+  .meta({
+    examples: [
+      {
+        numberId: "number.01jfczz8x3q4w5e6r7t8y9u0i1",
+        phoneNumber: "+12125550142",
+        carrier: "twilio",
+        capabilities: { voice: true, sms: true, inbound: true },
+        source: "purchased",
+        status: "active",
+        statusReason: null,
+        region: "US-NY",
+        locality: "New York",
+        dailyCallCap: 100,
+        dailyCallCapIsDefault: true,
+        health: { state: "resting", reason: "answered 6 of 52 calls (12 %) against 41 % for your other numbers to the same places and hours", changedAt: "2026-11-28T15:04:05.000Z", restingUntil: "2026-11-30T15:04:05.000Z" },
+        agents: [{ agentId: "agent.01jfczz8x3q4w5e6r7t8y9u0i2", name: "Ava" }],
+        createdAt: "2026-11-02T09:30:00.000Z",
+        releasedAt: null,
+      },
+    ],
+  });
 export type TNumber = z.infer<typeof ZNumberSchema>;
 
 export const ZAvailableNumberSchema = z

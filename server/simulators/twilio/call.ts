@@ -411,6 +411,13 @@ export class SimCall {
       this.events.push(`twiml-error: ${error instanceof Error ? error.message : String(error)}`);
       verbs = [{ verb: "Say", text: "An application error has occurred. Goodbye.", voice: null }];
     }
+    const first = verbs[0];
+    if (first?.verb === "Reject") {
+      // Not answered, not billed: the caller hears busy or not-in-service (twilio.com/docs/voice/twiml/reject).
+      this.events.push(`verb:Reject:${first.reason}`);
+      this.finish(first.reason === "busy" ? "busy" : "no-answer");
+      return;
+    }
     this.status = "in-progress";
     this.startTime = new Date();
     this.answer({ waitsForAgent: true });
@@ -439,7 +446,7 @@ export class SimCall {
       if (this.timeLimitReached()) return;
       const verb = verbs.shift()!;
       this.events.push(`verb:${verb.verb}`);
-      if (verb.verb === "Hangup") return;
+      if (verb.verb === "Hangup" || verb.verb === "Reject") return;
       let next: TwimlVerb[] | null = null;
       if (verb.verb === "Connect.Stream") await this.runStream(verb);
       else if (verb.verb === "Say") await this.say(verb.text);

@@ -16,7 +16,12 @@ export type TwimlVerb =
   | { verb: "Play"; digits: string | null; url: string | null; loop: number }
   /** twilio.com/docs/voice/twiml/dial: `action` gets DialCallStatus/DialCallSid/DialCallDuration when the dial ends. */
   | { verb: "Dial"; target: DialTarget; action: string | null; method: string; callerId: string | null; timeout: number; timeLimit: number | null }
-  | { verb: "Hangup" };
+  | { verb: "Hangup" }
+  /**
+   * twilio.com/docs/voice/twiml/reject: as the first verb, the call is never answered and ends `busy` (reason `busy`)
+   * or `no-answer` (reason `rejected`, the default); anywhere else it hangs up.
+   */
+  | { verb: "Reject"; reason: "busy" | "rejected" };
 
 const ENTITIES: Record<string, string> = { "&amp;": "&", "&lt;": "<", "&gt;": ">", "&quot;": '"', "&apos;": "'" };
 const decode = (text: string) => text.replace(/&(amp|lt|gt|quot|apos);/g, (entity) => ENTITIES[entity]!);
@@ -55,7 +60,7 @@ export function parseTwiml(xml: string): TwimlVerb[] {
   const response = body.match(/^<Response\s*>([\s\S]*)<\/Response>$/) ?? (body.match(/^<Response\s*\/>$/) ? [body, ""] : null);
   if (!response) throw new Error("12100 Document parse failure: no <Response> element");
   const verbs: TwimlVerb[] = [];
-  const pattern = /<(Connect|Say|Pause|Play|Dial|Record|Hangup)((?:\s+[^>]*?)?)(\/>|>([\s\S]*?)<\/\1>)/g;
+  const pattern = /<(Connect|Say|Pause|Play|Dial|Record|Hangup|Reject)((?:\s+[^>]*?)?)(\/>|>([\s\S]*?)<\/\1>)/g;
   let rest = response[1]!;
   for (const match of rest.matchAll(pattern)) {
     const [, name, rawAttributes, , inner] = match;
@@ -99,6 +104,9 @@ export function parseTwiml(xml: string): TwimlVerb[] {
         timeout: Number(attrs.timeout ?? 30),
         timeLimit: attrs.timeLimit ? Number(attrs.timeLimit) : null,
       });
+    } else if (name === "Reject") {
+      if (attrs.reason && attrs.reason !== "busy" && attrs.reason !== "rejected") throw new Error(`12100 <Reject> reason must be busy or rejected, not ${attrs.reason}`);
+      verbs.push({ verb: "Reject", reason: attrs.reason === "busy" ? "busy" : "rejected" });
     } else {
       verbs.push({ verb: "Hangup" });
     }
