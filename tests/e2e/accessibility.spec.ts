@@ -76,6 +76,8 @@ const PAGES: ConsolePage[] = [
   { name: "meetings", path: () => "/meetings", heading: "Meetings" },
   { name: "meetings: a meeting opened", path: () => "/meetings", heading: "Meetings", roles: EVERYONE, open: firstRowExpanded('[data-testid^="meeting-"]') },
   { name: "messaging", path: () => "/messaging", heading: "Messaging" },
+  { name: "numbers", path: () => "/numbers", heading: "Numbers", roles: EVERYONE },
+  { name: "numbers: a number opened", path: () => "/numbers", heading: "Numbers", open: firstRowExpanded('[data-testid^="number-+"]') },
   { name: "credits", path: () => "/credits", heading: "Credits" },
   { name: "suppressions", path: () => "/suppressions", heading: "Suppressions", roles: EVERYONE },
   { name: "compliance", path: () => "/compliance", heading: "Compliance" },
