@@ -38,7 +38,7 @@ test("an admin buys a number, pools it in the agent editor, reads its health, ca
   const buy = page.getByRole("region", { name: "Buy a number" });
   await buy.getByLabel("Area code").fill("12");
   await buy.getByRole("button", { name: "Search" }).click();
-  await expect(buy.getByText(/must be a three-digit North American area code/)).toBeVisible();
+  await expect(buy.getByText(/must be a three-digit North American area code/i)).toBeVisible();
   await expect(buy.getByLabel("Area code")).toHaveAttribute("aria-invalid", "true");
   await buy.getByLabel("Area code").fill("312");
   await buy.getByRole("button", { name: "Search" }).click();
@@ -48,7 +48,7 @@ test("an admin buys a number, pools it in the agent editor, reads its health, ca
   expect(offered).toMatch(/^\+1312\d{7}$/);
   await snap("numbers-search");
   await offers.first().getByRole("button", { name: /^Buy / }).click();
-  await expect(page.getByText(`${consoleNumber(offered)} is yours`)).toBeVisible();
+  await expect(page.getByTestId("toast").getByText(`${consoleNumber(offered)} is yours`)).toBeVisible();
 
   const row = page.getByTestId(`number-${offered}`);
   await expect(row).toContainText("Active");
@@ -87,7 +87,7 @@ test("an admin buys a number, pools it in the agent editor, reads its health, ca
   // Its daily cap: 80 calls a day, then shown in the list and by the API.
   await details.getByLabel("Daily call cap").fill("80");
   await details.getByRole("button", { name: "Save cap" }).click();
-  await expect(page.getByText(`${consoleNumber(offered)}: 80 calls a day at most`)).toBeVisible();
+  await expect(page.getByTestId("toast").getByText(`${consoleNumber(offered)}: 80 calls a day at most`)).toBeVisible();
   expect((await api(`/numbers/${bought.numberId}`, org.apiKey)).body.number).toMatchObject({ dailyCallCap: 80, dailyCallCapIsDefault: false });
   await snap("numbers-health");
 
@@ -104,8 +104,8 @@ test("an admin buys a number, pools it in the agent editor, reads its health, ca
   await expect(dialog).toContainText("leaves every pool");
   await expect(dialog).toContainText(name);
   await dialog.getByRole("button", { name: "Release the number" }).click();
-  await expect(page.getByText(`${consoleNumber(offered)} released`)).toBeVisible();
-  await expect(page.getByText(`It left the pools of ${name}.`)).toBeVisible();
+  await expect(page.getByTestId("toast").getByText(`${consoleNumber(offered)} released`)).toBeVisible();
+  await expect(page.getByTestId("toast").getByText(`It left the pools of ${name}.`)).toBeVisible();
   await expect(row).toHaveCount(0);
   expect((await api(`/agents/${agentId}/config`, org.apiKey)).body.phoneNumbers).toEqual([]);
   expect((await api(`/numbers/${bought.numberId}`, org.apiKey)).body.number.status).toBe("released");

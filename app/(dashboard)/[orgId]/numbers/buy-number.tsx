@@ -40,6 +40,8 @@ export function BuyNumber() {
     }),
   );
   const errors = formErrors(results.error, ["areaCode", "contains", "region"] as const);
+  // A search saves nothing: a refused filter is marked beside its field, with no "nothing was saved" line.
+  const searchMessage = Object.keys(errors.fields).length > 0 ? null : errors.message;
   const buyErrors = formErrors(buy.error, () => null);
 
   function onSearch(event: FormEvent) {
@@ -71,7 +73,7 @@ export function BuyNumber() {
         </div>
       </form>
       <div className="mt-3 flex flex-col gap-3 empty:hidden">
-        {errors.message && <Alert tone="error">{errors.message}</Alert>}
+        {searchMessage && <Alert tone="error">{searchMessage}</Alert>}
         {buyErrors.message && <Alert tone="error">{buyErrors.message}</Alert>}
         {search && results.isSuccess && offered.length === 0 && <p className="text-sm text-muted-foreground">No numbers match: try another area code or fewer digits.</p>}
         {offered.length > 0 && (
