@@ -98,7 +98,7 @@ function DailyCapForm({ number }: { number: PhoneNumber }) {
   );
 }
 
-/** A number opened in the inventory: why it rests, its last 30 days charted (and as a table), its daily cap. */
+/** A number opened from the inventory: why it rests, its last 30 days charted (and as a table), its daily cap. */
 export function NumberDetails({ number }: { number: PhoneNumber }) {
   const trpc = useTRPC();
   const can = useCan();

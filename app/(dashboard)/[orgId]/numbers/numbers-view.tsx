@@ -49,6 +49,8 @@ export function NumbersView() {
   const path = useOrgPath();
   const list = useQuery(trpc.numbers.list.queryOptions({}));
   const [proving, setProving] = useState<StartedValidation | null>(null);
+  // The number whose health panel is open (under the table: a chart and a day table inside a row would widen it).
+  const [openId, setOpenId] = useState<string | null>(null);
   const prove = useMutation(
     trpc.numbers.startCallerIdValidation.mutationOptions({
       onSuccess: (data) => {
@@ -165,36 +167,50 @@ export function NumbersView() {
         id: "actions",
         header: "Actions",
         meta: { srOnlyHeader: true },
-        cell: ({ row }) =>
-          isAdmin && (
-            <div className="flex justify-end">
-              <ConfirmButton
-                label="Release"
-                title={`Release ${formatPhoneNumber(row.original.phoneNumber)}?`}
-                confirmLabel="Release the number"
-                disabled={release.isPending}
-                onConfirm={() => release.mutate({ numberId: row.original.numberId })}
+        cell: ({ row }) => {
+          const open = openId === row.original.numberId;
+          return (
+            <div className="flex flex-wrap justify-end gap-2">
+              <Button
+                size="sm"
+                aria-expanded={open}
+                aria-controls={open ? "number-health-panel" : undefined}
+                aria-label={`${open ? "Hide" : "Show"} the health of ${formatPhoneNumber(row.original.phoneNumber)}`}
+                onClick={() => setOpenId(open ? null : row.original.numberId)}
               >
-                <p>
-                  The number leaves every pool at once
-                  {row.original.agents.length > 0 ? ` (${row.original.agents.map((agent) => agent.name).join(", ")})` : ""}, and calls and texts to it are
-                  refused from then on.
-                </p>
-                <p>
-                  {row.original.source === "purchased"
-                    ? "It is given back to the carrier: it stops being billed, and someone else may buy it."
-                    : row.original.source === "verified-caller-id"
-                      ? "The verified caller ID is deleted."
-                      : "It stays in the platform account, owned by nobody."}
-                </p>
-              </ConfirmButton>
+                {open ? "Hide" : "Health"}
+              </Button>
+              {isAdmin && (
+                <ConfirmButton
+                  label="Release"
+                  title={`Release ${formatPhoneNumber(row.original.phoneNumber)}?`}
+                  confirmLabel="Release the number"
+                  disabled={release.isPending}
+                  onConfirm={() => release.mutate({ numberId: row.original.numberId })}
+                >
+                  <p>
+                    The number leaves every pool at once
+                    {row.original.agents.length > 0 ? ` (${row.original.agents.map((agent) => agent.name).join(", ")})` : ""}, and calls and texts to it are
+                    refused from then on.
+                  </p>
+                  <p>
+                    {row.original.source === "purchased"
+                      ? "It is given back to the carrier: it stops being billed, and someone else may buy it."
+                      : row.original.source === "verified-caller-id"
+                        ? "The verified caller ID is deleted."
+                        : "It stays in the platform account, owned by nobody."}
+                  </p>
+                </ConfirmButton>
+              )}
             </div>
-          ),
+          );
+        },
       }),
     ],
-    [isAdmin, path, prove, release],
+    [isAdmin, openId, path, prove, release],
   );
 
+  const opened = list.data?.numbers.find((number) => number.numberId === openId) ?? null;
   const disputed = (list.data?.numbers ?? []).filter((number) => number.status === "disputed");
   return (
     <div className="flex flex-col gap-4">
@@ -229,16 +245,15 @@ export function NumbersView() {
             busy={list.isFetching}
             rowTestId={(number) => `number-${number.phoneNumber}`}
             rowClassName={(number) => (number.status === "disputed" ? "bg-danger-soft" : undefined)}
-            expandable={{
-              render: (number) => <NumberDetails number={number} />,
-              label: (number, open) => `${open ? "Hide" : "Show"} the health of ${formatPhoneNumber(number.phoneNumber)}`,
-              openLabel: "Health",
-              closeLabel: "Hide",
-            }}
             empty={{ title: "No numbers yet", description: isAdmin ? "Buy one below, or bring your own." : "An admin can buy one or bring your own." }}
           />
         </div>
       </Section>
+      {opened && (
+        <Section title={`Health of ${formatPhoneNumber(opened.phoneNumber)}`} id="number-health-panel">
+          <NumberDetails key={opened.numberId} number={opened} />
+        </Section>
+      )}
       {isAdmin && <BuyNumber />}
       {isAdmin && <BringYourOwn />}
     </div>
