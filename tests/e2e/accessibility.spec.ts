@@ -59,6 +59,14 @@ const firstRowExpanded = (rows: string) => async (page: Page) => {
   await expect(page.getByTestId("loading")).toHaveCount(0);
 };
 
+/** The Numbers page with its first number's health panel (chart, why it rests, daily cap) open. */
+const numberOpened = async (page: Page) => {
+  await page.getByRole("button", { name: /^Show the health of / }).first().click();
+  await expect(page.getByTestId("number-health-chart").first()).toBeVisible();
+  await page.waitForLoadState("networkidle").catch(() => {});
+  await expect(page.getByTestId("loading")).toHaveCount(0);
+};
+
 const PAGES: ConsolePage[] = [
   { name: "overview", path: () => "", heading: primaryOrg().name },
   { name: "agents", path: () => "/agents", heading: "Agents" },
@@ -76,6 +84,8 @@ const PAGES: ConsolePage[] = [
   { name: "meetings", path: () => "/meetings", heading: "Meetings" },
   { name: "meetings: a meeting opened", path: () => "/meetings", heading: "Meetings", roles: EVERYONE, open: firstRowExpanded('[data-testid^="meeting-"]') },
   { name: "messaging", path: () => "/messaging", heading: "Messaging" },
+  { name: "numbers", path: () => "/numbers", heading: "Numbers", roles: EVERYONE },
+  { name: "numbers: a number opened", path: () => "/numbers", heading: "Numbers", open: numberOpened },
   { name: "credits", path: () => "/credits", heading: "Credits" },
   { name: "suppressions", path: () => "/suppressions", heading: "Suppressions", roles: EVERYONE },
   { name: "compliance", path: () => "/compliance", heading: "Compliance" },

@@ -1,4 +1,4 @@
-import { api, expect, openOrgPage, primaryOrg, signIn, test } from "./fixtures";
+import { api, consoleNumber, expect, openOrgPage, ownedNumber, primaryOrg, signIn, test } from "./fixtures";
 
 test("an admin creates an agent with a required input variable and a DATE/TIME extracted variable; /api/v1 shows them", async ({ page, snap }) => {
   // A long form filled field by field, two saves and API checks: over the default 90 s on a loaded machine.
@@ -22,7 +22,9 @@ test("an admin creates an agent with a required input variable and a DATE/TIME e
   const name = `E2E Agent ${Date.now()}`;
   const general = page.getByRole("region", { name: "General" });
   await general.getByLabel("Name").fill(name);
-  await general.getByLabel("Phone-number pool 1", { exact: true }).fill("+1 202 555 0123");
+  // The pool is picked from the organization's own numbers (docs/numbers.md).
+  const poolNumber = await ownedNumber(org.apiKey);
+  await general.getByRole("group", { name: "Phone-number pool" }).getByLabel(consoleNumber(poolNumber), { exact: true }).check();
   await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("You are a friendly scheduler. Confirm the account code and a follow-up time.");
 
   const steps = page.getByRole("region", { name: "Sequence steps" });

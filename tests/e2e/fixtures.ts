@@ -169,3 +169,19 @@ export const test = base.extend<Fixtures & { consoleGuard: void }>({
 });
 
 export { expect };
+
+export { formatPhoneNumber as consoleNumber } from "../../app/_components/ui/format";
+
+type OwnedNumber = { numberId: string; phoneNumber: string; status: string; capabilities: { voice: boolean; sms: boolean }; agents: Array<{ agentId: string; name: string }> };
+
+/**
+ * One of the organization's own active numbers that can call and text (docs/numbers.md: pools hold only those; the
+ * demo seed gives each organization two fictional ones), for specs that fill an agent's pool.
+ */
+export async function ownedNumber(key: string): Promise<string> {
+  const res = await api("/numbers", key);
+  expect(res.status).toBe(200);
+  const number = (res.body.numbers as OwnedNumber[]).find((n) => n.status === "active" && n.capabilities.voice && n.capabilities.sms);
+  expect(number, "the demo organization owns an active number with voice and SMS").toBeDefined();
+  return number!.phoneNumber;
+}

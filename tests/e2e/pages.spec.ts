@@ -42,6 +42,7 @@ const ORG_PAGES: Array<{ name: string; path: (ids: Ids) => string | null; headin
   { name: "customers", path: () => "/customers?q=a", heading: "Find a customer" },
   { name: "meetings", path: () => "/meetings", heading: "Meetings" },
   { name: "messaging", path: () => "/messaging", heading: "Messaging" },
+  { name: "numbers", path: () => "/numbers", heading: "Numbers" },
   { name: "live-calls", path: () => "/live-calls", heading: "Live calls" },
   { name: "suppressions", path: () => "/suppressions", heading: "Suppressions" },
   { name: "compliance", path: () => "/compliance", heading: "Compliance" },

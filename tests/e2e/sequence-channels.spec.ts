@@ -1,4 +1,4 @@
-import { api, expect, openOrgPage, primaryOrg, signIn, test } from "./fixtures";
+import { api, consoleNumber, expect, openOrgPage, ownedNumber, primaryOrg, signIn, test } from "./fixtures";
 
 /**
  * Issue 27, done-when 3: the agent editor builds CALL → EMAIL → SMS → CALL with the rendered previews (a sample contact,
@@ -17,7 +17,9 @@ test("an admin builds the four-step agent in the editor (previews, reply toggle)
   const name = `Follow-up ${Date.now()}`;
   const general = page.getByRole("region", { name: "General" });
   await general.getByLabel("Name").fill(name);
-  await general.getByLabel("Phone-number pool 1", { exact: true }).fill("+1 202 555 0190");
+  // The pool is picked from the organization's own numbers (docs/numbers.md).
+  const poolNumber = await ownedNumber(org.apiKey);
+  await general.getByRole("group", { name: "Phone-number pool" }).getByLabel(consoleNumber(poolNumber), { exact: true }).check();
   await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("You are a friendly scheduler. Book a short follow-up meeting.");
 
   await page.getByRole("button", { name: "Add input variable" }).click();

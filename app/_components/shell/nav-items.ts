@@ -11,6 +11,7 @@ export function navItems(org: ConsoleOrg, path: (sub?: string) => string): NavIt
     { href: path("/conversations"), label: "Conversations", show: true },
     { href: path("/meetings"), label: "Meetings", show: true },
     { href: path("/messaging"), label: "Messaging", show: true },
+    { href: path("/numbers"), label: "Numbers", show: true },
     { href: path("/live-calls"), label: "Live calls", show: true },
     { href: path("/import"), label: "Import contacts", show: admin },
     { href: path("/credits"), label: "Credits", show: true },

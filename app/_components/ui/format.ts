@@ -46,3 +46,9 @@ export function formatMonth(month: string): string {
   if (Number.isNaN(date.getTime())) return month;
   return new Intl.DateTimeFormat("en-US", { timeZone: "UTC", month: "long", year: "numeric" }).format(date);
 }
+
+/** An E.164 number as people read it: `+12125550142` → "+1 (212) 555-0142" (North America); others as given. */
+export function formatPhoneNumber(e164: string): string {
+  const nanp = /^\+1(\d{3})(\d{3})(\d{4})$/.exec(e164);
+  return nanp ? `+1 (${nanp[1]}) ${nanp[2]}-${nanp[3]}` : e164;
+}

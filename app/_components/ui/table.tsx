@@ -11,6 +11,8 @@ const CaptionIdContext = createContext<string | undefined>(undefined);
  * Table markup with the kit's look. The wrapper scrolls sideways on its own when a table is wider than the screen, so
  * the page itself never does (columns marked `hideBelow` in a DataTable are hidden on phones first); while it scrolls
  * it is a keyboard-reachable region named by the table's `TableCaption` (every table has one: `useScrollRegion`).
+ * It is `relative` so that what is positioned inside it (a header read by screen readers only, `sr-only`) is clipped
+ * with it, not placed against the page, which would then scroll sideways.
  */
 export function Table({ className, wrapperClassName, ...props }: ComponentProps<"table"> & { wrapperClassName?: string }) {
   const captionId = useId();
@@ -20,7 +22,7 @@ export function Table({ className, wrapperClassName, ...props }: ComponentProps<
       ref={scrollRegion.ref}
       {...scrollRegion.props}
       data-slot="table-wrapper"
-      className={cn("max-w-full overflow-x-auto rounded-lg border border-border bg-card", wrapperClassName)}
+      className={cn("relative max-w-full overflow-x-auto rounded-lg border border-border bg-card", wrapperClassName)}
     >
       <CaptionIdContext.Provider value={captionId}>
         <table className={cn("w-full border-collapse text-left text-[0.95rem]", className)} {...props} />

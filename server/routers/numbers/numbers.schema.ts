@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { numberHealthStates } from "@/db/schema";
 import { queryFlag, queryInteger } from "@/server/routers/conversations/query-params";
 import { MAX_NAME_LENGTH, MAX_PHONE_NUMBER_LENGTH } from "@/server/schemas/limits";
 import { boundedText, idText } from "@/server/schemas/text";
@@ -158,3 +159,78 @@ export const ZStartCallerIdValidationResponseSchema = z.object({
   number: ZNumberSchema,
   validationCode: z.string().describe("The code to enter on the validation call."),
 });
+
+export const getNumberDaysMeta: Meta = {
+  openapi: {
+    method: "GET",
+    path: "/numbers/{numberId}/days",
+    tags: TAGS,
+    summary: "A number's daily calls and health",
+    description: [
+      "One of the organization's numbers, its health (state, the reason in words and figures, `restingUntil`) and one entry per UTC day of the last `days` (today included, oldest first; days without calls are zeros):",
+      "calls placed, answered by a person, short calls (< 10 s), voicemail, no answer, busy, failed, opt-outs, SMS STOPs, the STIR/SHAKEN attestations and the day's answer rate.",
+      "What the console's Numbers page charts (docs/numbers.md \"Number health\").",
+    ].join(" "),
+    protect: true,
+    errorResponses: { 400: "INVALID_REQUEST: not a number ID, or `days` outside 1–90", ...AUTH, 404: "NUMBER_NOT_FOUND (also for another organization's number)" },
+  },
+};
+export const ZGetNumberDaysRequestSchema = z.object({
+  numberId: ZNumberIdSchema,
+  days: queryInteger({ min: 1, max: 90, description: "Days of history, today (UTC) included (default 30)." }).optional(),
+});
+export const ZNumberDaySchema = z
+  .object({
+    day: z.string().describe("UTC day, `YYYY-MM-DD`."),
+    placed: z.number().int().describe("Dialed calls that ended, whatever the outcome."),
+    answered: z.number().int().describe("Answered by a person (not a machine nor a voicemail greeting)."),
+    shortCalls: z.number().int().describe("Answered by a person and over in less than 10 seconds."),
+    voicemail: z.number().int(),
+    noAnswer: z.number().int(),
+    busy: z.number().int(),
+    failed: z.number().int().describe("Carrier failures and invalid numbers: they say nothing about the number's reputation."),
+    optOuts: z.number().int().describe("Calls that ended `Opted Out`."),
+    stops: z.number().int().describe("SMS STOPs (and variants) sent to the number."),
+    attestation: z
+      .object({ A: z.number().int(), B: z.number().int(), C: z.number().int(), none: z.number().int() })
+      .describe("Calls by the STIR/SHAKEN attestation the carrier reported (`none`: none reported)."),
+    answerRate: z.number().nullable().describe("answered ÷ (answered + voicemail + noAnswer + busy); null without such calls."),
+  })
+  .describe("What one number did on one UTC day.");
+export const ZGetNumberDaysResponseSchema = z
+  .object({
+    numberId: z.string().describe("`number.<id>`."),
+    phoneNumber: z.string().describe("E.164."),
+    health: z
+      .object({
+        state: z.enum(numberHealthStates).describe("`healthy`, `watch` or `resting`."),
+        reason: z.string().nullable().describe("Why, in words and figures."),
+        changedAt: z.string().nullable().describe("When the state last changed (ISO 8601)."),
+        restingUntil: z.string().nullable().describe("When a resting number comes back (under `watch`)."),
+      })
+      .describe("Number health (docs/numbers.md)."),
+    dailyCallCap: z.number().int().describe("Calls a day from this number (its own cap or the deployment's default)."),
+    inRotation: z.boolean().describe("The dialer may use it now: active, places calls, not resting."),
+    days: z.array(ZNumberDaySchema).describe("One entry per UTC day, oldest first."),
+  })
+  .meta({
+    examples: [
+      {
+        numberId: "number.01jfczz8x3q4w5e6r7t8y9u0i1",
+        phoneNumber: "+12125550142",
+        health: {
+          state: "resting",
+          reason: "answered 2 of 46 calls (4 %) against 39 % for your other numbers to the same places and hours",
+          changedAt: "2026-03-02T16:04:11.000Z",
+          restingUntil: "2026-03-05T16:04:11.000Z",
+        },
+        dailyCallCap: 100,
+        inRotation: false,
+        days: [
+          { day: "2026-03-01", placed: 61, answered: 22, shortCalls: 3, voicemail: 14, noAnswer: 20, busy: 2, failed: 3, optOuts: 1, stops: 0, attestation: { A: 0, B: 0, C: 0, none: 61 }, answerRate: 0.379 },
+          { day: "2026-03-02", placed: 48, answered: 2, shortCalls: 1, voicemail: 19, noAnswer: 24, busy: 1, failed: 2, optOuts: 0, stops: 1, attestation: { A: 0, B: 0, C: 0, none: 48 }, answerRate: 0.043 },
+        ],
+      },
+    ],
+  });
+export type TGetNumberDaysResponse = z.infer<typeof ZGetNumberDaysResponseSchema>;

@@ -1,5 +1,6 @@
 import { router } from "@/server/trpc/init";
 import { acquireNumberProcedure } from "./acquire-number.procedure";
+import { getNumberDaysProcedure } from "./get-number-days.procedure";
 import { getNumberProcedure } from "./get-number.procedure";
 import { listNumbersProcedure } from "./list-numbers.procedure";
 import { releaseNumberProcedure } from "./release-number.procedure";
@@ -14,6 +15,7 @@ export const numbersRouter = router({
   startCallerIdValidation: startCallerIdValidationProcedure,
   acquire: acquireNumberProcedure,
   get: getNumberProcedure,
+  days: getNumberDaysProcedure,
   update: updateNumberProcedure,
   release: releaseNumberProcedure,
 });

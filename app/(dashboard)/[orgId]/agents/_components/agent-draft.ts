@@ -8,7 +8,7 @@ export const EMPTY_AGENT: AgentDraft = {
   name: "",
   status: "ACTIVE",
   timezones: ["America/New_York"],
-  phoneNumbers: [""],
+  phoneNumbers: [],
   steps: [
     {
       stepType: "CALL",

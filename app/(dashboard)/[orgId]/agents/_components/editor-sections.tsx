@@ -9,6 +9,7 @@ import { IdDetails } from "../../../../_components/ui/id-details";
 import { Input, NativeSelect, Textarea } from "../../../../_components/ui/input";
 import { LocalTime } from "../../../../_components/ui/time";
 import type { AgentDraft, AgentView } from "./agent-draft";
+import { NumberPoolPicker } from "./number-pool-picker";
 import { StringListEditor } from "./string-list-editor";
 
 type InputVariable = AgentDraft["inputVariables"][number];
@@ -64,14 +65,9 @@ export function GeneralFields({ draft, set, errors = {} }: { draft: AgentDraft; 
           error={errors.timezones}
           itemErrors={listErrors(errors, "timezones", draft.timezones.length)}
         />
-        <StringListEditor
-          id="phone"
-          label="Phone-number pool"
-          hint="The numbers the agent calls from, with the country code (e.g. +1 202 555 0100)."
+        <NumberPoolPicker
           values={draft.phoneNumbers}
           onChange={(v) => set("phoneNumbers", v)}
-          placeholder="+12025550100"
-          addLabel="Add number"
           error={errors.phoneNumbers}
           itemErrors={listErrors(errors, "phoneNumbers", draft.phoneNumbers.length)}
         />
