@@ -108,7 +108,9 @@ describe("numbers belong to one organization (built app, Twilio simulator)", () 
     expect(fallback.status, JSON.stringify(fallback.body)).toBe(409);
 
     expect((await configOf(b, agentOfB)).phoneNumbers).toEqual(poolBefore);
-    expect((await asB("/agents")).body.agents.map((agent: { name: string }) => agent.name)).not.toContain("Borrowed caller ID");
+    const listed = await asB(`/agents?orgId=${b.orgId}`);
+    expect(listed.status, JSON.stringify(listed.body)).toBe(200);
+    expect(listed.body.agents.map((agent: { name: string }) => agent.name)).not.toContain("Borrowed caller ID");
   });
 
   it("B's contacts, enrolled by the API or imported with a caller-ID column, are called from B's own numbers only", async () => {
