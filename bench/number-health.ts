@@ -18,6 +18,7 @@
  */
 import { EMPTY_MONITOR, NUMBER_HEALTH_RULE, decideHealth, expectedAnswerRate, stepMonitor, type HealthMonitor, type NumberHealthRule } from "@/server/services/numbers/health/health-rule";
 import type { NumberHealthState } from "@/db/schema";
+import { seededRandom } from "@/server/voice/simulator/wav";
 
 const TRIALS = Number(process.env.BENCH_TRIALS ?? 1000);
 const SEED = Number(process.env.BENCH_SEED ?? 1);
@@ -42,17 +43,6 @@ function mergeRule(base: NumberHealthRule, overrides: Record<string, unknown>): 
 }
 const RULE = process.env.BENCH_RULE ? mergeRule(NUMBER_HEALTH_RULE, JSON.parse(process.env.BENCH_RULE) as Record<string, unknown>) : NUMBER_HEALTH_RULE;
 
-/** mulberry32: a small seeded generator, so every run of the bench prints the same figures. */
-function createRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-}
 
 type Scenario = { name: string; drop: number | null };
 
@@ -163,7 +153,7 @@ function main() {
   const rows: string[][] = [];
   let falseRest = 0;
   for (const [index, scenario] of scenarios.entries()) {
-    const random = createRandom(SEED * 1000 + index);
+    const random = seededRandom(SEED * 1000 + index);
     const started = performance.now();
     let healthyNumbers = 0;
     let healthyRested = 0;

@@ -1,4 +1,5 @@
 import { CALLEE_SCENARIOS, type CalleeScenario } from "../voice-script";
+import { seededRandom } from "@/server/voice/simulator/wav";
 
 /**
  * How often people pick up calls from a given caller ID (tests of number health: a number flagged as spam is answered
@@ -19,17 +20,6 @@ export type AnswerRateOptions = {
 
 type AnswerRate = { rate: number; unanswered: "no-answer" | "voicemail"; next: () => number };
 
-/** mulberry32: a small, well-mixed 32-bit generator; uniform in [0, 1). */
-function seededRandom(seed: number): () => number {
-  let state = seed >>> 0;
-  return () => {
-    state = (state + 0x6d2b79f5) >>> 0;
-    let t = state;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4_294_967_296;
-  };
-}
 
 /** FNV-1a of the caller ID: the default seed. */
 function seedOf(text: string): number {
