@@ -3,7 +3,7 @@ import type { Tx } from "@/db";
 import { numbers } from "@/db/schema";
 import { getConfig } from "@/server/config/env";
 import { pickFromPhoneNumber } from "./call-context";
-import type { DialCandidate, DialCheck, GateVerdict } from "./dial-gate";
+import type { DialCandidate, DialCheck, GateVerdict } from "./dial-check";
 
 /** The UTC day a daily cap counts in. */
 export function dialDayOf(now: Date): string {

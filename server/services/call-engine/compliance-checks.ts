@@ -3,7 +3,7 @@ import { countCallsInFlight, findAutoPauseWindows, findCreditsSpentSince, findDi
 import { pauseAgentAutomatically } from "@/db/queries/agents";
 import { attemptsAllowed, callingRulesFor, nextAllowedTime, type QuietHoursContact } from "@/server/services/compliance/quiet-hours";
 import { getConfig } from "@/server/config/env";
-import type { DialCandidate, DialCheck, GateVerdict } from "./dial-gate";
+import type { DialCandidate, DialCheck, GateVerdict } from "./dial-check";
 
 /**
  * The compliance checks of the dial gate (issue 17, docs/compliance.md). They run in the claim transaction after the
