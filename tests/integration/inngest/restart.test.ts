@@ -97,7 +97,16 @@ describe("embedded runner: crash recovery", () => {
     await jobs.drain();
     expect((await runOf("test-parallel", key))!.status).toBe("queued");
     await jobs.advance(60_001);
-    expect((await runOf("test-parallel", key))!.status).toBe("completed");
+    const after = await runOf("test-parallel", key);
+    // On failure, say where the run stands: its jobs (leases, due times) and what its requests did.
+    const state = async () =>
+      JSON.stringify({
+        jobs: await db.select().from(inngestJobs).where(eq(inngestJobs.runId, run!.id)),
+        attempts: await db.select().from(inngestAttempts).where(eq(inngestAttempts.runId, run!.id)),
+        steps: await db.select().from(inngestSteps).where(eq(inngestSteps.runId, run!.id)),
+        now: jobs.clock.now(),
+      });
+    expect(after!.status, after!.status === "completed" ? undefined : await state()).toBe("completed");
     for (const part of ["a", "b", "c"]) expect(count(`${key}:part-${part}`)).toBe(1);
     await jobs.stop();
   });
