@@ -110,6 +110,7 @@ async function dispatchUnderLoad(db: Db, organizationId: string, agentId: string
       dials += 1;
       return { providerCallId: `bench-${request.callId}`, alreadyPlaced: false };
     },
+    callState: async () => ({ state: "active" }),
   };
   const lags: number[] = [];
   const queryTimes: number[] = [];

@@ -500,8 +500,16 @@ const fields = {
   }),
   CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS: setting(wholeNumber(1, 86_400).optional(), {
     group: "Call engine",
-    description: "A call may stay `Calling` this long before the watchdog fails it.",
+    description:
+      "A call may stay `Calling` this long after the provider's last event before the watchdog asks the provider about it. The watchdog fails it only if the provider has no such call; one still in the air waits (docs/call-engine.md \"Watchdog\").",
     default: "the voice engine's longest call + 120",
+    sameOnEveryInstance: true,
+  }),
+  CALL_WATCHDOG_LATE_EVENTS_SECONDS: setting(wholeNumber(1, 86_400).default(300), {
+    group: "Call engine",
+    description:
+      "After the provider says a call ended, its events may be this late; past it, the watchdog ends the call with the provider's own result (disposition, duration; no transcript or recording).",
+    default: "`300`",
     sameOnEveryInstance: true,
   }),
   CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS: setting(wholeNumber(1, 86_400).default(600), {

@@ -60,6 +60,19 @@ export type PlaceCallRequest = {
 
 export type PlaceCallResult = { providerCallId: string; alreadyPlaced: boolean };
 
+/**
+ * The provider's own record of a call (Twilio's Call resource, the simulator's state), which the watchdog asks for
+ * before it gives up on a call whose events are late (docs/call-engine.md "Watchdog"):
+ * - `active`: queued, ringing or in progress there — the call may still be in the air;
+ * - `ended`: over there, with what the provider knows of it (its events may still be on their way);
+ * - `unknown`: the provider has no such call (it lost it, or the process that ran it is gone).
+ * An engine that cannot be asked right now throws: the watchdog then waits.
+ */
+export type ProviderCallState =
+  | { state: "active" }
+  | { state: "ended"; endedAt: string; disposition: CallDisposition; durationSeconds: number }
+  | { state: "unknown" };
+
 export type VoiceEngine = {
   kind: string;
   placeCall(request: PlaceCallRequest): Promise<PlaceCallResult>;
@@ -73,6 +86,8 @@ export type VoiceEngine = {
    * what was said so far. Resolves false when this engine has no such live call (already over, or another instance's).
    */
   endCall?(callId: string): Promise<boolean>;
+  /** The provider's record of a call we placed (see ProviderCallState); throws when the provider cannot be asked. */
+  callState(call: { callId: string; providerCallId: string }): Promise<ProviderCallState>;
 };
 
 export type RecordingPayload = {

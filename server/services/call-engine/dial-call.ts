@@ -14,6 +14,7 @@ import { callerIdOf, dialChecks, runDialGate, type DialCandidate, type DialCheck
 import { BURST_CREDIT_MS, defaultOrganizationDialRate, dialPlanningHorizonMs } from "./dial-rate";
 import { failCall } from "./finalize-call";
 import { buildCallPrivacy, findOrganizationPrivacy, recordPlannedDisclosures, type CallPrivacy } from "@/server/services/privacy/call-privacy";
+import { limiter } from "@/server/runtime/limiter";
 
 export { pausedRecheckSeconds } from "./dial-gate";
 
@@ -348,22 +349,6 @@ function sleepUntil(clock: () => Date): (at: Date) => Promise<void> {
   return (at) => {
     const ms = at.getTime() - clock().getTime();
     return ms > 0 ? new Promise((resolve) => setTimeout(resolve, Math.min(ms, 10_000))) : Promise.resolve();
-  };
-}
-
-/** At most `concurrency` of the functions given to it run at once; the others queue in order. */
-function limiter(concurrency: number) {
-  let running = 0;
-  const queue: Array<() => void> = [];
-  return async <T>(work: () => Promise<T>): Promise<T> => {
-    if (running >= concurrency) await new Promise<void>((resolve) => queue.push(resolve));
-    running += 1;
-    try {
-      return await work();
-    } finally {
-      running -= 1;
-      queue.shift()?.();
-    }
   };
 }
 

@@ -106,8 +106,11 @@ async function saveTranscriptLines(db: DbOrTx, params: { organizationId: string;
   if (objection) await markRecordingDeclined(db, { callId: params.callId, offsetMs: objection.offsetMs, at: params.occurredAt, reason: "the contact asked not to be recorded" });
 }
 
-/** The provider's last sign of life for a call in the air: the watchdog times `Calling` out from here. */
-async function recordSignOfLife(db: DbOrTx, callId: string, at: Date): Promise<void> {
+/**
+ * The provider's last sign of life for a call in the air: the watchdog times `Calling` out from here. Its events, and
+ * the provider's answer that the call is still in the air when the watchdog asks.
+ */
+export async function recordSignOfLife(db: DbOrTx, callId: string, at: Date): Promise<void> {
   await db
     .update(calls)
     .set({ providerEventAt: sql`greatest(${calls.providerEventAt}, ${at.toISOString()}::timestamptz)` })

@@ -2,6 +2,7 @@ import { and, asc, eq, inArray, isNotNull, isNull, lt, lte, or, sql } from "driz
 import type { DbOrTx } from "@/db";
 import { calls } from "@/db/schema";
 import { getConfig } from "@/server/config/env";
+import type { ProviderCallState } from "@/server/voice/types";
 
 /** A call may stay `Calling` this long after the provider's last sign of life (the engine's longest call plus a margin). */
 export function callingTimeoutSeconds(maxCallWallSeconds: number): number {
@@ -13,13 +14,63 @@ export function analysisTimeoutSeconds(): number {
   return getConfig().CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS;
 }
 
-export type StuckCall = { callId: string; resultType: string };
+/** After the provider says a call ended, how late its events may be before the call is ended from the provider's record. */
+export function lateEventsSeconds(): number {
+  return getConfig().CALL_WATCHDOG_LATE_EVENTS_SECONDS;
+}
 
 /**
- * Calls that are lost, not late, oldest first (the in-flight set is small: `calls_in_flight_idx`):
+ * A provider that cannot be asked about a call (its API down, the simulator's process restarting) makes the watchdog
+ * wait: failing the call could redial a person still on the line. Past this long after the call's last sign of life
+ * it is failed anyway (a day: longer than any call; its number is not left blocked for ever).
+ */
+export const UNVERIFIABLE_GIVE_UP_SECONDS = 24 * 3600;
+
+export type StuckCall = {
+  callId: string;
+  resultType: string;
+  providerCallId: string | null;
+  /** The provider's last sign of life (placement, then each event). */
+  lastSignOfLifeAt: Date;
+};
+
+/** What the watchdog does with a `Calling` call the provider has been silent on (docs/call-engine.md "Watchdog"). */
+export type CallingVerdict =
+  | { action: "wait"; reason: string }
+  | { action: "fail"; reason: string }
+  /** The provider ended it and its report is later than `lateEventsSeconds`: end it with the provider's result. */
+  | { action: "end-from-provider"; state: Extract<ProviderCallState, { state: "ended" }> };
+
+/**
+ * The rule, given what the provider said of the call (`asked`: its state, or the error asking it threw). A call is
+ * failed only when the provider has no record of it; one in the air waits however late its events are; one the
+ * provider ended waits `lateEventsSeconds` for its report, then ends with the provider's own result.
+ */
+export function callingVerdict(
+  asked: { ok: true; state: ProviderCallState } | { ok: false; error: string },
+  params: { now: Date; lastSignOfLifeAt: Date; lateEventsSeconds: number; giveUpSeconds?: number },
+): CallingVerdict {
+  if (!asked.ok) {
+    const silentSeconds = (params.now.getTime() - params.lastSignOfLifeAt.getTime()) / 1000;
+    if (silentSeconds >= (params.giveUpSeconds ?? UNVERIFIABLE_GIVE_UP_SECONDS)) {
+      return { action: "fail", reason: `The call failed: the voice provider never reported its end and could not be asked about it (${asked.error}).` };
+    }
+    return { action: "wait", reason: `the provider could not be asked: ${asked.error}` };
+  }
+  const { state } = asked;
+  if (state.state === "active") return { action: "wait", reason: "the provider says the call is still in the air" };
+  if (state.state === "unknown") return { action: "fail", reason: "The call failed: the voice provider never reported its end and has no record of the call." };
+  const lateSeconds = (params.now.getTime() - new Date(state.endedAt).getTime()) / 1000;
+  if (lateSeconds < params.lateEventsSeconds) return { action: "wait", reason: `the provider ended the call ${Math.max(0, Math.round(lateSeconds))} s ago; its report is on its way` };
+  return { action: "end-from-provider", state };
+}
+
+/**
+ * Calls that may be lost, oldest first (the in-flight set is small: `calls_in_flight_idx`):
  * - `Calling`, accepted by the provider, with no sign of life from it (placement, then each provider event) for
- *   `callingTimeoutSeconds`. A call still waiting for its dial slot or for the provider to accept it is not here: the
- *   dispatcher retries and ends those.
+ *   `callingTimeoutSeconds`: the watchdog asks the provider about each (`callingVerdict`) before it fails any. A call
+ *   still waiting for its dial slot or for the provider to accept it is not here: the dispatcher retries and ends
+ *   those.
  * - `Processing Analysis` whose analysis *started* more than `analysisTimeoutSeconds` ago and never finished (a retry
  *   restarts the clock). A call whose analysis has not started yet is waiting in the queue — backlog, not loss — and
  *   is never failed for it (see `findUnstartedAnalyses`).
@@ -31,7 +82,12 @@ export async function findStuckCalls(
   const callingCutoff = new Date(params.now.getTime() - params.callingTimeoutSeconds * 1000);
   const analysisCutoff = new Date(params.now.getTime() - params.analysisTimeoutSeconds * 1000);
   return db
-    .select({ callId: calls.id, resultType: calls.resultType })
+    .select({
+      callId: calls.id,
+      resultType: calls.resultType,
+      providerCallId: calls.providerCallId,
+      lastSignOfLifeAt: sql<Date>`greatest(${calls.dialedAt}, ${calls.providerEventAt}, ${calls.createdAt})`.mapWith((value: string | Date) => new Date(value)),
+    })
     .from(calls)
     .where(
       and(

@@ -3,8 +3,8 @@ import { existsSync } from "node:fs";
 import path from "node:path";
 import { getLogger } from "@/server/observability/logger";
 import { forgetRecordingOrigin, trustRecordingOrigin } from "@/server/voice/recording-origins";
-import type { PlaceCallResult, VoiceEngine } from "@/server/voice/types";
-import type { FromSimulatorProcess, SimulatorProcessSettings, ToSimulatorProcess } from "./process-protocol";
+import type { PlaceCallResult, ProviderCallState, VoiceEngine } from "@/server/voice/types";
+import type { FromSimulatorProcess, SimulatorProcessSettings, SimulatorReply, ToSimulatorProcess } from "./process-protocol";
 import { simulatorMaxCallWallSeconds } from "./simulator";
 
 export type SimulatorProcessOptions = {
@@ -51,7 +51,7 @@ type Running = {
   failStart: (error: Error) => void;
   recordingOrigin: string | null;
   exited: boolean;
-  pending: Map<number, { resolve: (value: PlaceCallResult | boolean | number) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>;
+  pending: Map<number, { resolve: (value: SimulatorReply) => void; reject: (error: Error) => void; timer: NodeJS.Timeout }>;
 };
 
 /**
@@ -173,7 +173,7 @@ export function createSimulatorProcessEngine(options: SimulatorProcessOptions): 
     restartTimer.unref();
   }
 
-  async function ask<T extends PlaceCallResult | boolean | number>(build: (id: number) => Extract<ToSimulatorProcess, { id: number }>): Promise<T> {
+  async function ask<T extends SimulatorReply>(build: (id: number) => Extract<ToSimulatorProcess, { id: number }>): Promise<T> {
     const running = current;
     if (!running) throw new SimulatorProcessDownError("the voice simulator process is not running (a new one is being started)");
     await running.ready;
@@ -184,7 +184,7 @@ export function createSimulatorProcessEngine(options: SimulatorProcessOptions): 
         running.pending.delete(id);
         reject(new Error(`the voice simulator process did not answer within ${replyTimeoutMs} ms`));
       }, replyTimeoutMs);
-      running.pending.set(id, { resolve: resolve as (value: PlaceCallResult | boolean | number) => void, reject, timer });
+      running.pending.set(id, { resolve: resolve as (value: SimulatorReply) => void, reject, timer });
       running.child.send(build(id), (error) => {
         if (!error || !running.pending.delete(id)) return;
         clearTimeout(timer);
@@ -210,6 +210,9 @@ export function createSimulatorProcessEngine(options: SimulatorProcessOptions): 
         throw error;
       }
     },
+
+    // While no process runs this throws (the watchdog waits); a new process knows none of the dead one's calls: `unknown`.
+    callState: (call) => ask<ProviderCallState>((id) => ({ type: "state", id, callId: call.callId, providerCallId: call.providerCallId })),
 
     async hangUpAll() {
       try {

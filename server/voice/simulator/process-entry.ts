@@ -43,7 +43,9 @@ async function answer(message: Extract<ToSimulatorProcess, { id: number }>) {
         ? await engine.placeCall(message.request)
         : message.type === "end-all"
           ? await engine.hangUpAll()
-          : ((await engine.endCall?.(message.callId)) ?? false);
+          : message.type === "state"
+            ? await engine.callState({ callId: message.callId, providerCallId: message.providerCallId })
+            : ((await engine.endCall?.(message.callId)) ?? false);
     send({ type: "reply", id: message.id, ok: true, value });
   } catch (error) {
     send({ type: "reply", id: message.id, ok: false, message: error instanceof Error ? error.message : String(error) });

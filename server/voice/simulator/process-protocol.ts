@@ -1,4 +1,4 @@
-import type { PlaceCallRequest, PlaceCallResult } from "@/server/voice/types";
+import type { PlaceCallRequest, PlaceCallResult, ProviderCallState } from "@/server/voice/types";
 
 /** What the app tells its simulator process (server/voice/simulator/process-entry.ts), over the fork's IPC channel. */
 export type SimulatorProcessSettings = {
@@ -15,11 +15,15 @@ export type ToSimulatorProcess =
   | { type: "start"; settings: SimulatorProcessSettings }
   | { type: "place"; id: number; request: PlaceCallRequest }
   | { type: "end"; id: number; callId: string }
+  /** The simulator's record of a call (the watchdog asks before it gives up on one). */
+  | { type: "state"; id: number; callId: string; providerCallId: string }
   /** Hang up every call in the air and reply (with their number) once their events are delivered. */
   | { type: "end-all"; id: number };
 
 export type FromSimulatorProcess =
   /** Started: its recording host listens at `recordingOrigin`. */
   | { type: "ready"; recordingOrigin: string }
-  | { type: "reply"; id: number; ok: true; value: PlaceCallResult | boolean | number }
+  | { type: "reply"; id: number; ok: true; value: SimulatorReply }
   | { type: "reply"; id: number; ok: false; message: string };
+
+export type SimulatorReply = PlaceCallResult | ProviderCallState | boolean | number;

@@ -1,5 +1,5 @@
 import { ulid } from "ulid";
-import type { PlaceCallRequest, PlaceCallResult, ToolCallResult, VoiceEngine, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
+import type { PlaceCallRequest, PlaceCallResult, ProviderCallState, ToolCallResult, VoiceEngine, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
 import { planSimulatedCall, renderSimulatedTranscript, SIMULATED_OBJECTION, type SimulatedCallPlan } from "./script";
 import { disclosureTexts } from "@/server/services/privacy/disclosures";
 import { createSimulatorRecordingHost, type SimulatorRecordingHost } from "./recording-host";
@@ -64,6 +64,11 @@ export type SimulatedVoiceEngine = VoiceEngine & {
   hangUpAll(): Promise<number>;
   /** Stops the recording host (url recordings); its URLs stop answering. */
   close(): Promise<void>;
+  /**
+   * Loses every trace of a call, as a provider whose record of it is gone: it never reports, and `callState` says
+   * `unknown` (the process engine loses all its calls this way when its process dies).
+   */
+  loseCall(callId: string): void;
 };
 
 const RINGING_AFTER_MS = 150;
@@ -92,6 +97,10 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const batchMs = options.transcriptBatchMs ?? 0;
   const log = options.log ?? ((message, error) => getLogger("voice-simulator").error({ err: error }, message));
   const placed = new Map<string, { providerCallId: string; dials: number }>();
+  /** The provider's record of each call placed: `active` until it ends, then how it ended (as Twilio's Call resource). */
+  const states = new Map<string, ProviderCallState>();
+  /** Calls lost by `loseCall`: whatever their conversation still does is never reported. */
+  const lost = new Set<string>();
   /** Calls in conversation: `hangUp` sets `hungUp` and wakes the conversation from its wait. */
   const live = new Map<string, { hungUp: boolean; wake: () => void }>();
   const pending: Array<{ callId: string; run: () => Promise<void> }> = [];
@@ -101,6 +110,7 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
   const sleep = (ms: number) => (pace === "realtime" ? new Promise<void>((resolve) => setTimeout(resolve, ms)) : Promise.resolve());
 
   async function deliver(event: VoiceProviderEvent): Promise<ToolCallResult | null> {
+    if (lost.has(event.callId)) return null;
     const attempts = pace === "realtime" ? DELIVERY_RETRIES_MS.length + 1 : 1;
     for (let attempt = 1; ; attempt += 1) {
       try {
@@ -231,10 +241,13 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
               contentBase64: Buffer.from(createConversationWav({ seconds: recordingSeconds, seed: seedOf(request.callId) })).toString("base64"),
               durationSeconds,
             };
+      const endedAt = at(plan.connected ? answeredAfter + durationSeconds : NOT_CONNECTED_ENDS_AFTER_SECONDS[plan.outcome.disposition] ?? 10);
+      // Over at the provider before its report is delivered (a report may be late, or never arrive).
+      if (states.has(request.callId)) states.set(request.callId, { state: "ended", endedAt, disposition: plan.outcome.disposition, durationSeconds });
       await deliver({
         ...base,
         type: "call.ended",
-        occurredAt: at(plan.connected ? answeredAfter + durationSeconds : NOT_CONNECTED_ENDS_AFTER_SECONDS[plan.outcome.disposition] ?? 10),
+        occurredAt: endedAt,
         disposition: plan.outcome.disposition,
         durationSeconds,
         transcript,
@@ -253,7 +266,9 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       const existing = placed.get(request.callId);
       if (existing) return { providerCallId: existing.providerCallId, alreadyPlaced: true };
       const providerCallId = `sim-${ulid().toLowerCase()}`;
+      lost.delete(request.callId);
       placed.set(request.callId, { providerCallId, dials: 1 });
+      states.set(request.callId, { state: "active" });
       const plan = planSimulatedCall(request, now());
       const placedAt = now();
       const run = () => converse(request, providerCallId, plan, placedAt);
@@ -274,6 +289,24 @@ export function createSimulatedVoiceEngine(options: SimulatorOptions): Simulated
       call.hungUp = true;
       call.wake();
       return true;
+    },
+
+    async callState({ callId, providerCallId }) {
+      if (placed.get(callId)?.providerCallId !== providerCallId) return { state: "unknown" };
+      return states.get(callId) ?? { state: "unknown" };
+    },
+
+    loseCall(callId) {
+      lost.add(callId);
+      placed.delete(callId);
+      states.delete(callId);
+      const index = pending.findIndex((entry) => entry.callId === callId);
+      if (index >= 0) pending.splice(index, 1);
+      const call = live.get(callId);
+      if (call) {
+        call.hungUp = true;
+        call.wake();
+      }
     },
 
     dialCount(callId) {

@@ -13,6 +13,7 @@ import {
   bindCallSid,
   buildCallEndedEvent,
   claimDial,
+  dispositionOf,
   findTwilioCall,
   INVALID_NUMBER_ERRORS,
   isFinalStatus,
@@ -312,6 +313,29 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
     handleInboundWebhook: createInboundVoiceHandler({ settings, getDb: deps.getDb, now, finishIfReady: (callId) => engine.finishIfReady(callId) }),
 
     handleUpgrade: (request, socket, head) => media.handleUpgrade(request, socket, head),
+
+    async callState({ callId, providerCallId }) {
+      const row = await findTwilioCall(deps.getDb(), callId);
+      if (!row || row.callSid !== providerCallId) return { state: "unknown" };
+      if (providerCallId.startsWith("rejected:")) {
+        // Refused at create: over before it started (its end is reported by this engine at once).
+        return { state: "ended", endedAt: (row.completedAt ?? row.dialStartedAt).toISOString(), disposition: "invalid-number", durationSeconds: 0 };
+      }
+      // Twilio's Call resource (GET /Calls/{Sid}.json): its status is the truth; our row adds what AMD said.
+      let call: Awaited<ReturnType<ReturnType<TwilioClient["calls"]>["fetch"]>>;
+      try {
+        call = await client.calls(providerCallId).fetch();
+      } catch (error) {
+        if ((error as { status?: number }).status === 404) return { state: "unknown" };
+        throw error;
+      }
+      if (!isFinalStatus(call.status)) return { state: "active" };
+      const endedAt = call.endTime ?? call.dateUpdated ?? now();
+      const durationSeconds = Number(call.duration ?? 0) || 0;
+      const answeredAt = row.answeredAt ?? (call.status === "completed" && durationSeconds > 0 ? (call.startTime ?? endedAt) : null);
+      const { disposition } = dispositionOf({ ...row, status: call.status, answeredAt });
+      return { state: "ended", endedAt: endedAt.toISOString(), disposition, durationSeconds };
+    },
 
     async finishIfReady(callId) {
       const db = deps.getDb();

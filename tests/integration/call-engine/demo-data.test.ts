@@ -19,6 +19,7 @@ function recordingEngine(kind: string) {
       placed.push(request);
       return { providerCallId: `${kind}-${request.callId}`, alreadyPlaced: false };
     },
+    callState: async () => ({ state: "active" }),
   };
   return { engine, placed };
 }

@@ -30,7 +30,7 @@ async function postEvent(body: unknown, headers?: Record<string, string>) {
 }
 
 describe("call engine: watchdog, crashes and retries", () => {
-  it("watchdog: a call the provider never reports ends as Failed, and the sequence moves on", async () => {
+  it("watchdog: a call its provider has no record of (lost) ends as Failed, and the sequence moves on", async () => {
     const engine = await start({ start: START, watchdog: true });
     const { organization, agent } = await createEngineOrganization(db);
     engine.watchdogScope.push(organization.id);
@@ -38,21 +38,79 @@ describe("call engine: watchdog, crashes and retries", () => {
     await engine.runner.drain();
     const [calling] = await callsOf(db, created.sequenceId);
     expect(calling!.resultType).toBe("Calling");
+    engine.simulator.loseCall(calling!.id);
     await engine.runner.advance(MINUTE); // not yet past the timeout
     expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Calling");
-    await engine.runner.advance(3 * MINUTE); // the provider never reports the end
+    await engine.runner.advance(3 * MINUTE); // silent past the timeout; asked, the provider knows no such call
     const [failed, next] = await callsOf(db, created.sequenceId);
     expect(failed!.resultType).toBe("Failed");
-    expect(failed!.summary).toContain("never reported");
+    expect(failed!.summary).toContain("has no record of the call");
     expect(failed!.analyzedAt).not.toBeNull();
     expect(next!.resultType).toBe("Scheduled");
     expect((await sequenceOf(db, created.sequenceId)).lifecycleStatus).toBe("in progress");
     expect(engine.analyzed.map((event) => event.callId)).toEqual([failed!.id]);
     expect(await ledgerOf(db, organization.id)).toEqual([]);
     // A late end report changes nothing.
-    await engine.simulator.runPending();
+    const late = await postEvent({ type: "call.ended", callId: failed!.id, providerCallId: failed!.providerCallId, occurredAt: engine.clock.now().toISOString(), disposition: "answered", durationSeconds: 30, transcript: "Agent: Hello.", recording: null });
+    expect(late.body).toMatchObject({ status: "ignored" });
     await engine.runner.drain();
     expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Failed");
+    expect(engine.analyzed).toHaveLength(1);
+  });
+
+  it("watchdog: a call its provider says is in the air is never failed, however late its events; they end it with its real result, once, without a second dial", async () => {
+    const engine = await start({ start: START, watchdog: true });
+    const { organization, agent } = await createEngineOrganization(db);
+    engine.watchdogScope.push(organization.id);
+    const created = await enroll(db, { agent, phoneNumber: "+12025550431", now: START });
+    await engine.runner.drain();
+    const [calling] = await callsOf(db, created.sequenceId);
+    expect(calling!.resultType).toBe("Calling");
+    // Its events are held up (a queue under load) for five timeouts; the watchdog asks each time and waits.
+    await engine.runner.advance(12 * MINUTE);
+    const [waiting, ...others] = await callsOf(db, created.sequenceId);
+    expect(waiting!.resultType).toBe("Calling");
+    expect(others).toEqual([]);
+    expect(engine.analyzed).toEqual([]);
+    // The provider's answer counts as a sign of life: it is asked again one timeout later, not every minute.
+    expect(waiting!.providerEventAt!.getTime()).toBeGreaterThan(START.getTime() + 8 * MINUTE);
+    await engine.simulator.runPending();
+    await engine.runner.advance(MINUTE);
+    const [ended, next] = await callsOf(db, created.sequenceId);
+    expect(ended!.resultType).toBe("Goal Not Completed");
+    expect(ended!.transcript).not.toBeNull();
+    expect(engine.simulator.dialCount(ended!.id)).toBe(1);
+    expect(engine.analyzed.map((event) => event.callId)).toEqual([ended!.id]);
+    expect(next!.resultType).toBe("Scheduled");
+  });
+
+  it("watchdog: a call its provider ended whose report never arrives is ended from the provider's record, after the late-events grace", async () => {
+    const engine = await start({ start: START, watchdog: true });
+    const { organization, agent } = await createEngineOrganization(db);
+    engine.watchdogScope.push(organization.id);
+    // The provider ended the call a minute after the dial (a voicemail of 40 s); its end report is lost on the way.
+    const endedAt = new Date(START.getTime() + MINUTE).toISOString();
+    engine.deps.voiceEngine = () => ({
+      ...engine.simulator,
+      callState: async (call) => ((await engine.simulator.callState(call)).state === "unknown" ? { state: "unknown" } : { state: "ended", endedAt, disposition: "voicemail", durationSeconds: 40 }),
+    });
+    const created = await enroll(db, { agent, phoneNumber: "+12025550441", now: START });
+    await engine.runner.drain();
+    await engine.runner.advance(5 * MINUTE); // 4 minutes after the provider's end: its report may still come
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Calling");
+    await engine.runner.advance(3 * MINUTE);
+    const [ended] = await callsOf(db, created.sequenceId);
+    expect(ended!.resultType).toBe("Voicemail");
+    expect(ended!.disposition).toBe("voicemail");
+    expect(ended!.duration).toBe(40);
+    expect(ended!.endedAt).toEqual(new Date(endedAt));
+    expect(ended!.providerError).toContain("ended from the provider's record");
+    expect(engine.analyzed.map((event) => event.callId)).toEqual([ended!.id]);
+    expect(engine.simulator.dialCount(ended!.id)).toBe(1);
+    // The report arriving after all changes nothing.
+    await engine.simulator.runPending();
+    await engine.runner.drain();
+    expect((await callsOf(db, created.sequenceId))[0]!.resultType).toBe("Voicemail");
     expect(engine.analyzed).toHaveLength(1);
   });
 
@@ -123,6 +181,7 @@ describe("call engine: watchdog, crashes and retries", () => {
     const flaky: VoiceEngine = {
       kind: "flaky",
       maxCallWallSeconds: simulator.maxCallWallSeconds,
+      callState: (call) => simulator.callState(call),
       async placeCall(request) {
         const placed = await simulator.placeCall(request);
         if (!dropped) {
@@ -180,6 +239,7 @@ describe("call engine: watchdog, crashes and retries", () => {
     engine.deps.voiceEngine = () => ({
       kind: "down",
       maxCallWallSeconds: 30,
+      callState: async () => ({ state: "unknown" }),
       async placeCall() {
         attempts += 1;
         throw new Error("503 from the telephony provider");

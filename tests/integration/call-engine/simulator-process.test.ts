@@ -104,6 +104,9 @@ describe("the voice simulator in its own process", () => {
     const expected = Buffer.from(createConversationWav({ seconds: Math.max(1, done.duration!), seed: seedOf(call.id) }));
     expect(readFileSync(localRecordingPath(done.recordingKey!)).equals(expected)).toBe(true);
     expect(engine.analyzed.map((event) => event.callId)).toEqual([call.id]);
+    // The watchdog's question, over IPC: the child's record of the call.
+    expect(await simulator.callState({ callId: call.id, providerCallId: call.providerCallId! })).toMatchObject({ state: "ended", disposition: "voicemail", durationSeconds: done.duration });
+    expect(await simulator.callState({ callId: call.id, providerCallId: "sim-not-ours" })).toEqual({ state: "unknown" });
   });
 
   it("hangs up a live call: it ends at once with what was said so far; a second hang-up finds no live call", async () => {
@@ -111,6 +114,7 @@ describe("the voice simulator in its own process", () => {
     const { organizationId, sequenceId, call } = await dialed(engine, db, "+12025550500"); // digit 0: a long answered call
     await until("a live transcript line", async () => (await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id))).length > 0);
 
+    expect(await simulator.callState({ callId: call.id, providerCallId: call.providerCallId! })).toEqual({ state: "active" });
     expect(await hangUpCall(db, { organizationId, callId: call.id, engine: simulator })).toEqual({ callId: call.id, hungUp: true });
     const done = await finalCall(engine, sequenceId);
     const request = await buildPlaceCallRequest(db, call.id);
@@ -127,6 +131,8 @@ describe("the voice simulator in its own process", () => {
     await until("the engine to notice the death", async () => simulator.pid() === null);
     await expect(simulator.placeCall(await buildPlaceCallRequest(db, inAir.id))).rejects.toBeInstanceOf(SimulatorProcessDownError);
     expect(await simulator.endCall!(inAir.id)).toBe(false);
+    // Nobody to ask: the watchdog waits rather than fail a call that may be in the air.
+    await expect(simulator.callState({ callId: inAir.id, providerCallId: inAir.providerCallId! })).rejects.toBeInstanceOf(SimulatorProcessDownError);
 
     // Dialed while no simulator process runs: the dialer keeps the call for a later attempt, as in a provider outage.
     const { agent } = await createEngineOrganization(db);
@@ -137,6 +143,8 @@ describe("the voice simulator in its own process", () => {
 
     await until("a new simulator process", async () => simulator.pid() !== null && simulator.pid() !== before);
     await simulator.ready();
+    // The new process never heard of the call the dead one had in the air: lost, the watchdog fails it.
+    expect(await simulator.callState({ callId: inAir.id, providerCallId: inAir.providerCallId! })).toEqual({ state: "unknown" });
     const { sequenceId } = await dialed(engine, db, "+12025550541");
     expect((await finalCall(engine, sequenceId)).resultType).toBe("Goal Not Completed");
     await engine.advance(60_000);

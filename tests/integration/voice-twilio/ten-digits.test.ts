@@ -194,6 +194,19 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
     const ledger = await db.select().from(creditTransactions).where(eq(creditTransactions.organizationId, organization.id));
     expect(ledger.map((row) => row.callId).sort()).toEqual((await Promise.all([0, 1, 2, 4, 5, 8, 9].map(callOf))).map((call) => call.id).sort());
 
+    // What the watchdog asks before it gives up on a silent call: Twilio's Call resource says each call is over, with
+    // the disposition its callbacks gave; a SID Twilio never issued is unknown.
+    for (let digit = 0; digit <= 9; digit += 1) {
+      const call = await callOf(digit);
+      const state = await stack.engine.callState({ callId: call.id, providerCallId: call.providerCallId! });
+      expect(state, `digit ${digit}`).toMatchObject({ state: "ended", disposition: call.disposition });
+    }
+    const someCall = await callOf(1);
+    expect(await stack.engine.callState({ callId: someCall.id, providerCallId: `CA${"0".repeat(32)}` })).toEqual({ state: "unknown" });
+    await db.update(twilioCalls).set({ callSid: `CA${"f".repeat(32)}` }).where(eq(twilioCalls.callId, someCall.id));
+    expect(await stack.engine.callState({ callId: someCall.id, providerCallId: `CA${"f".repeat(32)}` })).toEqual({ state: "unknown" });
+    await db.update(twilioCalls).set({ callSid: someCall.providerCallId }).where(eq(twilioCalls.callId, someCall.id));
+
     // A tampered Twilio callback (a valid signature, one parameter changed) is refused and changes nothing;
     // a replayed genuine one is accepted and changes nothing either.
     const completed = stack.twilio.callbacks.find((callback) => callback.kind === "status" && callback.params.To === "+12025550171" && callback.params.CallStatus === "completed")!;
@@ -242,6 +255,9 @@ describe("VOICE_ENGINE=twilio-realtime end to end (Twilio and OpenAI simulators,
       // Hello, the identification, the agent's first turn.
       return !!call && (await db.select().from(callTranscriptLines).where(eq(callTranscriptLines.callId, call.id))).length >= 3;
     }, { timeoutMs: 60_000, label: "the conversation to start" });
+    // Asked mid-conversation, Twilio's Call resource says the call is in the air: the watchdog would wait.
+    const [inTheAir] = await db.select().from(calls).where(eq(calls.id, callId));
+    expect(await stack.engine.callState({ callId, providerCallId: inTheAir!.providerCallId! })).toEqual({ state: "active" });
     stack.engine.media.live.get(callId)!.abort({ crash: true });
     await stack.runUntil(() => receiver.requests.length >= 1, { timeoutMs: 60_000, label: "the call-result webhook" });
     const [call] = await db.select().from(calls).where(eq(calls.id, callId));
