@@ -1,10 +1,11 @@
 import type { Tx } from "@/db";
-import { inngestAttempts } from "@/db/schema/jobs";
+import { and, eq, isNull } from "drizzle-orm";
+import { inngestAttempts, inngestJobs, inngestRuns } from "@/db/schema/jobs";
 import { engineContext, type AttemptDetails, type Continuation, type Job, type OpContext, type OutgoingOp, type RunnerContext } from "./context";
 import { applyOps } from "./ops";
 import type { CompiledFunction } from "./registry";
 import { retryAfterMs, retryDelayMs } from "./retries";
-import { enqueueDiscovery, enqueueJob, finishRun, isTerminal, lockRunAndReleaseJob, serializeError, transaction } from "./state";
+import { DISCOVERY_STEP, enqueueDiscovery, enqueueJob, finishRun, isTerminal, lockRunAndReleaseJob, serializeError, transaction } from "./state";
 
 /** The serve handler's answer to one request: status, headers and the parsed JSON body. */
 export type ServeResponse = { status: number; headers: Headers; body: unknown };
@@ -37,6 +38,13 @@ function attemptLog(runner: RunnerContext, job: Job, startedAt: number) {
  * Applies a response in one transaction, only if this runner still holds the job's lease (else another runner
  * owns the request now and this result is dropped) and the run has not ended: 200 completes the run, a 206 is a
  * list of ops (one handler each, see ./ops), anything else is a function-level error, retried or final.
+ *
+ * `seenSteps`: how many step results the request was given (its snapshot's stack). A discovery request can be given
+ * fewer than the run has by then: a step's result that queued the run's next discovery by merging into a pending
+ * one (on conflict) may commit after the claim's statement took its snapshot but before it locked that job, and the
+ * claim still leases it (READ COMMITTED re-checks the locked row, not the snapshot). Such a request can only re-plan
+ * steps that are planned already and queues nothing; the run would wait for ever. So when it queued no discovery
+ * and the run has more results than it saw, another discovery is queued, which sees them.
  */
 export async function applyResponse(
   runner: RunnerContext,
@@ -45,6 +53,7 @@ export async function applyResponse(
   response: ServeResponse,
   startedAt: number,
   continuation: Continuation,
+  seenSteps: number,
 ): Promise<void> {
   await transaction(runner.db, async (tx) => {
     continuation.jobId = null;
@@ -60,6 +69,10 @@ export async function applyResponse(
       await finishRun(tx, engine, run, { status: "completed", output: body });
     } else if (status === 206 && Array.isArray(body)) {
       await applyOps(ctx, body as OutgoingOp[]);
+      if (job.stepId === DISCOVERY_STEP && continuation.jobId === null && run.stack.length > seenSteps) {
+        const [current] = await tx.select({ status: inngestRuns.status }).from(inngestRuns).where(eq(inngestRuns.id, run.id));
+        if (current && !isTerminal(current.status) && !(await discoveryQueued(tx, run.id))) await enqueueDiscovery(tx, run, engine.now);
+      }
     } else {
       const error = serializeError(
         body && typeof body === "object" ? body : { name: "Error", message: `Serve handler answered ${status}: ${String(body).slice(0, 500)}` },
@@ -109,4 +122,14 @@ export async function dropJob(runner: RunnerContext, job: Job, fn: CompiledFunct
     if (!fn) await finishRun(tx, engine, run, { status: "failed", error: { name: "Error", message: `Function "${job.functionId}" is not registered.` } });
     else if (stepDone) await enqueueDiscovery(tx, run, engine.now);
   });
+}
+
+/** Whether the run has a discovery request pending (not leased): it will see every result committed before it runs. */
+async function discoveryQueued(tx: Tx, runId: string): Promise<boolean> {
+  const [row] = await tx
+    .select({ id: inngestJobs.id })
+    .from(inngestJobs)
+    .where(and(eq(inngestJobs.runId, runId), eq(inngestJobs.kind, "execute"), eq(inngestJobs.stepId, DISCOVERY_STEP), isNull(inngestJobs.leaseToken)))
+    .limit(1);
+  return row !== undefined;
 }

@@ -155,7 +155,7 @@ async function executeOne(executor: ExecutorContext, job: Job, mayChain: boolean
     lease: mayChain && job.stepId === DISCOVERY_STEP && run.concurrency.length === 0 ? continuationLease(executor) : undefined,
     jobId: null,
   };
-  await applyResponse(executor, job, fn, response, startedAt, continuation);
+  await applyResponse(executor, job, fn, response, startedAt, continuation, run.stack.length);
   if (continuation.jobId === null || !continuation.lease) return null;
   return discoveryJob(job, continuation.jobId, continuation.lease);
 }
