@@ -14,6 +14,12 @@
  * OpenAI-compatible endpoint that answers each call after N ms (a real model takes seconds), so the analysis backlog a
  * slow model builds during a burst shows; without it, the rule-based analyser.
  *
+ * `--stage-cpu 1` (default): the app times its CPU by pipeline stage (STAGE_CPU_ACCOUNTING, read from `/metrics`
+ * before the first request and at the end) and the bench prints ms per finished call for each stage; the accounting's
+ * async hook costs CPU itself, so the split is printed beside the process's whole CPU of the same run. `--stage-cpu 0`:
+ * no accounting (the process CPU alone, as before). The runner's queue is sampled every second: the deepest backlog
+ * of each function (jobs due and not taken) is printed with when it peaked.
+ *
  * Prints: time to all sequences (after the last 202), dispatch lag against the rate-limited schedule (p50/p99),
  * time to all first calls dialed and to all webhooks (after the last 202), calls/s end to end, duplicates, losses,
  * and the load average while it ran. The rate-limited schedule is computed here from the calls' due times
@@ -38,6 +44,15 @@ const REQUESTS = flag("requests", Math.max(1, Math.ceil(CONTACTS / 1000)));
 const NUMBERS = flag("numbers", 20);
 const TIMEOUT_S = flag("timeout", 900);
 const ANALYSIS_MS = flag("analysis-ms", 0);
+const STAGE_CPU = flag("stage-cpu", 1) === 1;
+
+/** The app's CPU seconds per stage, from its `/metrics` (`app_stage_cpu_seconds_total{stage}`). */
+async function readStageCpu(appUrl: string, request: (url: string, headers: Record<string, string>) => Promise<{ status: number; body: string }>): Promise<Map<string, number>> {
+  const response = await request(`${appUrl}/metrics`, {});
+  const seconds = new Map<string, number>();
+  for (const match of response.body.matchAll(/^app_stage_cpu_seconds_total\{stage="([a-z-]+)"\} ([0-9.e+-]+)$/gm)) seconds.set(match[1]!, Number(match[2]));
+  return seconds;
+}
 
 /** A loopback stand-in for an OpenAI-compatible chat completions endpoint: after `delayMs`, a valid analysis (the first allowed result type). */
 async function startSlowModel(delayMs: number): Promise<{ url: string; close: () => void }> {
@@ -158,6 +173,7 @@ async function main() {
     process.env.ANALYSIS_LLM_URL = slowModel.url;
     process.env.ANALYSIS_LLM_MODEL = "bench-slow-model";
   }
+  if (STAGE_CPU) process.env.STAGE_CPU_ACCOUNTING = "1";
   const app = await startNextApp(database.url, database.dir);
   // startNextApp waits 20 s at most; a loaded machine needs longer to boot the app.
   for (let i = 0; i < 600; i++) {
@@ -196,6 +212,7 @@ async function main() {
   }));
   const perRequest = Math.ceil(CONTACTS / REQUESTS);
   const appCpuAtStart = processCpuMs(app.pid);
+  const stageCpuAtStart = STAGE_CPU ? await readStageCpu(app.url, request) : new Map<string, number>();
   const childrenCpuAtStart = descendantCpuMs(app.pid);
   const started = Date.now();
   let last202 = 0;
@@ -219,25 +236,36 @@ async function main() {
   let allDialedAt: number | null = null;
   let allFinalAt: number | null = null;
   let lastPrint = 0;
+  let lastSample = 0;
+  /** The deepest backlog seen per function: jobs due and not leased, and when (s after the last 202). */
+  const deepest = new Map<string, { due: number; at: number }>();
   while (Date.now() - started < TIMEOUT_S * 1000) {
     const p = await progress();
     const now = Date.now();
     if (allSequencesAt === null && p.sequences >= CONTACTS) allSequencesAt = now;
     if (allDialedAt === null && p.dialed >= CONTACTS) allDialedAt = now;
     if (allFinalAt === null && p.final >= CONTACTS) allFinalAt = now;
-    if (now - lastPrint > 10_000) {
-      lastPrint = now;
+    if (now - lastSample >= 1000) {
+      lastSample = now;
       // Where the work waits: the runner's jobs per function, due and not leased / leased (short function names).
       const queue = await handle.sql<{ fn: string; due: string; leased: string }[]>`
         select function_id as fn, count(*) filter (where lease_token is null and run_at <= now()) as due, count(*) filter (where lease_token is not null) as leased
         from inngest_jobs group by 1 order by 1`;
-      const jobs = queue.map((row) => `${row.fn.replace(/^outbound-calling-/, "")} ${row.due}/${row.leased}`).join(", ");
-      console.log(`  t+${fmt((now - last202) / 1000, 0)} s: sequences ${p.sequences}, dialed ${p.dialed}, final ${p.final}, webhooks ${firstSeen.size}, load ${fmt(os.loadavg()[0]!, 2)}; jobs due/leased: ${jobs || "none"}`);
+      for (const row of queue) {
+        const fn = row.fn.replace(/^outbound-calling-/, "");
+        if (Number(row.due) > (deepest.get(fn)?.due ?? -1)) deepest.set(fn, { due: Number(row.due), at: (now - last202) / 1000 });
+      }
+      if (now - lastPrint > 10_000) {
+        lastPrint = now;
+        const jobs = queue.map((row) => `${row.fn.replace(/^outbound-calling-/, "")} ${row.due}/${row.leased}`).join(", ");
+        console.log(`  t+${fmt((now - last202) / 1000, 0)} s: sequences ${p.sequences}, dialed ${p.dialed}, final ${p.final}, webhooks ${firstSeen.size}, load ${fmt(os.loadavg()[0]!, 2)}; jobs due/leased: ${jobs || "none"}`);
+      }
     }
     if (firstSeen.size >= CONTACTS && allFinalAt !== null) break;
     await new Promise((resolve) => setTimeout(resolve, 250));
   }
   const appCpuMs = processCpuMs(app.pid) - appCpuAtStart;
+  const stageCpuAtEnd = STAGE_CPU ? await readStageCpu(app.url, request) : new Map<string, number>();
   // The app's child processes (the voice simulator's, VOICE_SIMULATOR_PROCESS=separate): a provider's work, counted apart.
   const childrenCpu = [...descendantCpuMs(app.pid)].map(([pid, ms]) => ({ pid, ms: ms - (childrenCpuAtStart.get(pid) ?? 0) }));
   const appWallMs = Date.now() - started;
@@ -281,6 +309,18 @@ async function main() {
   console.log(
     `  app's child processes (the voice simulator's): ${childrenCpu.length === 0 ? "none" : `${fmt(childrenCpuMs / 1000)} s CPU (${childrenCpu.map((child) => `pid ${child.pid} ${fmt(child.ms / 1000)} s`).join(", ")}), ${fmt(childrenCpuMs / Math.max(1, final.final), 1)} ms per finished call`}`,
   );
+  if (STAGE_CPU) {
+    // The app's CPU by stage over the same span (its own accounting; the async hook's cost lands in the stages too).
+    const stages = [...new Set([...stageCpuAtEnd.keys()])].map((stage) => ({ stage, seconds: (stageCpuAtEnd.get(stage) ?? 0) - (stageCpuAtStart.get(stage) ?? 0) }));
+    const counted = stages.reduce((sum, row) => sum + row.seconds, 0);
+    const calls = Math.max(1, final.final);
+    console.log(`  app CPU by stage (STAGE_CPU_ACCOUNTING; ${fmt(counted)} s counted of the process's ${fmt(appCpuMs / 1000)} s, the rest GC and work outside callbacks), ms per finished call (goal ≤ 8 ms in all):`);
+    for (const row of stages.sort((a, b) => b.seconds - a.seconds)) {
+      console.log(`    ${row.stage.padEnd(13)} ${fmt((row.seconds * 1000) / calls, 2).padStart(7)} ms   ${fmt((100 * row.seconds) / Math.max(1e-9, counted), 1).padStart(5)} %`);
+    }
+    console.log(`    ${"all counted".padEnd(13)} ${fmt((counted * 1000) / calls, 2).padStart(7)} ms; whole process ${fmt(appCpuMs / calls, 2)} ms`);
+  }
+  console.log(`  deepest backlog per function (jobs due, not taken; s after the last 202): ${[...deepest].filter(([, value]) => value.due > 0).map(([fn, value]) => `${fn} ${value.due} at t+${fmt(value.at, 0)}`).join(", ") || "none"}`);
   console.log(`  load average while it ran (1 min, every 5 s): min ${fmt(Math.min(...loads), 2)}, max ${fmt(Math.max(...loads), 2)}, mean ${fmt(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length), 2)} (${os.cpus().length} CPUs)`);
 
   await app.stop();

@@ -10,6 +10,7 @@ import { prune } from "./retention";
 import { nextDueAt, recordRegistration, startDueRuns } from "./scheduler";
 import { DEFAULT_PARTITION, EMBEDDED_TOKEN_HEADER, embeddedRunnerToken, registerLocalRunner, unregisterLocalRunner } from "./transport";
 import { listenForWork } from "./wake";
+import { cpuStageOfFunction, inCpuStage } from "@/server/observability/stage-cpu";
 
 export { retryDelayMs } from "./retries";
 export { EVENT_RETENTION_MS, RUN_RETENTION_MS } from "./retention";
@@ -200,7 +201,7 @@ export class EmbeddedRunner {
   /** Something may be runnable now (an event arrived, a job was queued): claim without waiting. */
   poke(): void {
     if (!this.autoPoll || this.stopping || !this.started) return;
-    void this.pump();
+    void inCpuStage("runner", () => this.pump());
   }
 
   private async pump(): Promise<void> {
@@ -290,7 +291,7 @@ export class EmbeddedRunner {
 
   private track(job: Job): Promise<void> {
     this.executingByFunction.set(job.functionId, (this.executingByFunction.get(job.functionId) ?? 0) + 1);
-    const promise: Promise<void> = executeJob(this.executor, job, () => !this.executor.shouldYield())
+    const promise: Promise<void> = inCpuStage(cpuStageOfFunction(job.functionId), () => executeJob(this.executor, job, () => !this.executor.shouldYield()))
       .catch((error) => this.logger.error(`[inngest-embedded] job ${job.id} (run ${job.runId}) failed`, error))
       .finally(() => {
         const left = (this.executingByFunction.get(job.functionId) ?? 1) - 1;

@@ -713,6 +713,12 @@ const fields = {
     default: "unset: `/metrics` answers loopback clients only",
     secret: true,
   }),
+  STAGE_CPU_ACCOUNTING: setting(flag().default(false), {
+    group: "Logs, metrics and shutdown",
+    description:
+      "Times the app's CPU by pipeline stage (enrollment, dispatch, voice events, finalize, analysis, webhook, runner, HTTP) as `app_stage_cpu_seconds_total{stage}` on `/metrics`. For benchmarks (`bench/campaign.ts`): its async hook costs CPU itself.",
+    default: "`false`",
+  }),
   SHUTDOWN_TIMEOUT_SECONDS: setting(wholeNumber(1, 3600).default(25), {
     group: "Logs, metrics and shutdown",
     description: "On SIGTERM: readiness turns 503, the server stops accepting, in-flight requests and background steps finish, then the database closes — all within this bound (keep it below the orchestrator's kill timeout).",

@@ -8,6 +8,8 @@ import { appBaseUrl } from "@/server/config/settings";
 import { ERROR_TABLE, INTERNAL_ERROR_MESSAGE, type AppErrorCode } from "@/server/errors";
 import { getLogger, runWithRequestContext, type RequestContext } from "@/server/observability/logger";
 import { recordHttpRequest } from "@/server/observability/metrics";
+import { cpuStageOfRequest, enableStageCpuAccounting, inCpuStage } from "@/server/observability/stage-cpu";
+import { getConfig } from "@/server/config/env";
 import { isShuttingDown } from "@/server/runtime/lifecycle";
 import { checkReadiness, readinessSql } from "@/server/runtime/readiness";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
@@ -58,6 +60,7 @@ export async function startHttpServer(options: { port: number; dev: boolean; hos
   const handleNext = app.getRequestHandler();
   await app.prepare();
 
+  if (getConfig().STAGE_CPU_ACCOUNTING) enableStageCpuAccounting();
   const server = createHttpServer({ handleNext: (req, res) => void handleNext(req, res) });
   server.keepAliveTimeout = 65_000;
   server.on("upgrade", createUpgradeRouter({ routes: appUpgradeRoutes, next: (request, socket, head) => void nextUpgrades.emit("upgrade", request, socket, head) }));
@@ -207,7 +210,7 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
     // Draining: clients are told to open their next connection elsewhere.
     if (isShuttingDown()) res.setHeader("connection", "close");
     observeRequest(req, res, context);
-    runWithRequestContext(context, route, req, res, context);
+    inCpuStage(cpuStageOfRequest(req.url ?? ""), () => runWithRequestContext(context, route, req, res, context));
   };
   const route = (req: IncomingMessage, res: ServerResponse, context: RequestContext) => {
     if (req.url === "*" && req.method === "OPTIONS") {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import client from "prom-client";
 import type { Db } from "@/db";
 import type { CallQuality } from "@/db/schema/call-quality";
+import { stageCpuSeconds } from "./stage-cpu";
 
 /**
  * Prometheus metrics (prom-client), served at `GET /metrics` (server/http/ops-routes.ts).
@@ -117,6 +118,16 @@ function createMetrics() {
       help: "Times a contact spoke over the agent (its audio cleared at the carrier).",
       labelNames: ["engine"] as const,
       registers: [registry],
+    }),
+    stageCpu: new client.Counter({
+      name: "app_stage_cpu_seconds_total",
+      help: "CPU of this process by pipeline stage, while STAGE_CPU_ACCOUNTING is on (server/observability/stage-cpu.ts).",
+      labelNames: ["stage"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [stage, seconds] of Object.entries(stageCpuSeconds())) if (seconds > 0) this.inc({ stage }, seconds);
+      },
     }),
     rateLimitRejections: new client.Counter({
       name: "rate_limit_rejections_total",

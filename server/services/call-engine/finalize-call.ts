@@ -4,6 +4,7 @@ import { calls, optOuts, sequences, type CallAction, type LifecycleStatus, type 
 import type { AnalysisResult } from "@/server/analysis/types";
 import { getLogger } from "@/server/observability/logger";
 import { recordCallFinished } from "@/server/observability/metrics";
+import { inCpuStage } from "@/server/observability/stage-cpu";
 import { failedCallAnalysis } from "./analyze-call";
 import { announceSkippedMessages, endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { scheduleNextStep } from "@/server/services/sequences/message-steps";
@@ -65,7 +66,11 @@ export function mergeActions(during: CallAction[], analysed: CallAction[]): Call
  * a second finalization of the same call (a retried step, the watchdog racing the analyser) changes nothing and
  * returns `finalized: false`, so `call/analyzed` is sent once per call.
  */
-export async function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
+export function finalizeCall(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
+  return inCpuStage("finalize", () => finalizeCallNow(db, params));
+}
+
+async function finalizeCallNow(db: DbOrTx, params: FinalizeCallParams): Promise<FinalizeCallOutcome> {
   const { outcome, numberCall } = await finalizeInTransaction(db, params);
   if (numberCall) {
     // After commit, once per call: the number's health is judged on it (docs/numbers.md "Number health"). A failure
