@@ -24,11 +24,13 @@ const BATCH = 200;
 const log = getLogger("call-watchdog");
 
 /**
- * Every minute: tells calls that are lost from calls that are late. Lost — the provider went silent on a call in the
- * air past `CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS`, or an analysis started more than
- * `CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS` ago and never finished — ends as `Failed` with the lifecycle, chain and
- * `call/analyzed` any final result gets. Late — ended calls whose analysis has not started after that long (a queue
- * that long, or a lost `call/ended`) — gets its analysis requested again, never `Failed`: a long queue fails no call.
+ * Every minute: tells calls that are lost from calls that are late. A call in the air the provider has been silent on
+ * past `CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS` is asked about at the provider (`callingVerdict`): still in the air, it
+ * waits; ended there, it waits `CALL_WATCHDOG_LATE_EVENTS_SECONDS` for its report, then ends with the provider's
+ * result; unknown there (lost), it ends as `Failed`, as does an analysis that started more than
+ * `CALL_WATCHDOG_ANALYSIS_TIMEOUT_SECONDS` ago and never finished — with the lifecycle, chain and `call/analyzed` any
+ * final result gets. Ended calls whose analysis has not started after that long (a queue that long, or a lost
+ * `call/ended`) get their analysis requested again, never `Failed`: a long queue fails no call, late events neither.
  * Due calls are the dispatcher's (dispatch-due-calls).
  */
 export function createCallWatchdogFunction(client: Inngest.Any, deps: CallEngineDependencies = defaultCallEngineDependencies) {
