@@ -125,6 +125,15 @@ async function main() {
       },
     ],
   });
+  // The organization owns its caller IDs (issue 35: a pool may only hold its own active numbers, checked again at
+  // dial time), each allowed the whole campaign in a day (the default daily cap, 100, is a real sender's limit).
+  const hasNumbersTable = (await handle.sql<{ present: boolean }[]>`select to_regclass('public.numbers') is not null as present`)[0]!.present;
+  if (hasNumbersTable) {
+    for (const [index, phoneNumber] of phoneNumbers.entries()) {
+      await handle.sql`insert into numbers (id, organization_id, phone_number, carrier, voice, sms, inbound, source, status, daily_call_cap)
+        values (${`number.bench${index}`}, ${organization.id}, ${phoneNumber}, 'twilio', true, false, true, 'purchased', 'active', ${CONTACTS})`;
+    }
+  }
   const { key } = await createApiKey(db, { organizationId: organization.id, name: "campaign bench" });
   const hasRateColumn = (
     await handle.sql<{ present: boolean }[]>`select exists (select 1 from information_schema.columns where table_name = 'organizations' and column_name = 'dial_rate_per_second') as present`

@@ -4,9 +4,10 @@ import { AsyncLocalStorage, createHook, type AsyncHook } from "node:async_hooks"
  * Where the app's CPU goes, by pipeline stage (issue 38's campaign bench): off unless `STAGE_CPU_ACCOUNTING=1`.
  *
  * The work of a stage runs inside `inCpuStage(stage, fn)` (an AsyncLocalStorage context that follows its callbacks
- * and promises); an async hook times every callback the event loop runs (`before` → `after`, on this one thread the
- * wall time of a synchronous callback is its CPU time) and adds it to the stage of its context. Time outside any
- * callback (module loading, idle) is not counted. The hook costs CPU itself (promise hooks on every reaction): use it
+ * and promises); an async hook reads the process's CPU time (`process.cpuUsage()`, user + system) before and after
+ * every callback the event loop runs and adds the difference to the stage of its context — CPU, not wall time, so a
+ * loaded machine's waits are not counted (helper threads' CPU meanwhile, such as GC's, is charged to the callback).
+ * Time outside any callback (module loading, idle) is not counted. The hook costs CPU itself (promise hooks on every reaction): use it
  * for the split, and the uninstrumented process CPU for the total. Served as `app_stage_cpu_seconds_total{stage}` on
  * `/metrics`. Written here: no library attributes CPU to application-defined stages (a V8 CPU profile of the built,
  * minified server bundles names chunks, not stages).
@@ -15,7 +16,7 @@ import { AsyncLocalStorage, createHook, type AsyncHook } from "node:async_hooks"
 export const CPU_STAGES = ["enrollment", "dispatch", "voice-events", "finalize", "analysis", "webhook", "runner", "http", "other"] as const;
 export type CpuStage = (typeof CPU_STAGES)[number];
 
-type Accounting = { storage: AsyncLocalStorage<CpuStage>; enabled: boolean; nanos: Record<CpuStage, bigint>; hook?: AsyncHook };
+type Accounting = { storage: AsyncLocalStorage<CpuStage>; enabled: boolean; micros: Record<CpuStage, number>; hook?: AsyncHook };
 
 // One per process: Next.js loads this module once per bundle, and the runner (a Next bundle) and the HTTP server (not
 // one) must count into the same totals.
@@ -24,7 +25,7 @@ function accounting(): Accounting {
   holder.__stageCpu ??= {
     storage: new AsyncLocalStorage<CpuStage>(),
     enabled: false,
-    nanos: Object.fromEntries(CPU_STAGES.map((stage) => [stage, 0n])) as Record<CpuStage, bigint>,
+    micros: Object.fromEntries(CPU_STAGES.map((stage) => [stage, 0])) as Record<CpuStage, number>,
   };
   return holder.__stageCpu;
 }
@@ -42,16 +43,20 @@ export function enableStageCpuAccounting(): void {
   state.enabled = true;
   // Callbacks can nest (an emitter's listener running a resource's callback synchronously): a stack of open ones,
   // each charged its own time without the nested ones'.
-  const open: Array<{ stage: CpuStage; startedAt: bigint; nested: bigint }> = [];
+  const cpuMicros = () => {
+    const { user, system } = process.cpuUsage();
+    return user + system;
+  };
+  const open: Array<{ stage: CpuStage; startedAt: number; nested: number }> = [];
   state.hook = createHook({
     before() {
-      open.push({ stage: state.storage.getStore() ?? "other", startedAt: process.hrtime.bigint(), nested: 0n });
+      open.push({ stage: state.storage.getStore() ?? "other", startedAt: cpuMicros(), nested: 0 });
     },
     after() {
       const entry = open.pop();
       if (!entry) return;
-      const spent = process.hrtime.bigint() - entry.startedAt;
-      state.nanos[entry.stage] += spent - entry.nested;
+      const spent = cpuMicros() - entry.startedAt;
+      state.micros[entry.stage] += spent - entry.nested;
       const parent = open.at(-1);
       if (parent) parent.nested += spent;
     },
@@ -64,13 +69,13 @@ export function disableStageCpuAccounting(): void {
   state.hook?.disable();
   state.hook = undefined;
   state.enabled = false;
-  for (const stage of CPU_STAGES) state.nanos[stage] = 0n;
+  for (const stage of CPU_STAGES) state.micros[stage] = 0;
 }
 
 /** CPU seconds per stage so far (zeros while accounting is off). */
 export function stageCpuSeconds(): Record<CpuStage, number> {
-  const { nanos } = accounting();
-  return Object.fromEntries(CPU_STAGES.map((stage) => [stage, Number(nanos[stage]) / 1e9])) as Record<CpuStage, number>;
+  const { micros } = accounting();
+  return Object.fromEntries(CPU_STAGES.map((stage) => [stage, micros[stage] / 1e6])) as Record<CpuStage, number>;
 }
 
 /** The stage of the runner's work for a function (its ID, `<app id>-<function id>`). */
