@@ -1,4 +1,5 @@
 import { AsyncLocalStorage, createHook, type AsyncHook } from "node:async_hooks";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 /**
  * Where the app's CPU goes, by pipeline stage (issue 38's campaign bench): off unless `STAGE_CPU_ACCOUNTING=1`.
@@ -18,16 +19,14 @@ export type CpuStage = (typeof CPU_STAGES)[number];
 
 type Accounting = { storage: AsyncLocalStorage<CpuStage>; enabled: boolean; micros: Record<CpuStage, number>; hook?: AsyncHook };
 
-// One per process: Next.js loads this module once per bundle, and the runner (a Next bundle) and the HTTP server (not
-// one) must count into the same totals.
-const holder = globalThis as unknown as { __stageCpu?: Accounting };
+// One per process (server/runtime/process-singleton.ts): Next.js loads this module once per bundle, and the runner (a
+// Next bundle) and the HTTP server (not one) must count into the same totals.
 function accounting(): Accounting {
-  holder.__stageCpu ??= {
+  return processSingleton("stageCpu", () => ({
     storage: new AsyncLocalStorage<CpuStage>(),
     enabled: false,
     micros: Object.fromEntries(CPU_STAGES.map((stage) => [stage, 0])) as Record<CpuStage, number>,
-  };
-  return holder.__stageCpu;
+  }));
 }
 
 /** Runs `fn` (and everything it starts) as `stage`'s work; a plain call while accounting is off. */
