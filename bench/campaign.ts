@@ -14,6 +14,10 @@
  * OpenAI-compatible endpoint that answers each call after N ms (a real model takes seconds), so the analysis backlog a
  * slow model builds during a burst shows; without it, the rule-based analyser.
  *
+ * `--statements 1`: the bench's Postgres loads pg_stat_statements (reset just before the first request) and the bench
+ * prints the database's statements per finished call and the statements run most often (the app's and this script's
+ * progress queries alike), with their time in the database; off by default (the extension costs the database a little).
+ *
  * `--stage-cpu 1` (default): the app times its CPU by pipeline stage (STAGE_CPU_ACCOUNTING, read from `/metrics`
  * before the first request and at the end) and the bench prints ms per finished call for each stage; the accounting's
  * async hook costs CPU itself, so the split is printed beside the process's whole CPU of the same run. `--stage-cpu 0`:
@@ -45,6 +49,7 @@ const NUMBERS = flag("numbers", 20);
 const TIMEOUT_S = flag("timeout", 900);
 const ANALYSIS_MS = flag("analysis-ms", 0);
 const STAGE_CPU = flag("stage-cpu", 1) === 1;
+const STATEMENTS = flag("statements", 0) === 1;
 
 /** The app's CPU seconds per stage, from its `/metrics` (`app_stage_cpu_seconds_total{stage}`). */
 async function readStageCpu(appUrl: string, request: (url: string, headers: Record<string, string>) => Promise<{ status: number; body: string }>): Promise<Map<string, number>> {
@@ -92,7 +97,9 @@ async function startSlowModel(delayMs: number): Promise<{ url: string; close: ()
 }
 
 async function main() {
-  const database = await (await import("./lib/harness")).startBenchDatabase();
+  const database = await (await import("./lib/harness")).startBenchDatabase(
+    STATEMENTS ? ["-c", "shared_preload_libraries=pg_stat_statements", "-c", "pg_stat_statements.track=all"] : [],
+  );
   // The app and this script share the data directory and encryption key (the endpoint secret is encrypted here).
   process.env.DATA_DIR = database.dir;
   process.env.APP_ENCRYPTION_KEY ??= randomBytes(32).toString("base64");
@@ -223,6 +230,10 @@ async function main() {
   const appCpuAtStart = processCpuMs(app.pid);
   const stageCpuAtStart = STAGE_CPU ? await readStageCpu(app.url, request) : new Map<string, number>();
   const childrenCpuAtStart = descendantCpuMs(app.pid);
+  if (STATEMENTS) {
+    await handle.sql`create extension if not exists pg_stat_statements`;
+    await handle.sql`select pg_stat_statements_reset()`;
+  }
   const started = Date.now();
   let last202 = 0;
   for (let r = 0; r < REQUESTS; r++) {
@@ -328,6 +339,21 @@ async function main() {
       console.log(`    ${row.stage.padEnd(13)} ${fmt((row.seconds * 1000) / calls, 2).padStart(7)} ms   ${fmt((100 * row.seconds) / Math.max(1e-9, counted), 1).padStart(5)} %`);
     }
     console.log(`    ${"all counted".padEnd(13)} ${fmt((counted * 1000) / calls, 2).padStart(7)} ms; whole process ${fmt(appCpuMs / calls, 2)} ms`);
+  }
+  if (STATEMENTS) {
+    // What the database was asked, per finished call: a query too many per call shows here long before it shows as CPU.
+    const statements = await handle.sql<{ query: string; calls: string; total_ms: number; mean_ms: number }[]>`
+      select query, calls::text as calls, total_exec_time as total_ms, mean_exec_time as mean_ms from pg_stat_statements
+      where query not ilike '%pg_stat_statements%'`;
+    const calls = Math.max(1, final.final);
+    const all = statements.reduce((sum, row) => sum + Number(row.calls), 0);
+    const allMs = statements.reduce((sum, row) => sum + row.total_ms, 0);
+    const line = (row: (typeof statements)[number]) =>
+      `    ${fmt(Number(row.calls) / calls, 2).padStart(7)}/call ${fmt(row.mean_ms, 3).padStart(8)} ms mean ${fmt(row.total_ms / calls, 2).padStart(7)} ms/call  ${row.query.replace(/\s+/g, " ").slice(0, 140)}`;
+    console.log(`  database statements: ${all} (${fmt(all / calls, 1)} per finished call), ${fmt(allMs / 1000)} s executing (${fmt(allMs / calls, 2)} ms per call); the 25 run most often:`);
+    for (const row of [...statements].sort((a, b) => Number(b.calls) - Number(a.calls)).slice(0, 25)) console.log(line(row));
+    console.log("  the 10 with the most time in the database:");
+    for (const row of [...statements].sort((a, b) => b.total_ms - a.total_ms).slice(0, 10)) console.log(line(row));
   }
   console.log(`  deepest backlog per function (jobs due, not taken; s after the last 202): ${[...deepest].filter(([, value]) => value.due > 0).map(([fn, value]) => `${fn} ${value.due} at t+${fmt(value.at, 0)}`).join(", ") || "none"}`);
   console.log(`  load average while it ran (1 min, every 5 s): min ${fmt(Math.min(...loads), 2)}, max ${fmt(Math.max(...loads), 2)}, mean ${fmt(loads.reduce((a, b) => a + b, 0) / Math.max(1, loads.length), 2)} (${os.cpus().length} CPUs)`);

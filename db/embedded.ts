@@ -49,7 +49,10 @@ export function firstUntraversableDirectory(target: string): string | null {
  * Starts (or reuses) the embedded PostgreSQL cluster in `<dataDir>/pg`. A cluster already running for the same
  * data directory (the app, while `npm run seed` runs beside it) is reused through `<dataDir>/pg-runtime.json`.
  */
-export async function startEmbeddedPostgres(dataDir: string, options: { log?: (line: string) => void } = {}): Promise<EmbeddedDatabase> {
+export async function startEmbeddedPostgres(
+  dataDir: string,
+  options: { log?: (line: string) => void; postgresFlags?: string[] } = {},
+): Promise<EmbeddedDatabase> {
   mkdirSync(dataDir, { recursive: true });
   // As root, initdb runs as the `postgres` user, which must be able to enter the data directory.
   if (isRoot()) {
@@ -81,7 +84,7 @@ export async function startEmbeddedPostgres(dataDir: string, options: { log?: (l
     password: "postgres",
     persistent: true,
     createPostgresUser: isRoot(),
-    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200"],
+    postgresFlags: ["-c", "listen_addresses=127.0.0.1", "-c", "max_connections=200", ...(options.postgresFlags ?? [])],
     onLog: (message) => options.log?.(String(message)),
     onError: (message) => options.log?.(String(message)),
   });

@@ -7,9 +7,10 @@ import { findFreePort, startEmbeddedPostgres } from "@/db/embedded";
 import { runMigrations } from "@/db/migrate";
 
 /** A throwaway embedded Postgres for one benchmark run; `stop()` removes it. */
-export async function startBenchDatabase() {
+/** `postgresFlags`: extra server settings, e.g. `["-c", "shared_preload_libraries=pg_stat_statements"]`. */
+export async function startBenchDatabase(postgresFlags: string[] = []) {
   const dir = mkdtempSync(path.join(os.tmpdir(), "ocs-bench-"));
-  const pg = await startEmbeddedPostgres(dir);
+  const pg = await startEmbeddedPostgres(dir, { postgresFlags });
   await runMigrations(pg.url);
   return {
     url: pg.url,
