@@ -21,12 +21,13 @@ import { getTestCallServer } from "@/server/voice/test-call/test-call-server";
 import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import { API_PREFIX, respondApiV1, type ApiRequest } from "./api-v1";
 import { pinForwardedFor } from "./client-ip";
-import { checkNextRequest, nextRefusalResponse, nextSurfaceOf } from "./next-edge";
+import { checkNextRequest, nextBodyLimitBytes, nextRefusalResponse, nextSurfaceOf } from "./next-edge";
 import { handleOpsRequest, opsPathOf, type OpsHandlers } from "./ops-routes";
 import { BodyTooLargeError } from "./request-body";
 import { hasDotSegments, isValidHostHeader } from "./request-head";
 import { routeTemplateOf } from "./route-template";
 import { createUpgradeRouter, type UpgradeRoute } from "./upgrades";
+import { serveVoiceEvent, VOICE_EVENTS_PATH } from "./voice-events-route";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
 
@@ -45,7 +46,8 @@ const LINGER_BYTES = 8 * 1024 * 1024;
 
 /**
  * The production HTTP server: `/api/v1/*` goes straight to the same fetch handler the Next.js route
- * (`app/api/v1/[...path]/route.ts`) uses, everything else to Next.js. Next's per-request routing costs several
+ * (`app/api/v1/[...path]/route.ts`) uses, and so do provider events (`POST /api/voice/events`, several per call at
+ * campaign rates); everything else goes to Next.js. Next's per-request routing costs several
  * times more than the whole API request on the hot read path (see bench/read-path.ts), so the public API skips it;
  * behaviour is identical either way (the route file stays for `next dev`-only setups and for tests).
  * Signed recording links are served here too: Next drops the Content-Length of streamed route responses, and
@@ -268,6 +270,11 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
       return;
     }
     if (expectsContinue(req)) res.writeContinue();
+    // Provider events skip Next's routing (after the same edge checks as Next's routes, body limit included).
+    if (req.method === "POST" && url.split("?")[0] === VOICE_EVENTS_PATH) {
+      void serveFetch(req, res, nextBodyLimitBytes("other"), serveVoiceEvent);
+      return;
+    }
     options.handleNext(req, res);
   };
   const server = http.createServer(onRequest);

@@ -1,10 +1,12 @@
 import { fork, type ChildProcess } from "node:child_process";
+import { createHmac } from "node:crypto";
 import http from "node:http";
 import net from "node:net";
 import path from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { createTestAgent, createTestOrganization } from "../factories";
 import { useTestDb } from "../helpers/db";
+import { signVoiceEvent } from "@/server/voice/signature";
 
 /**
  * The production server (server/http/node-server.ts) in a child process, Next.js stubbed: raw requests a fetch client
@@ -257,6 +259,22 @@ describe("node-server: the edge of the routes Next.js serves", () => {
     // Within the limit, Next.js gets the request.
     const small = await raw(`POST /api/auth/callback/credentials HTTP/1.1\r\nHost: localhost\r\nContent-Length: 2\r\nConnection: close\r\n\r\n{}`);
     expect(small.body).toBe("next /api/auth/callback/credentials");
+  });
+
+  it("answers provider events itself (Next.js never sees POST /api/voice/events), after the same edge checks", async () => {
+    const post = (body: string, headers: string[] = []) =>
+      raw(`POST /api/voice/events HTTP/1.1\r\nHost: localhost\r\nContent-Type: application/json\r\n${[...headers, `Content-Length: ${Buffer.byteLength(body)}`].join("\r\n")}\r\nConnection: close\r\n\r\n${body}`);
+    const unsigned = await post(JSON.stringify({ type: "call.ringing", callId: "call_x" }));
+    expect(unsigned.status).toBe(401);
+    expect(JSON.parse(unsigned.body)).toEqual({ error: "UNAUTHORIZED", message: "Missing or invalid event signature." });
+    // Signed with the child's secret (derived from its APP_SECRET, server/voice/signature.ts): the handler reads the body.
+    const secret = createHmac("sha256", "node-server-test-app-secret-0123456789").update("voice-provider-events:v1").digest();
+    const notJson = "{not json";
+    const signed = await post(notJson, Object.entries(signVoiceEvent(notJson, { secret })).map(([name, value]) => `${name}: ${value}`));
+    expect(signed.status).toBe(400);
+    expect(JSON.parse(signed.body)).toEqual({ error: "INVALID_REQUEST_BODY", message: "The body is not valid JSON." });
+    // Other methods on the path are still Next's (its 405), and the edge's limit still applies before anything is read.
+    expect((await raw(line("/api/voice/events"))).body).toBe("next /api/voice/events");
   });
 
   it("refuses a chunked body (no Content-Length to check before reading) with 411", async () => {

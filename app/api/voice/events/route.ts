@@ -1,18 +1,12 @@
-import { getDb } from "@/db";
-import { inngest } from "@/inngest/client";
-import { callEnded } from "@/inngest/events";
-import { handleVoiceEventRequest } from "@/server/http/voice-events";
+import { serveVoiceEvent } from "@/server/http/voice-events-route";
 
 export const dynamic = "force-dynamic";
 export const runtime = "nodejs";
 
-/** Voice provider events (the simulator's, or a real provider's webhook): see server/http/voice-events.ts. */
+/**
+ * Voice provider events (the simulator's, or a real provider's webhook): see server/http/voice-events.ts. The
+ * production server answers this path itself (server/http/node-server.ts); this route serves `next dev` and tests.
+ */
 export async function POST(request: Request): Promise<Response> {
-  return handleVoiceEventRequest(request, {
-    db: getDb(),
-    announceCallEnded: async (callId) => {
-      // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
-      await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }));
-    },
-  });
+  return serveVoiceEvent(request);
 }
