@@ -1,7 +1,8 @@
 import { CROSS_FIELD_RULES, describeSettings, SETTING_GROUPS } from "./env";
 
 /**
- * docs/configuration.md, generated from the settings declared in server/config/env.ts (`npm run docs:config`).
+ * docs/configuration.md, generated from the settings declared in server/config/settings/ and the rules across them in
+ * server/config/env.ts (`npm run docs:config`).
  * tests/unit/config/configuration.test.ts fails when the committed file differs from what this renders.
  */
 export function renderConfigurationDoc(): string {
