@@ -1,7 +1,8 @@
 import { CROSS_FIELD_RULES, describeSettings, SETTING_GROUPS } from "./env";
 
 /**
- * docs/configuration.md, generated from the settings declared in server/config/env.ts (`npm run docs:config`).
+ * docs/configuration.md, generated from the settings declared in server/config/settings/ and the rules across them in
+ * server/config/env.ts (`npm run docs:config`).
  * tests/unit/config/configuration.test.ts fails when the committed file differs from what this renders.
  */
 export function renderConfigurationDoc(): string {
@@ -10,7 +11,7 @@ export function renderConfigurationDoc(): string {
   const lines: string[] = [
     "# Configuration",
     "",
-    "<!-- Generated from server/config/env.ts by `npm run docs:config`; edit the declarations there, not this file. -->",
+    "<!-- Generated from server/config/settings/ and server/config/env.ts by `npm run docs:config`; edit the declarations there, not this file. -->",
     "",
     "Every setting is an environment variable, read and validated once when the process starts (`server/config/env.ts`).",
     "A bad or missing setting stops `npm start` / `npm run dev` / `npm run seed` with one message listing every problem,",
@@ -49,6 +50,17 @@ export function renderConfigurationDoc(): string {
     "",
     "The Inngest SDK reads its own variables as well (`INNGEST_SERVE_ORIGIN`, `INNGEST_SERVE_PATH`, `INNGEST_ALLOW_IN_BAND_SYNC`, …;",
     "see Inngest's documentation); Next.js reads `NEXT_TELEMETRY_DISABLED` (the npm scripts set it) and sets `NEXT_RUNTIME`.",
+    "",
+    "## Code",
+    "",
+    "| Where | What |",
+    "|---|---|",
+    "| `server/config/settings/<group>.ts` | Each group's settings: schema (type, bounds, default) and the metadata of this page (`server.ts`, `http-limits.ts`, `database.ts`, `secrets.ts`, `auth.ts`, `mail.ts`, `inngest.ts`, `call-engine.ts`, `analysis.ts`, `sequences.ts`, `twilio-realtime.ts`, `agent-tests.ts`, `calendar.ts`, `recordings.ts`, `webhooks.ts`, `observability.ts`) |",
+    "| `server/config/settings/`: `value-types.ts` · `setting.ts` | The value types and their error messages · the metadata, the groups of this page and `settingsOf(group)` |",
+    "| `server/config/env.ts` | Joins the groups (their order is the order of problems in an error), the rules across settings, `loadConfig` / `ConfigError`, the process's cached configuration (`getConfig`) |",
+    "| `server/config/settings.ts` | Accessors for what several modules read, with the defaults that depend on other settings |",
+    "| `server/config/configuration-doc.ts` · `scripts/docs-config.ts` | This page (`npm run docs:config`) |",
+    "| `tests/unit/config/` | The tests: messages, every problem in one error, this page is current, no `process.env` reads elsewhere, one cached configuration per process |",
     "",
   );
   return lines.join("\n");

@@ -1,7 +1,7 @@
 import { getConfig } from "./env";
 
 /**
- * Settings derived from the configuration (server/config/env.ts, where every setting is declared and validated):
+ * Settings derived from the configuration (server/config/env.ts, which validates the settings declared in server/config/settings/):
  * small accessors for what several modules need, with the defaults that depend on other settings.
  */
 

@@ -5,7 +5,7 @@
  * made on first use; the keys are one typed list, so a new singleton is named here. (The older `globalThis` casts in
  * other files move here one by one: issue 36.)
  */
-export const PROCESS_SINGLETON_KEYS = ["stageCpu"] as const;
+export const PROCESS_SINGLETON_KEYS = ["stageCpu", "appConfig"] as const;
 export type ProcessSingletonKey = (typeof PROCESS_SINGLETON_KEYS)[number];
 
 type Registry = { values: Map<ProcessSingletonKey, unknown>; created: Map<ProcessSingletonKey, number> };

@@ -1,6 +1,6 @@
 /**
  * Recording storage settings: local files by default; `RECORDING_STORAGE=s3` switches to an S3-compatible bucket
- * (AWS S3, MinIO, R2, …). The settings are declared in server/config/env.ts (meanings in docs/configuration.md);
+ * (AWS S3, MinIO, R2, …). The settings are declared in server/config/settings/recordings.ts (meanings in docs/configuration.md);
  * these functions turn them into the store's options and are the check the configuration applies at start.
  */
 export type RecordingStorageSettings =

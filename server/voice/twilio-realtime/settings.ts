@@ -3,7 +3,7 @@ import { inspect } from "node:util";
 export const DEFAULT_REALTIME_MODEL = "gpt-realtime";
 export const DEFAULT_SPEECH_MODEL = "gpt-4o-mini-tts";
 export const TWILIO_API_ORIGIN = "https://api.twilio.com";
-/** CALL_QUALITY_DEAD_AIR_SECONDS's default (server/config/env.ts declares the setting). */
+/** CALL_QUALITY_DEAD_AIR_SECONDS's default (server/config/settings/call-engine.ts declares the setting). */
 export const DEFAULT_DEAD_AIR_MS = 3000;
 const OPENAI_API_BASE_URL = "https://api.openai.com/v1";
 

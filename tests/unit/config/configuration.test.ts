@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { readFileSync } from "node:fs";
+import { readdirSync, readFileSync } from "node:fs";
 import path from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderConfigurationDoc } from "@/server/config/configuration-doc";
@@ -74,6 +74,8 @@ describe("configuration module (server/config/env.ts)", () => {
     const committed = readFileSync(path.resolve("docs/configuration.md"), "utf8");
     expect(committed, "docs/configuration.md is stale: run `npm run docs:config`").toBe(renderConfigurationDoc());
     for (const name of SETTING_NAMES) expect(committed).toContain(`| \`${name}\` |`);
+    // Its "Code" table names every file that declares settings.
+    for (const file of readdirSync(path.resolve("server/config/settings"))) expect(committed).toContain(`\`${file}\``);
   });
 
   it("every environment variable the code reads is declared (no process.env reads outside the module)", () => {
