@@ -348,16 +348,17 @@ export class TelnyxCall {
     const inbound = this.callee?.nextFrame(listening, this.outboundIdleFrames, stream?.agentItem ?? { open: false, frames: 0 }) ?? null;
     const frame = inbound ?? Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     this.calleeTrack.write(at, frame);
-    stream?.sendMedia("inbound", frame, this.framesDone, this.mediaMs - FRAME_MS);
+    stream?.sendMedia("inbound", frame, this.mediaMs - FRAME_MS);
     const played = stream?.playFrame() ?? null;
     if (played) {
       this.playedTrack.write(at, played);
-      stream?.sendMedia("outbound", played, this.framesDone, this.mediaMs - FRAME_MS);
+      stream?.sendMedia("outbound", played, this.mediaMs - FRAME_MS);
       this.outboundIdleFrames = 0;
       this.callee?.agentSpoke();
     } else {
       this.outboundIdleFrames += 1;
     }
+    stream?.flushMarks();
   }
 
   /** The call ends: the stream stops, `call.hangup`, then `call.recording.saved` for a recording still running. */

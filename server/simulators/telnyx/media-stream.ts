@@ -45,6 +45,8 @@ export class MediaStream {
   agentItem = { open: false, frames: 0 };
   private ws: WebSocket | null = null;
   private sequence = 0;
+  private firstMediaMs: number | null = null;
+  private readonly chunks = { inbound: 0, outbound: 0 };
   private queue: OutboundItem[] = [];
   private closedByApp: () => void = () => {};
   /** Resolves when the app closes the socket (or it drops). */
@@ -92,10 +94,15 @@ export class MediaStream {
     return true;
   }
 
-  /** One 20 ms frame of a track (`inbound`: the callee; `outbound`: what was played to the callee). */
-  sendMedia(track: "inbound" | "outbound", frame: Buffer, chunk: number, timestampMs: number): void {
+  /**
+   * One 20 ms frame of a track (`inbound`: the callee; `outbound`: what was played to the callee), taken at `mediaMs`
+   * on the call's clock: `chunk` counts the track's frames from 1 and `timestamp` is ms since the stream started.
+   */
+  sendMedia(track: "inbound" | "outbound", frame: Buffer, mediaMs: number): void {
     if ((track === "inbound" && !this.streamsInbound) || (track === "outbound" && !this.streamsOutbound)) return;
-    this.send({ event: "media", media: { track, chunk: String(chunk), timestamp: String(timestampMs), payload: frame.toString("base64") } });
+    this.firstMediaMs ??= mediaMs;
+    this.chunks[track] += 1;
+    this.send({ event: "media", media: { track, chunk: String(this.chunks[track]), timestamp: String(mediaMs - this.firstMediaMs), payload: frame.toString("base64") } });
   }
 
   dtmf(digit: string): void {
@@ -103,8 +110,9 @@ export class MediaStream {
   }
 
   /**
-   * The next 20 ms of what the app sent, or null when nothing is queued. Marks reached on the way are sent back;
-   * a `done:` mark closes the utterance (as the Twilio simulator does: a callee waits for the end of the agent's item).
+   * The next 20 ms of what the app sent, or null when nothing is queued. Marks reached before it are sent back; the
+   * caller sends the marks right after it with `flushMarks` once the frame is out. A `done:` mark closes the utterance
+   * (as in the Twilio simulator: a callee waits for the end of the agent's item, not for a gap in its audio).
    */
   playFrame(): Buffer | null {
     this.flushMarks();
@@ -121,7 +129,6 @@ export class MediaStream {
     if (filled === 0) return null;
     this.agentItem.open = true;
     this.agentItem.frames += 1;
-    this.flushMarks();
     return frame;
   }
 
@@ -135,7 +142,7 @@ export class MediaStream {
     ws.close(1000);
   }
 
-  private flushMarks(): void {
+  flushMarks(): void {
     while (this.queue[0]?.kind === "mark") {
       const mark = this.queue.shift() as Extract<OutboundItem, { kind: "mark" }>;
       if (mark.name.startsWith("done:")) this.agentItem = { open: false, frames: 0 };
