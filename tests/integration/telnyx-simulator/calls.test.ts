@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import Telnyx from "telnyx";
-import { apiError, CONNECTION_ID, PUBLIC_ORIGIN, startTelnyxStack, waitFor, type TelnyxStack } from "./harness";
+import { PHONE_MENU } from "@/server/simulators/voice-script";
+import { apiError, CONNECTION_ID, PUBLIC_ORIGIN, STREAM_URL, startTelnyxStack, waitFor, type TelnyxStack } from "./harness";
 
 /**
  * The Telnyx simulator's Call Control (server/simulators/telnyx), driven only through the official `telnyx` client:
@@ -92,6 +93,37 @@ describe("Telnyx simulator: calls", () => {
     await waitFor(() => stack.received.filter((hook) => hook.event.data.event_type === "call.dtmf.received" && hook.event.data.payload.call_control_id === id).length === 2, "two dtmf webhooks");
     const digits = stack.received.filter((hook) => hook.event.data.event_type === "call.dtmf.received" && hook.event.data.payload.call_control_id === id).map((hook) => hook.event.data.payload.digit);
     expect(digits).toEqual(["4", "2"]);
+    await stack.client.calls.actions.hangup(id, {});
+  });
+
+  it("commands on a live call: streaming_start, send_dtmf, transfer; record-from-answer saved after the hangup (digit 9: its media is gone)", { timeout: 30_000 }, async () => {
+    const { data } = await dial("+14155550109", { record: "record-from-answer", record_channels: "single" });
+    const id = data!.call_control_id;
+    expect(data!.recording_id).toMatch(/^[0-9a-f-]{36}$/);
+    await stack.webhook("call.answered", id);
+    expect((await stack.client.calls.actions.startStreaming(id, { stream_url: STREAM_URL, stream_track: "inbound_track" })).data).toEqual({ result: "ok" });
+    expect((await stack.webhook("streaming.started", id)).event.data.payload.stream_url).toBe(STREAM_URL);
+    expect((await stack.client.calls.actions.sendDtmf(id, { digits: "1#" })).data).toEqual({ result: "ok" });
+    expect(await apiError(stack.client.calls.actions.sendDtmf(id, { digits: "1x" }))).toEqual({ status: 422, codes: ["10015"] });
+    expect(await apiError(stack.client.calls.actions.transfer(id, { to: "extension 12" }))).toEqual({ status: 422, codes: ["10016"] });
+    expect((await stack.client.calls.actions.transfer(id, { to: "+14155550244" })).data).toEqual({ result: "ok" });
+    await stack.webhook("streaming.stopped", id);
+    expect(stack.telnyx.calls.get(id)!.events).toEqual(expect.arrayContaining(["dtmf-sent:1#", "transferred:+14155550244"]));
+    await stack.client.calls.actions.hangup(id, {});
+    const saved = await stack.webhook("call.recording.saved", id);
+    expect(saved.event.data.payload).toMatchObject({ channels: "single", recording_urls: { wav: expect.stringMatching(/\/recordings\/[0-9a-f-]{36}\.wav$/) } });
+    expect(stack.events(id).indexOf("call.recording.saved")).toBeGreaterThan(stack.events(id).indexOf("call.hangup"));
+    const response = await fetch((saved.event.data.payload.recording_urls as { wav: string }).wav);
+    expect(response.status).toBe(404);
+  });
+
+  it("a phone menu: AMD says not_sure; send_dtmf 1 routes it to the sales desk, who speaks", { timeout: 30_000 }, async () => {
+    stack.telnyx.setCallee("+14155550160", PHONE_MENU);
+    const id = (await dial("+14155550160", { answering_machine_detection: "detect" })).data!.call_control_id;
+    expect((await stack.webhook("call.machine.detection.ended", id)).event.data.payload.result).toBe("not_sure");
+    await stack.client.calls.actions.sendDtmf(id, { digits: "1" });
+    const call = stack.telnyx.calls.get(id)!;
+    await waitFor(() => call.calleeSpans.some((span) => span.clip === "person.sales-hello"), "the sales desk's hello", 20_000);
     await stack.client.calls.actions.hangup(id, {});
   });
 });
