@@ -126,4 +126,18 @@ describe("Telnyx simulator: calls", () => {
     await waitFor(() => call.calleeSpans.some((span) => span.clip === "person.sales-hello"), "the sales desk's hello", 20_000);
     await stack.client.calls.actions.hangup(id, {});
   });
+
+  it("a declined call is call_rejected (603); nobody answering is timeout after timeout_secs; time_limit_secs ends a long call", { timeout: 30_000 }, async () => {
+    stack.telnyx.setCallee("+14155550170", { kind: "declined" });
+    stack.telnyx.setCallee("+14155550180", { kind: "no-answer" });
+    const declined = (await dial("+14155550170")).data!.call_control_id;
+    const unanswered = (await dial("+14155550180", { timeout_secs: 5 })).data!.call_control_id;
+    const limited = (await dial("+14155550190", { time_limit_secs: 3 })).data!.call_control_id;
+    const payload = async (id: string) => (await stack.webhook("call.hangup", id, 20_000)).event.data.payload;
+    expect(await payload(declined)).toMatchObject({ hangup_cause: "call_rejected", sip_hangup_cause: "603", hangup_source: "callee" });
+    expect(await payload(unanswered)).toMatchObject({ hangup_cause: "timeout", sip_hangup_cause: "487" });
+    expect(await payload(limited)).toMatchObject({ hangup_cause: "time_limit" });
+    expect(stack.telnyx.calls.get(limited)!.mediaMs).toBe(3000);
+    expect(stack.events(unanswered)).toEqual(["call.initiated", "call.hangup"]);
+  });
 });
