@@ -117,4 +117,17 @@ describe("Telnyx simulator: media streaming", () => {
     expect(failed.event.data.payload.stream_url).toBe("wss://nobody.example.test/media");
     await stack.client.calls.actions.hangup(data!.call_control_id, {});
   });
+
+  it("without stream_bidirectional_mode rtp the app's media is not played: an error frame answers it", async () => {
+    const before = stack.sockets.length;
+    const { data } = await stack.client.calls.dial({ connection_id: CONNECTION_ID, from: "+12125550142", to: "+14155550151", webhook_url: `${PUBLIC_ORIGIN}/telnyx/voice`, stream_url: STREAM_URL });
+    const socket = await waitFor(() => stack.sockets[before], "the media socket");
+    const frames = collect(socket);
+    await stack.webhook("streaming.started", data!.call_control_id);
+    socket.send(JSON.stringify({ event: "media", media: { payload: Buffer.alloc(160, 0x10).toString("base64") } }));
+    const error = await waitFor(() => frames.find((frame) => frame.event === "error"), "the error frame");
+    expect(error).toMatchObject({ payload: { code: 100004 } });
+    expect(frames.some((frame) => frame.event === "media" && frame.media!.track === "outbound")).toBe(false);
+    await stack.client.calls.actions.hangup(data!.call_control_id, {});
+  });
 });
