@@ -12,7 +12,8 @@ import { getConfig } from "@/server/config/env";
 import { configureLogging } from "@/server/observability/logger";
 import { dataDir } from "@/server/config/settings";
 import { getRun } from "@/server/services/jobs/get-run";
-import { listRuns, type RunSummary } from "@/server/services/jobs/list-runs";
+import { listRuns } from "@/server/services/jobs/list-runs";
+import type { RunSummary } from "@/server/services/jobs/run-types";
 
 function option(argv: string[], name: string): string | undefined {
   const index = argv.indexOf(name);

@@ -5,7 +5,8 @@ import { engineContext, type AttemptDetails, type Continuation, type Job, type O
 import { applyOps } from "./ops";
 import type { CompiledFunction } from "./registry";
 import { retryAfterMs, retryDelayMs } from "./retries";
-import { DISCOVERY_STEP, enqueueDiscovery, enqueueJob, finishRun, isTerminal, lockRunAndReleaseJob, serializeError, transaction } from "./state";
+import { finishRun } from "./intake";
+import { DISCOVERY_STEP, enqueueDiscovery, enqueueJob, isTerminal, lockRunAndReleaseJob, serializeError, transaction } from "./state";
 
 /** The serve handler's answer to one request: status, headers and the parsed JSON body. */
 export type ServeResponse = { status: number; headers: Headers; body: unknown };

@@ -4,7 +4,8 @@ import type { Job, OutgoingOp, RunnerContext } from "./context";
 import { engineContext } from "./context";
 import { GroupCommit } from "./group-commit";
 import { stepInfo } from "./ops/shared";
-import { ASYNC_COMMIT, finishRun, lockRun, rows, transaction } from "./state";
+import { finishRun } from "./intake";
+import { ASYNC_COMMIT, lockRun, rows, transaction } from "./state";
 
 /**
  * Checkpointing (the SDK's default in v4): in a discovery request the SDK runs a step, reports its result to the

@@ -4,16 +4,20 @@ import type { Tx } from "@/db";
 import { addToBatches } from "./batches";
 import { evaluateConditions, type Condition, type Operand } from "./expressions";
 import type { CompiledFunction } from "./registry";
+import type { SerializedError } from "@/db/schema/jobs";
 import {
   completeStep,
   createRuns,
-  finishRun,
+  isTerminal,
   lockActiveRuns,
+  lockRun,
   rows,
   textArray,
   WAKE_CHANNEL,
   type EngineContext,
+  type RunRow,
   type RunSpec,
+  type StepResult,
 } from "./state";
 
 /**
@@ -25,6 +29,9 @@ import {
  *
  * The outcome is the one of handling the events one after the other in order: an event cancels the runs started by
  * earlier events of the batch, not those it or later events start.
+ *
+ * `finishRun` lives here too: ending a run emits its lifecycle events, and a cancelling event ends runs, so the two
+ * call each other; in one module, run state (`state.ts`) stays below intake and never imports it.
  */
 
 export type EventPayload = {
@@ -257,4 +264,68 @@ async function resumeWaiters(tx: Tx, ctx: EngineContext, items: readonly Item[],
     if (completed) resumedPartitions.add(run.partition);
   }
   for (const partition of resumedPartitions) await tx.execute(sql`select pg_notify(${WAKE_CHANNEL}, ${partition})`);
+}
+
+export type RunOutcome =
+  | { status: "completed"; output: unknown }
+  | { status: "failed"; error: SerializedError }
+  | { status: "cancelled"; eventId: string | null };
+
+/**
+ * Ends a run: drops its pending jobs, closes its open steps, resumes a parent waiting in step.invoke and emits
+ * inngest/function.finished | failed | cancelled (which triggers onFailure handlers). The run must be locked.
+ */
+export async function finishRun(tx: Tx, ctx: EngineContext, run: RunRow, outcome: RunOutcome, depth = 0): Promise<boolean> {
+  const at = ctx.now.toISOString();
+  const output = outcome.status === "completed" && outcome.output !== undefined && outcome.output !== null ? JSON.stringify(outcome.output) : null;
+  const error = outcome.status === "failed" ? JSON.stringify(outcome.error) : null;
+  const cancelledBy = outcome.status === "cancelled" ? outcome.eventId : null;
+  const [ended] = await rows<{ ended: number }>(
+    tx,
+    sql`
+    with ended as (
+      update inngest_runs set status = ${outcome.status}, output = ${output}::jsonb, error = ${error}::jsonb,
+        cancelled_by_event_id = ${cancelledBy}, ended_at = ${at}::timestamptz, updated_at = ${at}::timestamptz
+      where id = ${run.id} and status in ('queued', 'running')
+      returning id
+    ), dropped as (
+      -- Leased jobs are left to their runner, which finds the run ended and drops its result.
+      delete from inngest_jobs where run_id = ${run.id} and lease_token is null and exists (select 1 from ended)
+    ), closed as (
+      update inngest_steps set status = 'cancelled', wake_at = null
+      where run_id = ${run.id} and status in ('planned', 'sleeping', 'waiting', 'invoking') and exists (select 1 from ended)
+    )
+    select count(*)::int as ended from ended`,
+  );
+  if (!ended?.ended) return false;
+
+  if (run.parentRunId && run.parentStepId) {
+    const parent = await lockRun(tx, run.parentRunId);
+    if (parent && !isTerminal(parent.status)) {
+      const result: StepResult =
+        outcome.status === "completed"
+          ? { data: outcome.output ?? null }
+          : {
+              error:
+                outcome.status === "failed"
+                  ? outcome.error
+                  : { name: "Error", message: `Invoked function run ${run.id} (${run.functionId}) was cancelled.` },
+            };
+      const info = { stepId: run.parentStepId, displayName: run.parentStepId, op: "InvokeFunction" };
+      await completeStep(tx, parent, run.parentStepId, result, info, ctx.now, { dropPending: "timer" });
+    }
+  }
+
+  const base = { function_id: run.functionId, run_id: run.id, event: run.event };
+  const events: EventPayload[] = [];
+  if (outcome.status === "completed") events.push({ name: "inngest/function.finished", data: { ...base, result: outcome.output ?? null } });
+  if (outcome.status === "failed") {
+    events.push({ name: "inngest/function.failed", data: { ...base, error: outcome.error } });
+    events.push({ name: "inngest/function.finished", data: { ...base, error: outcome.error } });
+  }
+  if (outcome.status === "cancelled") {
+    events.push({ name: "inngest/function.cancelled", data: { ...base, error: { name: "Error", message: "function cancelled" } } });
+  }
+  await ingestEventsInTx(tx, { ...ctx, partition: run.partition }, events, depth + 1);
+  return true;
 }

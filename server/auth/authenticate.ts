@@ -1,15 +1,31 @@
 import { and, eq } from "drizzle-orm";
 import { memberships, organizations, type MemberRole } from "@/db/schema";
 import { AppError } from "../errors";
+import type { Db } from "@/db";
 import { findOrganizationByApiKey } from "../services/api-keys/verify-api-key";
-import type { Context } from "../trpc/context";
+import type { SessionActor } from "./session-actor";
 
 export type AuthActor = { type: "apiKey"; keyId: string } | { type: "user"; userId: string; role: MemberRole };
 
 /** The verified organization of a request. `organizationId` is the internal id every query is scoped by. */
 export type AuthContext = { organizationId: string; orgId: string; actor: AuthActor };
 
-export async function authenticate(ctx: Context): Promise<AuthContext> {
+/**
+ * What authenticate() reads of a request. The tRPC `Context` is one: tRPC depends on auth, never the other way round.
+ */
+export type AuthRequest = {
+  db: Db;
+  source: "rest" | "dashboard" | "internal";
+  /** Raw `x-api-key` header (REST); null when absent. */
+  apiKey: string | null;
+  /** REST: the organization the `/api/v1` edge already verified for this request's key. */
+  verified?: AuthContext;
+  getSession: () => Promise<SessionActor | null>;
+  headers: { get: (name: string) => string | null };
+  now: () => Date;
+};
+
+export async function authenticate(ctx: AuthRequest): Promise<AuthContext> {
   if (ctx.source === "rest") {
     if (ctx.verified) return ctx.verified;
     // Raised when the x-api-key header is absent (UNAUTHORIZED) or does not match a live key (INVALID_API_KEY).

@@ -8,7 +8,7 @@ import { isEmbeddedMode } from "@/server/config/settings";
 import { clientIp } from "@/server/http/client-ip";
 import { findMembership } from "@/server/services/members/list-my-organizations";
 import { findOrganizationByOrgId, findUserByEmail, provisionOidcUser } from "@/server/services/members/provision-oidc-user";
-import type { SessionActor } from "@/server/trpc/context";
+import type { SessionActor } from "./session-actor";
 import { signInWithPassword } from "./password-sign-in";
 import { tooManyAttemptsCode } from "./sign-in-errors";
 import { endUserSessions, findCurrentSessionUser } from "./session-version";

@@ -2,7 +2,7 @@ import type { IncomingMessage } from "node:http";
 import { getToken } from "next-auth/jwt";
 import type { Db } from "@/db";
 import { getConfig } from "@/server/config/env";
-import type { SessionActor } from "@/server/trpc/context";
+import type { SessionActor } from "./session-actor";
 import { findCurrentSessionUser } from "./session-version";
 
 function cookiesOf(header: string | undefined): Record<string, string> {

@@ -1,8 +1,6 @@
 import type { Db } from "@/db";
-import type { AuthContext } from "../auth/authenticate";
-
-/** A signed-in dashboard user, with the organization they are acting in (verified membership). */
-export type SessionActor = { userId: string; email: string; activeOrgId: string | null };
+import type { AuthContext, AuthRequest } from "../auth/authenticate";
+import type { SessionActor } from "../auth/session-actor";
 
 /**
  * What procedures read of the request's headers (a fetch `Headers` is one). The REST edge passes a view over the
@@ -23,7 +21,7 @@ export type Context = {
   headers: RequestHeaders;
   resMeta: ResponseMetaHolder;
   now: () => Date;
-  source: "rest" | "dashboard" | "internal";
+  source: AuthRequest["source"];
   /**
    * REST: the organization the `/api/v1` edge verified for this request's key moments before (it must, to rate-limit
    * by key); authenticate() returns it instead of checking the same key a second time.

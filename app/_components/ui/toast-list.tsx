@@ -3,7 +3,7 @@
 import * as ToastPrimitive from "@radix-ui/react-toast";
 import { X } from "lucide-react";
 import { cn } from "./cn";
-import type { ToastItem, ToastTone } from "./toast";
+import type { ToastItem, ToastTone } from "./toast-types";
 
 const TONE: Record<ToastTone, string> = {
   success: "border-success-border bg-success-soft text-success",

@@ -2,9 +2,9 @@
 
 import dynamic from "next/dynamic";
 import { useSyncExternalStore, type ReactNode } from "react";
+import type { ToastItem, ToastTone } from "./toast-types";
 
-export type ToastTone = "success" | "error" | "info";
-export type ToastItem = { id: number; title: ReactNode; description?: ReactNode; tone: ToastTone };
+export type { ToastItem, ToastTone } from "./toast-types";
 
 // One list for the page, outside React: `toast()` can be called from a mutation's onSuccess anywhere.
 let items: ToastItem[] = [];

@@ -1,5 +1,5 @@
 import type { OpContext, OpHandler, OutgoingOp } from "../context";
-import { finishRun } from "../state";
+import { finishRun } from "../intake";
 import { invokeFunction } from "./invoke-function";
 import { runComplete } from "./run-complete";
 import { stepInfo } from "./shared";

@@ -1,5 +1,5 @@
 import type { OpHandler } from "../context";
-import { finishRun } from "../state";
+import { finishRun } from "../intake";
 
 /** The function returned: the run completes with its output. */
 export const runComplete: OpHandler = async (ctx, op) => {

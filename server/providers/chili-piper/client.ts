@@ -1,77 +1,69 @@
-import { z } from "zod";
-import { AppError, type AppErrorCode } from "@/server/errors";
+import type { z } from "zod";
 import { chiliPiperBaseUrl, chiliPiperTimeoutMs } from "./config";
+import { PERMISSION_PROBES } from "./permission-probes";
 import { CHILI_PIPER_PERMISSIONS, type ChiliPiperPermission } from "./permissions";
+import { isProviderStatus, ProviderRequestError } from "./provider-error";
+import {
+  attendeeOf,
+  locationText,
+  meetingStatus,
+  routeSession,
+  routerOutcomes,
+  scheduled,
+  ZAttendeeAdded,
+  ZAttendeeList,
+  ZCancelResult,
+  ZDistribution,
+  ZHandoffSession,
+  ZLinkList,
+  ZMeetingRecord,
+  ZPage,
+  ZRouter,
+  ZRouteSession,
+  ZScheduled,
+  ZUser,
+  ZWorkspace,
+} from "./responses";
+import type {
+  ConciergeRouter,
+  Distribution,
+  Guest,
+  HandoffRouter,
+  HandoffSession,
+  Interval,
+  NewAttendee,
+  ProviderAttendee,
+  ProviderMeeting,
+  ProviderUser,
+  RouteSession,
+  ScheduledMeeting,
+  SchedulingLink,
+  SchedulingLinkType,
+  Workspace,
+} from "./types";
 import { getLogger } from "@/server/observability/logger";
 
-/**
- * A failed call to the provider, as an AppError: PROVIDER_UNAVAILABLE (503) when it could not be reached, timed out
- * or said it is unavailable; PROVIDER_ERROR (502) when it answered with an error or something unreadable.
- * `providerStatus`/`providerErrorCode` let services turn a provider 404/409 into their own codes; they are not
- * serialized into API responses.
- */
-export class ProviderRequestError extends AppError {
-  static override readonly brand: symbol = Symbol.for("outbound-calling.ProviderRequestError");
-
-  readonly providerStatus: number | null;
-  readonly providerErrorCode: string | null;
-  readonly providerArguments: Record<string, string>;
-
-  constructor(
-    code: Extract<AppErrorCode, "PROVIDER_ERROR" | "PROVIDER_UNAVAILABLE">,
-    message: string,
-    provider: { status: number | null; errorCode?: string | null; args?: Record<string, string> },
-  ) {
-    super(code, message);
-    this.name = "ProviderRequestError";
-    this.providerStatus = provider.status;
-    this.providerErrorCode = provider.errorCode ?? null;
-    this.providerArguments = provider.args ?? {};
-  }
-}
-
-export function isProviderStatus(error: unknown, ...statuses: number[]): error is ProviderRequestError {
-  return error instanceof ProviderRequestError && error.providerStatus !== null && statuses.includes(error.providerStatus);
-}
-
-export type Interval = { startsAt: string; duration: string };
-export type Guest = { email: string; name?: string; timeZone?: string; phoneNumber?: string };
-
-export type Workspace = { id: string; name: string };
-export type ProviderUser = { id: string; name: string; email: string; workspaces: string[] };
-export type Distribution = { id: string; name: string; workspaceId: string; assignees: string[] };
-export type RouterOutcome = { type: string; distributionId?: string; userId?: string; meetingTypeId?: string };
-export type HandoffRouter = { id: string; workspaceId: string; name: string | null; outcomes: RouterOutcome[] };
-export type ConciergeRouter = { id: string; workspaceId: string; name: string | null; slug: string | null };
-export type SchedulingLinkType = "round-robin" | "group" | "admin-one-on-one" | "ownership";
-export type SchedulingLink = { linkId: string; type: SchedulingLinkType; name: string; slug: string; workspaceId: string };
-export type RouteSession = { routeId: string; startTimes: string[]; expiresInMs?: number };
-export type HandoffSession = {
-  routingId: string;
-  routers: Array<{ routerId: string; paths: Array<{ pathId: string; distributionId: string | null; startTimes: string[] }> }>;
-};
-export type ScheduledMeeting = {
-  meetingId: string;
-  workspaceId: string | null;
-  startTime: string;
-  endTime: string;
-  hostEmail: string;
-  /** Join URL for virtual meetings, the address for in-person ones. */
-  meetingLink: string;
-};
-export type ProviderMeetingStatus = "active" | "cancelled" | "completed" | "no-show";
-export type ProviderMeeting = {
-  id: string;
-  status: ProviderMeetingStatus;
-  startTime: string;
-  endTime: string | null;
-  hostEmail: string | null;
-  meetingLink: string | null;
-  workspaceId: string | null;
-  cancelledAt: string | null;
-};
-export type ProviderAttendee = { email: string; name?: string; timeZone?: string; phoneNumber?: string; language?: string };
-export type NewAttendee = ProviderAttendee;
+// The provider module's public surface stays here: services import errors and types from client.ts.
+export { isProviderStatus, ProviderRequestError } from "./provider-error";
+export type {
+  Interval,
+  Guest,
+  Workspace,
+  ProviderUser,
+  Distribution,
+  RouterOutcome,
+  HandoffRouter,
+  ConciergeRouter,
+  SchedulingLinkType,
+  SchedulingLink,
+  RouteSession,
+  HandoffSession,
+  ScheduledMeeting,
+  ProviderMeetingStatus,
+  ProviderMeeting,
+  ProviderAttendee,
+  NewAttendee,
+} from "./types";
 
 export type ChiliPiperClientOptions = {
   apiKey: string;
@@ -91,42 +83,7 @@ const LINK_LIST_PATHS: Record<SchedulingLinkType, string> = {
   ownership: "/v1/org/schedulingLinks/list-ownership",
 };
 
-const NIL = "00000000-0000-0000-0000-000000000000";
-
-/** One side-effect-free request per permission: a 403 means the key lacks it (Edge checks permissions first). */
-const PERMISSION_PROBES: Record<ChiliPiperPermission, { method: string; path: string; body?: unknown; query?: Record<string, string> }> = {
-  "workspace.read": { method: "GET", path: "/v1/org/workspace", query: { pageSize: "1" } },
-  "user.read": { method: "GET", path: "/v1/org/user/find", query: { query: "probe", pageSize: "1" } },
-  "meeting.read": { method: "GET", path: `/v1/org/meetings/get/${NIL}` },
-  "meeting.modify": { method: "GET", path: `/v1/org/meetings/cancel/${NIL}` },
-  "distribution.read": { method: "PUT", path: "/v2/org/distribution/list", body: { pageSize: 1 } },
-  "handoff.read": { method: "GET", path: "/v1/org/handoff/routers/handoff/list" },
-  "handoff.schedule": { method: "POST", path: `/v1/org/handoff/routing/${NIL}/router/${NIL}/path/${NIL}/booker/${NIL}/schedule-simple`, body: {} },
-  "concierge.read": { method: "POST", path: "/v1/org/concierge/routers/concierge/list", body: {} },
-  "concierge.schedule": { method: "POST", path: `/v1/org/concierge/routing/${NIL}/schedule-simple`, body: {} },
-  "scheduling-links.read": { method: "POST", path: "/v1/org/schedulingLinks/list-round-robin", body: {} },
-  "scheduling-links.schedule": { method: "POST", path: `/v1/org/schedulingLinks/routing/${NIL}/schedule-simple`, body: {} },
-};
-
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
-
-function locationText(location: { joinUrl?: string; address?: string; url?: string } | null | undefined): string {
-  return location?.joinUrl || location?.address || location?.url || "";
-}
-
-function meetingStatus(value: string | undefined): ProviderMeetingStatus {
-  switch (value) {
-    case "Canceled":
-    case "Cancelled":
-      return "cancelled";
-    case "Completed":
-      return "completed";
-    case "NoShow":
-      return "no-show";
-    default:
-      return "active";
-  }
-}
 
 /**
  * HTTP client for the Chili Piper Edge API subset we use (and the simulator that mimics it). Every call has a
@@ -426,110 +383,6 @@ export class ChiliPiperClient {
     const r = await this.get(ZAttendeeAdded, "attendee", "POST", `/v1/org/meetings/${encodeURIComponent(meetingId)}/attendees`, { body: attendee });
     return attendeeOf(r.data);
   }
-}
-
-// ---- provider response shapes (only the fields we read; everything else passes through) -----------------------
-
-const ZPage = <T extends z.ZodType>(item: T) => z.looseObject({ results: z.array(item).optional() });
-const ZWorkspace = z.looseObject({ id: z.string(), name: z.string() });
-const ZUser = z.looseObject({ id: z.string(), name: z.string(), email: z.string(), workspaces: z.array(z.string()).optional() });
-const ZDistribution = z.looseObject({
-  id: z.string(),
-  published: z.looseObject({ name: z.string().optional(), workspaceId: z.string().optional() }).optional(),
-  state: z.looseObject({ userStates: z.array(z.looseObject({ type: z.string(), userId: z.string() })).optional() }).optional(),
-});
-const ZOutcome = z.looseObject({ type: z.string(), distributionId: z.string().nullish(), userId: z.string().nullish(), meetingTypeId: z.string().nullish() });
-const ZRouter = z.looseObject({
-  id: z.string(),
-  workspaceId: z.string(),
-  name: z.string().nullish(),
-  slug: z.string().nullish(),
-  routing: z
-    .looseObject({
-      rows: z.array(z.looseObject({ outcome: ZOutcome.nullish() })).optional(),
-      catchAll: z.looseObject({ outcome: ZOutcome.nullish() }).nullish(),
-    })
-    .nullish(),
-});
-const ZLinkList = z.looseObject({
-  links: z.array(z.looseObject({ linkId: z.string(), name: z.string(), slug: z.string(), workspaceId: z.string() })).optional(),
-});
-const ZRouteSession = z.looseObject({
-  routeId: z.string().optional(),
-  schedulingData: z.looseObject({ routeId: z.string().optional(), startTimes: z.array(z.string()).default([]), timeoutInMS: z.number().optional() }),
-});
-const ZHandoffSession = z.looseObject({
-  routingId: z.string(),
-  routers: z.array(
-    z.looseObject({
-      routerId: z.string(),
-      pathResults: z.array(z.looseObject({ pathId: z.string(), distributionId: z.string().nullish(), startTimes: z.array(z.string()).default([]) })),
-    }),
-  ),
-});
-const ZLocation = z.looseObject({ joinUrl: z.string().optional(), address: z.string().optional(), url: z.string().optional() }).nullish();
-const ZScheduled = z.looseObject({
-  meetingId: z.string(),
-  workspaceId: z.string().nullish(),
-  startTime: z.string(),
-  endTime: z.string().nullish(),
-  host: z.looseObject({ email: z.string().optional() }).nullish(),
-  location: ZLocation,
-});
-const ZMeetingRecord = z.looseObject({
-  data: z.looseObject({
-    id: z.string(),
-    meetingStatus: z.string().optional(),
-    workspaceId: z.string().nullish(),
-    startTime: z.string().optional(),
-    endTime: z.string().optional(),
-    host: z.looseObject({ email: z.string().optional() }).nullish(),
-    location: ZLocation,
-    activities: z.array(z.looseObject({ type: z.string(), at: z.string().optional(), startTime: z.string().optional(), endTime: z.string().optional() })).optional(),
-  }),
-});
-const ZCancelResult = z.looseObject({ type: z.enum(["Success", "Failure"]), reason: z.string().optional() });
-const ZAttendee = z.looseObject({
-  email: z.string(),
-  name: z.string().nullish(),
-  timeZone: z.string().nullish(),
-  phoneNumber: z.string().nullish(),
-  language: z.string().nullish(),
-});
-const ZAttendeeList = z.looseObject({ data: z.array(ZAttendee) });
-const ZAttendeeAdded = z.looseObject({ data: ZAttendee });
-
-function routerOutcomes(routing: z.infer<typeof ZRouter>["routing"]): RouterOutcome[] {
-  const outcomes = [...(routing?.rows ?? []).map((row) => row.outcome), routing?.catchAll?.outcome];
-  return outcomes
-    .filter((o): o is z.infer<typeof ZOutcome> => Boolean(o))
-    .map((o) => ({ type: o.type, distributionId: o.distributionId ?? undefined, userId: o.userId ?? undefined, meetingTypeId: o.meetingTypeId ?? undefined }));
-}
-
-function routeSession(r: z.infer<typeof ZRouteSession>): RouteSession {
-  const routeId = r.routeId ?? r.schedulingData.routeId;
-  if (!routeId) throw new ProviderRequestError("PROVIDER_ERROR", "The calendar provider returned slots without a route ID.", { status: 200 });
-  return { routeId, startTimes: r.schedulingData.startTimes, expiresInMs: r.schedulingData.timeoutInMS };
-}
-
-function scheduled(r: z.infer<typeof ZScheduled>): ScheduledMeeting {
-  return {
-    meetingId: r.meetingId,
-    workspaceId: r.workspaceId ?? null,
-    startTime: r.startTime,
-    endTime: r.endTime ?? r.startTime,
-    hostEmail: r.host?.email ?? "",
-    meetingLink: locationText(r.location),
-  };
-}
-
-function attendeeOf(a: z.infer<typeof ZAttendee>): ProviderAttendee {
-  const out: ProviderAttendee = { email: a.email };
-  if (a.name) out.name = a.name;
-  if (a.timeZone) out.timeZone = a.timeZone;
-  if (a.phoneNumber) out.phoneNumber = a.phoneNumber;
-  if (a.language) out.language = a.language;
-  return out;
 }
 
 export function createChiliPiperClient(options: ChiliPiperClientOptions): ChiliPiperClient {

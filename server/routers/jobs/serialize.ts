@@ -1,5 +1,5 @@
 import type { SerializedError } from "@/db/schema/jobs";
-import type { RunSummary } from "@/server/services/jobs/list-runs";
+import type { RunSummary } from "@/server/services/jobs/run-types";
 import type { TRunSummary } from "./jobs.schema";
 
 export function iso(date: Date | null): string | null {

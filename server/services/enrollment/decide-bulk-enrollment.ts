@@ -10,8 +10,15 @@ import {
   type ContactRules,
   type EnrollmentContact,
 } from "./contact";
-import type { BulkEnrollmentBody } from "./enroll-many";
 import { getSchedulableAgent, type SchedulableAgent } from "./schedulable-agent";
+
+export type BulkEnrollmentBody = {
+  contacts: Array<Record<string, unknown>>;
+  timezone?: string;
+  groupByField?: string;
+  allowDuplicates?: boolean;
+  titleCaseFields?: string[];
+};
 
 export type DecideBulkEnrollmentParams = {
   organizationId: string;

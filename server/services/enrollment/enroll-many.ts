@@ -7,18 +7,10 @@ import { sendSequenceEvents } from "@/server/services/sequences/sequence-events"
 import type { TBulkEnrollmentResult } from "@/server/schemas/enrollment";
 import { MAX_IDEMPOTENCY_KEY_LENGTH } from "@/server/schemas/limits";
 import { assertCreditsFor } from "./checks";
-import { decideBulkEnrollment } from "./decide-bulk-enrollment";
+import { decideBulkEnrollment, type BulkEnrollmentBody } from "./decide-bulk-enrollment";
 
 /** A replay within this window returns the first 202 body (DESIGN §4). */
 export const IDEMPOTENCY_WINDOW_MS = 24 * 3600 * 1000;
-
-export type BulkEnrollmentBody = {
-  contacts: Array<Record<string, unknown>>;
-  timezone?: string;
-  groupByField?: string;
-  allowDuplicates?: boolean;
-  titleCaseFields?: string[];
-};
 
 export type EnrollManyParams = {
   organizationId: string;

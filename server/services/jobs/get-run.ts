@@ -1,39 +1,10 @@
 import { and, asc, eq } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { inngestAttempts, inngestRuns, inngestSteps, type SerializedError, type StepStatus } from "@/db/schema/jobs";
+import { inngestAttempts, inngestRuns, inngestSteps } from "@/db/schema/jobs";
 import { AppError } from "@/server/errors";
-import { runVisibleTo, summarizeRuns, type RunSummary } from "./list-runs";
+import { runVisibleTo, summarizeRuns } from "./list-runs";
 import { redactRunForOrganization, type RedactedRunDetail } from "./org-scoped-output";
-
-export type RunStep = {
-  stepId: string;
-  hashedId: string;
-  name: string;
-  op: string;
-  status: StepStatus;
-  attempts: number;
-  wakeAt: Date | null;
-  waitEvent: string | null;
-  waitExpression: string | null;
-  output: unknown;
-  error: SerializedError | null;
-  createdAt: Date;
-  completedAt: Date | null;
-};
-
-export type RunAttempt = {
-  stepId: string;
-  stepName: string | null;
-  attempt: number;
-  outcome: string;
-  httpStatus: number | null;
-  error: SerializedError | null;
-  runnerId: string;
-  startedAt: Date;
-  durationMs: number;
-};
-
-export type RunDetail = RunSummary & { event: unknown; output: unknown; steps: RunStep[]; attempts: RunAttempt[] };
+import type { RunDetail } from "./run-types";
 
 /**
  * One run with its steps (in creation order) and every request made for it. Raises NOT_FOUND for an unknown id or a

@@ -1,26 +1,9 @@
 import { and, desc, eq, inArray, lt, sql, type SQL } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { inngestFunctions, inngestJobs, inngestRuns, inngestSteps, type RunStatus, type SerializedError } from "@/db/schema/jobs";
+import { inngestFunctions, inngestJobs, inngestRuns, inngestSteps, type RunStatus } from "@/db/schema/jobs";
 import { INNGEST_APP_ID } from "@/inngest/client";
 import { redactSummaryForOrganization } from "./org-scoped-output";
-
-export type RunSummary = {
-  runId: string;
-  functionId: string;
-  functionName: string;
-  status: RunStatus;
-  eventName: string;
-  partition: string;
-  createdAt: Date;
-  startedAt: Date | null;
-  endedAt: Date | null;
-  /** When the run next does something on its own: a sleep ends, a wait or retry comes due. Null when done or runnable now. */
-  nextWakeAt: Date | null;
-  stepCount: number;
-  /** Failed attempts over all steps (retries used). */
-  failedAttempts: number;
-  error: SerializedError | null;
-};
+import type { RunSummary } from "./run-types";
 
 export type ListRunsParams = {
   /** Only runs about this organization's entities; null: every run, system runs included (operators, `npm run jobs`). */

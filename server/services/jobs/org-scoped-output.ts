@@ -2,7 +2,7 @@ import { sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
 import type { SerializedError } from "@/db/schema/jobs";
 import { INNGEST_APP_ID } from "@/inngest/client";
-import type { RunDetail } from "./get-run";
+import type { RunDetail } from "./run-types";
 
 /**
  * What an organization's admins may see of a run about one of its entities (runVisibleTo). Step outputs, errors and the

@@ -9,58 +9,10 @@ import {
   type SimTenant,
   type SimUser,
 } from "./fixtures";
-
-/** An Edge-style failure: the HTTP status and the `{errorCode, errorMessage, arguments}` body. */
-export class SimError extends Error {
-  constructor(
-    readonly status: number,
-    readonly errorCode: string,
-    message: string,
-    readonly args: Record<string, string> = {},
-    /** 400s of the Edge API are `text/plain` ("Invalid value for: body"). */
-    readonly plain = false,
-  ) {
-    super(message);
-  }
-}
-
-export type SimGuest = { email: string; name?: string; timeZone?: string; phoneNumber?: string; language?: string };
-export type SimAttendee = SimGuest & { id: number; absent: boolean };
-export type SimMeeting = {
-  id: string;
-  workspaceId: string;
-  meetingTypeId: string;
-  status: "Active" | "Canceled";
-  startTime: string;
-  endTime: string;
-  hostUserId: string;
-  assigneeUserId: string;
-  bookerUserId?: string;
-  source: { type: "SchedulingLink" | "Handoff" | "Concierge"; routeId: string; linkId?: string; routerId?: string; distributionId?: string };
-  location: { type: "Video"; joinUrl: string } | { type: "InPerson"; address: string };
-  attendees: SimAttendee[];
-  createdAt: string;
-  canceledAt?: string;
-  cancellationReason?: string;
-};
-type RouteSession = {
-  id: string;
-  kind: "link" | "handoff" | "concierge";
-  createdAt: number;
-  expiresAt: number;
-  singleUse: boolean;
-  used: boolean;
-  hostUserId: string;
-  workspaceId: string;
-  meetingTypeId: string;
-  startTimes: string[];
-  guest: SimGuest;
-  linkId?: string;
-  routerId?: string;
-  pathId?: string;
-  distributionId?: string;
-  bookerUserId?: string;
-};
+import { openSlots } from "./availability";
+import { attendeeView, linkDetailView, meetingRecordView, scheduleResponseView } from "./edge-views";
+import { SimError } from "./sim-error";
+import type { RouteSession, SimAttendee, SimGuest, SimMeeting, SimSnapshot } from "./types";
 
 export type SimulatorStateOptions = {
   tenant?: SimTenant;
@@ -69,33 +21,6 @@ export type SimulatorStateOptions = {
   /** Lifetime of a scheduling-link / handoff session; default 15 minutes. */
   sessionTtlMs?: number;
 };
-
-/** What the simulator persists between restarts in embedded mode (meetings, keys, rotation, clock offset). */
-export type SimSnapshot = {
-  version: 1;
-  tenant: SimTenant;
-  meetings: SimMeeting[];
-  rotation: Record<string, number>;
-  clockOffsetMs: number;
-  nextAttendeeId: number;
-};
-
-const SLOT_MINUTES = 30;
-const NOTICE_MS = 60 * 60 * 1000;
-const MAX_SLOTS = 200;
-
-export function parseDuration(value: unknown): number | null {
-  if (typeof value !== "string") return null;
-  const iso = /^P(?:(\d+)D)?(?:T(?:(\d+)H)?(?:(\d+)M)?)?$/.exec(value);
-  if (iso && value !== "P" && value !== "PT") {
-    return ((Number(iso[1] ?? 0) * 24 + Number(iso[2] ?? 0)) * 60 + Number(iso[3] ?? 0)) * 60_000;
-  }
-  const words = /^(\d+)\s*(day|days|hour|hours|minute|minutes)$/.exec(value.trim());
-  if (!words) return null;
-  const n = Number(words[1]);
-  const unit = words[2]!.startsWith("day") ? 86_400_000 : words[2]!.startsWith("hour") ? 3_600_000 : 60_000;
-  return n * unit;
-}
 
 export class SimulatorState {
   tenant: SimTenant;
@@ -204,32 +129,8 @@ export class SimulatorState {
     return false;
   }
 
-  /**
-   * Slots of the host inside the requested interval: every 30 minutes from 14:00 to 21:30 UTC (09:00–17:00 US East),
-   * Monday to Friday, at least an hour after the interval starts, skipping the host's meetings.
-   * The interval is taken as given (no clock check), so seeds can book historical meetings through the same flow.
-   */
   private slots(hostUserId: string, interval: unknown, durationMinutes: number): string[] {
-    const body = interval as { startsAt?: unknown; duration?: unknown } | undefined;
-    const startsAt = typeof body?.startsAt === "string" ? Date.parse(body.startsAt) : NaN;
-    const span = parseDuration(body?.duration ?? "P7D");
-    if (!Number.isFinite(startsAt) || span === null || span <= 0 || span > 31 * 86_400_000) {
-      throw new SimError(400, "InvalidInterval", "interval must be {startsAt: ISO-8601, duration: e.g. P7D}");
-    }
-    const result: string[] = [];
-    const step = SLOT_MINUTES * 60_000;
-    let t = Math.ceil((startsAt + NOTICE_MS) / step) * step;
-    const end = startsAt + span;
-    while (t + durationMinutes * 60_000 <= end && result.length < MAX_SLOTS) {
-      const d = new Date(t);
-      const day = d.getUTCDay();
-      const minutes = d.getUTCHours() * 60 + d.getUTCMinutes();
-      if (day >= 1 && day <= 5 && minutes >= 14 * 60 && minutes <= 21 * 60 + 30 && !this.hostBusy(hostUserId, t, t + durationMinutes * 60_000)) {
-        result.push(d.toISOString());
-      }
-      t += step;
-    }
-    return result;
+    return openSlots(interval, durationMinutes, (start, end) => this.hostBusy(hostUserId, start, end));
   }
 
   private nextAssignee(distributionId: string): string {
@@ -439,19 +340,7 @@ export class SimulatorState {
     };
     this.meetings.set(id, meeting);
     this.onChange();
-    return this.scheduleResponse(meeting);
-  }
-
-  private scheduleResponse(meeting: SimMeeting) {
-    const host = this.user(meeting.hostUserId)!;
-    return {
-      meetingId: meeting.id,
-      workspaceId: meeting.workspaceId,
-      startTime: meeting.startTime,
-      endTime: meeting.endTime,
-      host: { userId: host.id, email: host.email, name: host.name },
-      location: meeting.location,
-    };
+    return scheduleResponseView(meeting, this.user(meeting.hostUserId)!);
   }
 
   // ---- meetings ----------------------------------------------------------------------------------------------
@@ -463,24 +352,8 @@ export class SimulatorState {
   }
 
   meetingRecord(id: string) {
-    const m = this.requireMeeting(id);
-    const host = this.user(m.hostUserId);
-    const activities: Array<Record<string, unknown>> = [
-      { type: "ScheduledAt", at: m.createdAt, startTime: m.startTime, endTime: m.endTime },
-    ];
-    if (m.canceledAt) activities.push({ type: "Canceled", at: m.canceledAt, reason: m.cancellationReason ?? null });
-    return {
-      id: m.id,
-      meetingStatus: m.status,
-      workspaceId: m.workspaceId,
-      meetingTypeId: m.meetingTypeId,
-      host: host ? { userId: host.id, email: host.email, name: host.name } : null,
-      assignee: { userId: m.assigneeUserId },
-      booker: m.bookerUserId ? { userId: m.bookerUserId } : null,
-      location: m.location,
-      routing: m.source,
-      activities,
-    };
+    const meeting = this.requireMeeting(id);
+    return meetingRecordView(meeting, this.user(meeting.hostUserId));
   }
 
   cancelMeeting(id: string, body: Record<string, unknown>) {
@@ -494,16 +367,7 @@ export class SimulatorState {
   }
 
   attendees(id: string) {
-    return this.requireMeeting(id).attendees.map((a) => this.attendeeOutput(a, id));
-  }
-
-  private attendeeOutput(a: SimAttendee, meetingId: string) {
-    const out: Record<string, unknown> = { id: a.id, bookingId: meetingId, email: a.email, displayEmail: a.email, absent: a.absent };
-    if (a.name) out.name = a.name;
-    if (a.timeZone) out.timeZone = a.timeZone;
-    if (a.phoneNumber) out.phoneNumber = a.phoneNumber;
-    if (a.language) out.language = a.language;
-    return out;
+    return this.requireMeeting(id).attendees.map((a) => attendeeView(a, id));
   }
 
   addAttendee(id: string, body: Record<string, unknown>) {
@@ -524,40 +388,12 @@ export class SimulatorState {
     };
     m.attendees.push(attendee);
     this.onChange();
-    return this.attendeeOutput(attendee, id);
+    return attendeeView(attendee, id);
   }
 
   // ---- listings ----------------------------------------------------------------------------------------------
 
   linkDetail(link: SimLink) {
-    const type = this.meetingType(link.meetingTypeId);
-    const base = {
-      workspaceId: link.workspaceId,
-      linkId: link.id,
-      name: link.name,
-      slug: link.slug,
-      meetingTypeIds: [type.id],
-      bookingUrl: `https://sim-acme.chilipiper.example/book/${link.slug}`,
-    };
-    if (link.type === "round-robin") return { ...base, assignments: [{ distributionId: link.distributionId!, required: true }] };
-    if (link.type === "ownership") {
-      return {
-        ...base,
-        ownership: { host: { type: "AssigneeFromOwnershipRule" } },
-        distribution: { distributionId: link.distributionId, required: true },
-        pageConfig: {},
-        sharedWith: { type: "Workspace" },
-      };
-    }
-    return base;
-  }
-
-  routerSummary(outcome: SimRouterOutcome) {
-    return {
-      known: true,
-      representable: true,
-      rows: [],
-      catchAll: { outcome: { type: "Schedule", distributionId: outcome.distributionId, userId: outcome.userId, meetingTypeId: outcome.meetingTypeId } },
-    };
+    return linkDetailView(link, this.meetingType(link.meetingTypeId));
   }
 }

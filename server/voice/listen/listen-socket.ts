@@ -9,7 +9,7 @@ import { INTERNAL_ERROR_MESSAGE } from "@/server/errors";
 import { parseQuery } from "@/server/http/query-params";
 import { isSameOriginUpgrade, refuseUpgrade, type UpgradeRefusal } from "@/server/http/upgrades";
 import { idText } from "@/server/schemas/text";
-import type { SessionActor } from "@/server/trpc/context";
+import type { SessionActor } from "@/server/auth/session-actor";
 import { findMembership, findOrganizationById } from "@/server/services/members/list-my-organizations";
 import { getLogger } from "@/server/observability/logger";
 import type { ListenHub } from "./listen-hub";

@@ -3,7 +3,8 @@ import { afterEach, describe, expect, it } from "vitest";
 import { bulkBatches, calls, sequences } from "@/db/schema";
 import { inngestEvents, inngestRuns, inngestSteps } from "@/db/schema/jobs";
 import { inngest } from "@/inngest/client";
-import { finishRun, lockRun, transaction } from "@/inngest/embedded/state";
+import { finishRun } from "@/inngest/embedded/intake";
+import { lockRun, transaction } from "@/inngest/embedded/state";
 import {
   createMaterializeBulkBatchFunction,
   createResumeBulkBatchesFunction,

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { RunDetail, RunStep } from "@/server/services/jobs/get-run";
+import type { RunDetail, RunStep } from "@/server/services/jobs/run-types";
 import { redactRunForOrganization } from "@/server/services/jobs/org-scoped-output";
 import { createTestAgent, createTestCall, createTestOrganization, createTestSequence } from "../../factories";
 import { useTestDb } from "../../helpers/db";
