@@ -11,8 +11,9 @@ import { signIn, startBuiltApp, waitFor, type BuiltApp } from "./harness";
 let app: BuiltApp;
 
 beforeAll(async () => {
-  app = await startBuiltApp();
-}, 300_000);
+  // The first start seeds the demo (its calls run before the server listens): slow on a loaded machine.
+  app = await startBuiltApp({ readyTimeoutMs: 480_000 });
+}, 540_000);
 
 afterAll(async () => {
   await app?.stop();
