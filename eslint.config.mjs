@@ -19,7 +19,19 @@ export default tseslint.config(
       "@inngest/await-inngest-send": "error",
       "@typescript-eslint/no-unused-vars": ["error", { argsIgnorePattern: "^_", varsIgnorePattern: "^_" }],
       "@typescript-eslint/consistent-type-definitions": ["error", "type"],
+      // Process-wide state lives in one place (server/runtime/process-singleton.ts, docs/deploy.md): Next.js loads
+      // server modules once per bundle, so state is kept per process through processSingleton(key, create).
+      "no-restricted-globals": [
+        "error",
+        { name: "globalThis", message: "Keep process-wide state with processSingleton(key, create) from server/runtime/process-singleton.ts (a named key in PROCESS_SINGLETON_KEYS)." },
+        { name: "global", message: "Keep process-wide state with processSingleton(key, create) from server/runtime/process-singleton.ts (a named key in PROCESS_SINGLETON_KEYS)." },
+      ],
     },
+  },
+  {
+    // The one home of process-wide state: the registry itself lives on globalThis.
+    files: ["server/runtime/process-singleton.ts"],
+    rules: { "no-restricted-globals": "off" },
   },
   {
     files: ["tests/**", "bench/**"],

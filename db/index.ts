@@ -3,6 +3,7 @@ import postgres from "postgres";
 import { getConfig } from "@/server/config/env";
 import { onShutdown } from "@/server/runtime/lifecycle";
 import * as schema from "./schema";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export type Db = PostgresJsDatabase<typeof schema>;
 export type Tx = Parameters<Parameters<Db["transaction"]>[0]>[0];
@@ -17,24 +18,26 @@ export function createDb(url: string, options: { max?: number } = {}): DbHandle 
   return { db, sql, close: () => sql.end({ timeout: 5 }) };
 }
 
-const cache = globalThis as unknown as { __appDb?: DbHandle };
+const cache = () => processSingleton("appDb", () => ({ handle: undefined as DbHandle | undefined }));
 
 /**
- * The app's connection, created once per process (cached on globalThis so dev hot reload does not leak pools),
+ * The app's connection, created once per process (server/runtime/process-singleton.ts: every module copy and dev
+ * hot reload share one pool),
  * closed on shutdown after the requests and background steps that use it have finished.
  */
 export function getDbHandle(): DbHandle {
-  if (!cache.__appDb) {
+  const app = cache();
+  if (!app.handle) {
     const { DATABASE_URL: url, DATABASE_POOL_SIZE: max } = getConfig();
     if (!url) throw new Error("DATABASE_URL is not set: start the app with `npm start` (embedded Postgres) or set it.");
     const handle = createDb(url, { max });
-    cache.__appDb = handle;
+    app.handle = handle;
     onShutdown("database-pool", "connections", async () => {
-      if (cache.__appDb === handle) cache.__appDb = undefined;
+      if (app.handle === handle) app.handle = undefined;
       await handle.close();
     });
   }
-  return cache.__appDb;
+  return app.handle;
 }
 
 export function getDb(): Db {

@@ -5,13 +5,14 @@ import type { RunnerContext } from "./context";
 import { ingestEventsInTx, type EventPayload } from "./intake";
 import { compileFunctions, type FunctionConfig, type FunctionRegistry } from "./registry";
 import { transaction } from "./state";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 /**
  * The in-process side of embedded mode: where `inngest.send()` / `step.sendEvent()` land (the client's `fetch`
  * option points here), and the secret the runner adds to its requests so the serve route can refuse everyone else.
  *
- * State lives on globalThis because Next.js bundles instrumentation.ts and route handlers separately: a module-level
- * variable would exist once per bundle, globalThis once per process.
+ * State is process-wide (server/runtime/process-singleton.ts) because Next.js bundles instrumentation.ts and route
+ * handlers separately: a module-level variable would exist once per bundle.
  */
 
 /** Base URL the embedded client uses for the event and REST APIs; never resolved over the network. */
@@ -36,10 +37,7 @@ type EmbeddedGlobal = {
 };
 
 function state(): EmbeddedGlobal {
-  const holder = globalThis as unknown as { __inngestEmbedded?: EmbeddedGlobal };
-  holder.__inngestEmbedded ??= { token: randomBytes(24).toString("hex"), runners: [], checkpoints: new Map() };
-  holder.__inngestEmbedded.checkpoints ??= new Map();
-  return holder.__inngestEmbedded;
+  return processSingleton("inngestEmbedded", (): EmbeddedGlobal => ({ token: randomBytes(24).toString("hex"), runners: [], checkpoints: new Map() }));
 }
 
 /** Routes the checkpoints of the request given queue item id `id` to `target` until the returned function is called. */

@@ -3,6 +3,7 @@ import { RateLimiterDrizzle, RateLimiterMemory, type RateLimiterAbstract } from 
 import { getDb } from "@/db";
 import { rateLimits } from "@/db/schema";
 import { rateLimitStore } from "@/server/config/settings";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export type LimiterOptions = {
   /** Namespaces the counters (they share the `rate_limits` table with the API limiter under RATE_LIMIT_STORE=postgres). */
@@ -12,23 +13,21 @@ export type LimiterOptions = {
   duration: number;
 };
 
-const holder = globalThis as unknown as { __authLimiters?: Map<string, RateLimiterAbstract> };
-
 /**
- * A named rate-limiter-flexible limiter for sign-in and invitation counters, created once per process (on globalThis, so
- * dev hot reload keeps the counts): in memory by default, shared by every instance with `RATE_LIMIT_STORE=postgres`.
+ * A named rate-limiter-flexible limiter for sign-in and invitation counters, created once per process (server/runtime/process-singleton.ts,
+ * so every module copy and dev hot reload keep the counts): in memory by default, shared by every instance with `RATE_LIMIT_STORE=postgres`.
  */
 export function authLimiter(options: LimiterOptions): RateLimiterAbstract {
-  holder.__authLimiters ??= new Map();
+  const limiters = processSingleton("authLimiters", () => new Map<string, RateLimiterAbstract>());
   const store = rateLimitStore();
   const cacheKey = `${store}:${options.keyPrefix}`;
-  let limiter = holder.__authLimiters.get(cacheKey);
+  let limiter = limiters.get(cacheKey);
   if (!limiter) {
     limiter =
       store === "postgres"
         ? new RateLimiterDrizzle({ ...options, storeClient: getDb(), schema: rateLimits })
         : new RateLimiterMemory(options);
-    holder.__authLimiters.set(cacheKey, limiter);
+    limiters.set(cacheKey, limiter);
   }
   return limiter;
 }

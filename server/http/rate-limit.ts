@@ -2,6 +2,7 @@ import { lt, sql } from "drizzle-orm";
 import { getDb, type Db } from "@/db";
 import { apiRateLimitLogs } from "@/db/schema";
 import { apiUnauthenticatedRateLimit, consoleSessionRateLimit, rateLimitStore } from "@/server/config/settings";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 /**
  * `/api/v1` rate limits as sliding logs: a request is allowed when fewer than `limit` requests of the same subject
@@ -106,15 +107,12 @@ export async function consumeRateLimit(store: RateLimitStore, subject: string, p
   };
 }
 
-const holder = globalThis as unknown as { __identityRateLimitStore?: RateLimitStore; __clientAddressRateLimitStore?: RateLimitStore };
-
 /**
  * Per verified identity — an API key (`key:…`), a signed-in person on the console (`person:…`): in this process by
- * default, `RATE_LIMIT_STORE=postgres` shares it between instances.
+ * default, `RATE_LIMIT_STORE=postgres` shares it between instances. One per process (server/runtime/process-singleton.ts).
  */
 export function identityRateLimitStore(): RateLimitStore {
-  holder.__identityRateLimitStore ??= rateLimitStore() === "postgres" ? createPostgresRateLimitStore(getDb()) : createMemoryRateLimitStore();
-  return holder.__identityRateLimitStore;
+  return processSingleton("identityRateLimitStore", () => (rateLimitStore() === "postgres" ? createPostgresRateLimitStore(getDb()) : createMemoryRateLimitStore()));
 }
 
 /**
@@ -122,8 +120,7 @@ export function identityRateLimitStore(): RateLimitStore {
  * database write for each of them would make the guard itself the cost (with N instances a client gets ≤ N × limit).
  */
 export function clientAddressRateLimitStore(): RateLimitStore {
-  holder.__clientAddressRateLimitStore ??= createMemoryRateLimitStore();
-  return holder.__clientAddressRateLimitStore;
+  return processSingleton("clientAddressRateLimitStore", createMemoryRateLimitStore);
 }
 
 /** `RateLimit-Policy` / `RateLimit` (IETF draft) and, when refused, `Retry-After`, all in whole seconds. */

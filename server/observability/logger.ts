@@ -1,6 +1,7 @@
 import { AsyncLocalStorage } from "node:async_hooks";
 import pino, { type DestinationStream, type Logger } from "pino";
 import { getConfig } from "@/server/config/env";
+import { processSingleton } from "@/server/runtime/process-singleton";
 import { scrubText, scrubValue } from "./redact";
 
 /**
@@ -11,8 +12,8 @@ import { scrubText, scrubValue } from "./redact";
  * while a request is handled carry its `reqId` (and `orgId` once known), from the request context
  * (`runWithRequestContext`).
  *
- * The root logger lives on globalThis: Next.js loads this module once per bundle, and all copies must share one
- * destination.
+ * The root logger is process-wide (server/runtime/process-singleton.ts): Next.js loads this module once per bundle,
+ * and all copies must share one destination.
  */
 
 /** The request being handled: its ID, and what the handler learns (route template, verified organization and key prefix). */
@@ -22,19 +23,21 @@ export type RequestContext = { reqId: string; route?: string; orgId?: string; ke
 export type LogOverrides = { stderr?: boolean; defaultLevel?: pino.LevelWithSilent };
 
 type Holder = {
-  __appLogger?: Logger;
+  root?: Logger;
   /** The buffered standard-output stream of the current root logger (flushed on exit and by flushLogs). */
-  __appLogStream?: ReturnType<typeof pino.destination>;
-  __appLogExitHook?: boolean;
-  __appLoggers?: Map<string, Logger>;
-  __requestContext?: AsyncLocalStorage<RequestContext>;
-  __logOverrides?: LogOverrides;
+  stream?: ReturnType<typeof pino.destination>;
+  exitHook: boolean;
+  children?: Map<string, Logger>;
+  requestContext: AsyncLocalStorage<RequestContext>;
+  overrides?: LogOverrides;
 };
-const holder = globalThis as unknown as Holder;
+
+function logging(): Holder {
+  return processSingleton("logger", (): Holder => ({ exitHook: false, requestContext: new AsyncLocalStorage<RequestContext>() }));
+}
 
 function requestContextStorage(): AsyncLocalStorage<RequestContext> {
-  holder.__requestContext ??= new AsyncLocalStorage<RequestContext>();
-  return holder.__requestContext;
+  return logging().requestContext;
 }
 
 /** Runs `fn(...args)` with `context` as the current request (its log lines carry reqId/orgId). */
@@ -75,9 +78,10 @@ function destination(format: "json" | "pretty", file: string | undefined, stderr
   // Command-line tools log on stderr, next to their output: unbuffered.
   if (stderr) return pino.destination({ dest: 2, sync: true });
   const stream = pino.destination({ dest: 1, sync: true, minLength: STDOUT_BUFFER_BYTES, periodicFlush: STDOUT_FLUSH_MS });
-  holder.__appLogStream = stream;
-  if (!holder.__appLogExitHook) {
-    holder.__appLogExitHook = true;
+  const holder = logging();
+  holder.stream = stream;
+  if (!holder.exitHook) {
+    holder.exitHook = true;
     process.on("exit", flushLogsSync);
   }
   return stream;
@@ -86,7 +90,7 @@ function destination(format: "json" | "pretty", file: string | undefined, stderr
 /** Writes the buffered standard-output lines now (process exit; replacing the logger). */
 function flushLogsSync(): void {
   try {
-    holder.__appLogStream?.flushSync();
+    logging().stream?.flushSync();
   } catch {
     // Not open yet or already closed: nothing buffered can be written.
   }
@@ -94,7 +98,7 @@ function flushLogsSync(): void {
 
 function createRootLogger(): Logger {
   const config = getConfig();
-  const overrides = holder.__logOverrides ?? {};
+  const overrides = logging().overrides ?? {};
   const format = config.LOG_FORMAT ?? "json";
   const options: pino.LoggerOptions = {
     level: config.raw.LOG_LEVEL ? config.LOG_LEVEL : (overrides.defaultLevel ?? config.LOG_LEVEL),
@@ -120,19 +124,20 @@ function createRootLogger(): Logger {
 
 /** Command-line tools: call before anything logs. */
 export function configureLogging(overrides: LogOverrides): void {
-  holder.__logOverrides = overrides;
+  logging().overrides = overrides;
   resetLoggerForTests();
 }
 
 /** The root logger, or a child for one part of the app (`component` on every line). */
 export function getLogger(component?: string): Logger {
-  holder.__appLogger ??= createRootLogger();
-  if (!component) return holder.__appLogger;
-  holder.__appLoggers ??= new Map();
-  let child = holder.__appLoggers.get(component);
+  const holder = logging();
+  holder.root ??= createRootLogger();
+  if (!component) return holder.root;
+  holder.children ??= new Map();
+  let child = holder.children.get(component);
   if (!child) {
-    child = holder.__appLogger.child({ component });
-    holder.__appLoggers.set(component, child);
+    child = holder.root.child({ component });
+    holder.children.set(component, child);
   }
   return child;
 }
@@ -140,9 +145,10 @@ export function getLogger(component?: string): Logger {
 /** Tests and the start script (after reloading the configuration): the next getLogger() builds the logger again. */
 export function resetLoggerForTests(): void {
   flushLogsSync();
-  holder.__appLogStream = undefined;
-  holder.__appLogger = undefined;
-  holder.__appLoggers = undefined;
+  const holder = logging();
+  holder.stream = undefined;
+  holder.root = undefined;
+  holder.children = undefined;
 }
 
 export type ConsoleLike = { info: (...args: unknown[]) => void; warn: (...args: unknown[]) => void; error: (...args: unknown[]) => void; debug: (...args: unknown[]) => void };
@@ -176,7 +182,7 @@ export function consoleLike(logger: Logger): ConsoleLike {
 /** Writes what is buffered (before the process exits). */
 export function flushLogs(): Promise<void> {
   flushLogsSync();
-  const logger = holder.__appLogger;
+  const logger = logging().root;
   if (!logger) return Promise.resolve();
   return new Promise((resolve) => {
     try {

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import client from "prom-client";
 import type { Db } from "@/db";
 import type { CallQuality } from "@/db/schema/call-quality";
+import { processSingleton, processSingletonCreations } from "@/server/runtime/process-singleton";
 import { stageCpuSeconds } from "./stage-cpu";
 
 /**
@@ -12,8 +13,8 @@ import { stageCpuSeconds } from "./stage-cpu";
  * the background-job queue) are read from the database when scraped, so every instance reports the shared truth.
  * Counters are per instance: sum them across instances in queries.
  *
- * One registry per process on globalThis: Next.js loads this module once per bundle, and the runner (a Next bundle)
- * and the HTTP server (not one) must count into the same series.
+ * One registry per process (server/runtime/process-singleton.ts): Next.js loads this module once per bundle, and the
+ * runner (a Next bundle) and the HTTP server (not one) must count into the same series.
  */
 
 const DURATION_BUCKETS = [0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 0.5, 1, 2.5, 5, 10];
@@ -135,15 +136,25 @@ function createMetrics() {
       labelNames: ["limit"] as const,
       registers: [registry],
     }),
+    // Each is made once per process whichever module copy asks first (server/runtime/process-singleton.ts): a value
+    // above 1 means a second copy of some state (the assembly test tests/assembly/process-singletons.test.ts checks).
+    processSingletonCreations: new client.Gauge({
+      name: "app_process_singleton_creations",
+      help: "How many times each process-wide singleton was made in this process (1 each; keys in server/runtime/process-singleton.ts).",
+      labelNames: ["key"] as const,
+      registers: [registry],
+      collect() {
+        this.reset();
+        for (const [key, count] of processSingletonCreations()) this.set({ key }, count);
+      },
+    }),
   };
 }
 
 type Metrics = ReturnType<typeof createMetrics>;
-const holder = globalThis as unknown as { __appMetrics?: Metrics };
 
 export function getMetrics(): Metrics {
-  holder.__appMetrics ??= createMetrics();
-  return holder.__appMetrics;
+  return processSingleton("metrics", createMetrics);
 }
 
 export function recordHttpRequest(params: { method: string; route: string; status: number; seconds: number }): void {

@@ -1,11 +1,13 @@
 import { getLogger } from "@/server/observability/logger";
+import { processSingleton } from "./process-singleton";
 
 /**
  * The process's lifecycle as the readiness check and the shutdown see it: whether it is shutting down, whether the
  * Inngest serve endpoint is registered (Inngest Cloud / self-hosted mode), and what to stop, in which order, on
  * SIGTERM. Parts register their own stop (`onShutdown`) where they start — the embedded runner and simulators in
  * server/runtime/start-embedded-services.ts, the database pool in db/index.ts — and scripts/start.ts runs them
- * (server/runtime/shutdown.ts). On globalThis: Next.js loads this module once per bundle.
+ * (server/runtime/shutdown.ts). Process-wide (server/runtime/process-singleton.ts): Next.js loads this module once per
+ * bundle.
  */
 
 /**
@@ -26,9 +28,7 @@ type ShutdownHook = { name: string; stage: ShutdownStage; stop: StopPart };
 type LifecycleState = { shuttingDown: boolean; hooks: ShutdownHook[]; inngestRegistered: boolean };
 
 function state(): LifecycleState {
-  const holder = globalThis as unknown as { __appLifecycle?: LifecycleState };
-  holder.__appLifecycle ??= { shuttingDown: false, hooks: [], inngestRegistered: false };
-  return holder.__appLifecycle;
+  return processSingleton("lifecycle", (): LifecycleState => ({ shuttingDown: false, hooks: [], inngestRegistered: false }));
 }
 
 /** Registers what to stop on shutdown (once per name: a second registration replaces the first). */

@@ -6,6 +6,7 @@ import { localRunners } from "@/inngest/embedded/transport";
 import { resolveInngestMode } from "@/inngest/mode";
 import { getConfig } from "@/server/config/env";
 import { isInngestRegistered, isShuttingDown, onShutdown } from "./lifecycle";
+import { processSingleton } from "./process-singleton";
 
 /**
  * `GET /readyz`: may this instance take traffic? Every check must pass:
@@ -78,19 +79,21 @@ export async function checkReadiness(options: ReadinessOptions): Promise<Readine
   return { ready: Object.values(checks).every((value) => value === "ok"), checks };
 }
 
-const holder = globalThis as unknown as { __readinessSql?: postgres.Sql };
+/** Process-wide (server/runtime/process-singleton.ts): one client however many module copies ask; unset on shutdown. */
+const holder = () => processSingleton("readinessSql", () => ({ sql: undefined as postgres.Sql | undefined }));
 
 /** The readiness client of this process (one connection to DATABASE_URL), closed on shutdown. */
 export function readinessSql(): postgres.Sql | null {
   const url = getConfig().DATABASE_URL;
   if (!url) return null;
-  if (!holder.__readinessSql) {
+  const client = holder();
+  if (!client.sql) {
     const sql = postgres(url, { max: 1, connect_timeout: 2, idle_timeout: 60, onnotice: () => {} });
-    holder.__readinessSql = sql;
+    client.sql = sql;
     onShutdown("readiness-database-client", "database", async () => {
-      holder.__readinessSql = undefined;
+      client.sql = undefined;
       await sql.end({ timeout: 1 });
     });
   }
-  return holder.__readinessSql;
+  return client.sql;
 }

@@ -10,23 +10,26 @@ import { describeEmbeddedSimulator, ensureEmbeddedChiliPiperSimulator, type Embe
 import { simulatorEventsUrl, startVoiceEngine } from "@/server/voice";
 import { onShutdown } from "./lifecycle";
 import { registerWithInngest } from "./register-inngest";
+import { processSingleton } from "./process-singleton";
 
 type EmbeddedServices = { runner: EmbeddedRunner | null };
 
-const holder = globalThis as unknown as { __embeddedServices?: Promise<EmbeddedServices> };
+/** The start, once per process (server/runtime/process-singleton.ts); forgotten when it fails, so a retry starts again. */
+const holder = () => processSingleton("embeddedServices", () => ({ started: undefined as Promise<EmbeddedServices> | undefined }));
 
 /**
  * Starts the in-process services of the server, once per process (Next.js may evaluate instrumentation in several
- * bundles; the promise lives on globalThis): the calendar simulator on a demo instance, the voice engine, and the
+ * bundles; the promise is process-wide): the calendar simulator on a demo instance, the voice engine, and the
  * embedded Inngest runner (or, with Inngest Cloud / self-hosted, the app's sync with Inngest). Each registers its
  * stop with the shutdown (server/runtime/lifecycle.ts); scripts/start.ts runs them on SIGTERM.
  */
 export function startEmbeddedServices(): Promise<EmbeddedServices> {
-  holder.__embeddedServices ??= start().catch((error) => {
-    holder.__embeddedServices = undefined;
+  const services = holder();
+  services.started ??= start().catch((error) => {
+    services.started = undefined;
     throw error;
   });
-  return holder.__embeddedServices;
+  return services.started;
 }
 
 /**

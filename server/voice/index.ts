@@ -11,8 +11,9 @@ import { getListenHub } from "@/server/voice/listen";
 import { createTwilioRealtimeEngine, type TwilioRealtimeEngine } from "@/server/voice/twilio-realtime/engine";
 import { readTwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import type { VoiceEngine } from "@/server/voice/types";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
-const registry = globalThis as unknown as { __voiceEngine?: VoiceEngine };
+const registry = () => processSingleton("voiceEngine", () => ({ engine: undefined as VoiceEngine | undefined }));
 
 /**
  * The app's simulator gathers live transcript lines for a second per event: the Live calls page still follows the
@@ -27,14 +28,15 @@ export function simulatorEventsUrl(): string {
 
 /**
  * The process's voice engine. `VOICE_ENGINE=simulator` (the default) is the deterministic simulator;
- * `twilio-realtime` dials through Twilio and talks through OpenAI Realtime (docs/voice-twilio.md). Kept on
- * globalThis: Next.js may load this module once for instrumentation and once per route bundle, and all of them must
- * share one engine (its call state, its live conversations).
+ * `twilio-realtime` dials through Twilio and talks through OpenAI Realtime (docs/voice-twilio.md). Process-wide
+ * (server/runtime/process-singleton.ts): Next.js may load this module once for instrumentation and once per route
+ * bundle, and all of them must share one engine (its call state, its live conversations).
  */
 export function getVoiceEngine(): VoiceEngine {
-  if (!registry.__voiceEngine) {
+  const current = registry();
+  if (!current.engine) {
     const config = getConfig();
-    registry.__voiceEngine =
+    current.engine =
       config.VOICE_ENGINE === "twilio-realtime"
         ? createTwilioRealtimeEngine({
             settings: readTwilioRealtimeSettings(config.raw),
@@ -61,7 +63,7 @@ export function getVoiceEngine(): VoiceEngine {
               transcriptBatchMs: SIMULATOR_TRANSCRIPT_BATCH_MS,
             });
   }
-  return registry.__voiceEngine;
+  return current.engine;
 }
 
 /** The real engine when it is the configured one (its callbacks and media stream need it), else null. */
@@ -72,7 +74,7 @@ export function getTwilioRealtimeEngine(): TwilioRealtimeEngine | null {
 
 /** Replaces the process's voice engine (tests; a production adapter at startup). */
 export function setVoiceEngine(engine: VoiceEngine | undefined): void {
-  registry.__voiceEngine = engine;
+  registry().engine = engine;
 }
 
 /**

@@ -1,4 +1,5 @@
 import { getConfig } from "@/server/config/env";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 /**
  * Where a `call.ended` event's `recording.url` may point. The event is signed with the provider secret, so its URL
@@ -7,12 +8,11 @@ import { getConfig } from "@/server/config/env";
  * recording host (registered by the simulator when it starts listening) and `VOICE_RECORDING_URL_ORIGINS`. The
  * download also refuses redirects (recording-download.ts), so an allowed origin cannot bounce it elsewhere.
  *
- * Kept on globalThis: Next.js may load this module once per bundle, and the simulator and the entry point must agree.
+ * Process-wide (server/runtime/process-singleton.ts): Next.js may load this module once per bundle, and the simulator
+ * and the entry point must agree.
  */
-const registry = globalThis as unknown as { __trustedRecordingOrigins?: Set<string> };
-
 function registeredOrigins(): Set<string> {
-  return (registry.__trustedRecordingOrigins ??= new Set());
+  return processSingleton("trustedRecordingOrigins", () => new Set<string>());
 }
 
 /** A voice engine hosting recordings in this process (the simulator) announces its origin. */

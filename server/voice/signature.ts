@@ -1,29 +1,31 @@
 import { createHmac, randomBytes, timingSafeEqual } from "node:crypto";
 import { getConfig } from "@/server/config/env";
 import { mayGenerateSecrets } from "@/server/config/settings";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export const VOICE_SIGNATURE_HEADER = "x-voice-signature";
 export const VOICE_TIMESTAMP_HEADER = "x-voice-timestamp";
 /** Signed requests older (or newer) than this are refused, so a captured request cannot be replayed later. */
 export const VOICE_SIGNATURE_TOLERANCE_SECONDS = 300;
 
-const cache = globalThis as unknown as { __voiceEventsSecret?: { source: string; value: Buffer } };
+const cache = () => processSingleton("voiceEventsSecret", () => ({ current: undefined as { source: string; value: Buffer } | undefined }));
 
 /**
  * The secret shared with the voice provider (the simulator in embedded mode): `VOICE_EVENTS_SECRET`; else derived
  * from `APP_SECRET`; else, outside production, a random per-process secret (the simulator and the entry point then
- * live in the same process). Kept on globalThis because Next.js may load this module more than once per process.
+ * live in the same process). Process-wide (server/runtime/process-singleton.ts) because Next.js may load this module more than once per process.
  */
 export function voiceEventsSecret(): Buffer {
   const { VOICE_EVENTS_SECRET: explicit, APP_SECRET: appSecret } = getConfig();
   const source = explicit ? `voice:${explicit}` : appSecret ? `app:${appSecret}` : "process";
-  if (cache.__voiceEventsSecret?.source === source) return cache.__voiceEventsSecret.value;
+  const secret = cache();
+  if (secret.current?.source === source) return secret.current.value;
   let value: Buffer;
   if (explicit) value = Buffer.from(explicit, "utf8");
   else if (appSecret) value = createHmac("sha256", appSecret).update("voice-provider-events:v1").digest();
   else if (mayGenerateSecrets()) value = randomBytes(32);
   else throw new Error("VOICE_EVENTS_SECRET (or APP_SECRET) must be set to verify voice provider events.");
-  cache.__voiceEventsSecret = { source, value };
+  secret.current = { source, value };
   return value;
 }
 

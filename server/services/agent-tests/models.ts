@@ -2,6 +2,7 @@ import OpenAI from "openai";
 import { getConfig } from "@/server/config/env";
 import { ensureEmbeddedOpenAiSimulator } from "@/server/simulators/openai-realtime/embedded";
 import { DEFAULT_REALTIME_MODEL } from "@/server/voice/twilio-realtime/settings";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 const OPENAI_API_BASE_URL = "https://api.openai.com/v1";
 
@@ -15,7 +16,8 @@ export type TestModels = {
   realtime: { apiKey: string; model: string; realtimeUrl: string };
 };
 
-const cache = globalThis as unknown as { __agentTestModels?: Promise<TestModels> };
+/** Process-wide (server/runtime/process-singleton.ts); forgotten when resolving fails or a test resets it. */
+const cache = () => processSingleton("agentTestModels", () => ({ models: undefined as Promise<TestModels> | undefined }));
 
 function realtimeUrlOf(baseUrl: string, model: string, extra: Record<string, string> = {}): string {
   const url = new URL(`${baseUrl.replace(/\/+$/, "")}/realtime`);
@@ -31,16 +33,17 @@ function realtimeUrlOf(baseUrl: string, model: string, extra: Record<string, str
  * with its test-call script (`sim_script=test-call`).
  */
 export function getTestModels(): Promise<TestModels> {
-  cache.__agentTestModels ??= resolveTestModels().catch((error: unknown) => {
-    cache.__agentTestModels = undefined;
+  const resolved = cache();
+  resolved.models ??= resolveTestModels().catch((error: unknown) => {
+    resolved.models = undefined;
     throw error;
   });
-  return cache.__agentTestModels;
+  return resolved.models;
 }
 
 /** Forget the resolved models (tests that switch settings). */
 export function resetTestModels(): void {
-  cache.__agentTestModels = undefined;
+  cache().models = undefined;
 }
 
 async function resolveTestModels(): Promise<TestModels> {

@@ -2,6 +2,7 @@ import { and, eq, inArray, isNull, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
 import { apiKeys, organizations } from "@/db/schema";
 import { hashApiKey, hashesEqual, keyPrefix, looksLikeApiKey } from "./api-key-crypto";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export type VerifiedKey = { keyId: string; organizationId: string; orgId: string };
 
@@ -25,15 +26,16 @@ const IDLE_EVICT_MS = 60_000;
 /** Ids per revalidation statement. */
 const REVALIDATE_BATCH = 1_000;
 const LAST_USED_EVERY_MS = 60_000;
-// On globalThis: the /api/v1 fast path (server/http/node-server.ts) and Next's bundle load separate copies of this
-// module in one process, and a revocation made through the dashboard must clear the cache the API reads.
-const shared = globalThis as unknown as {
-  __apiKeyCache?: Map<string, CacheEntry>;
-  __apiKeyLastUsed?: Map<string, number>;
-  __apiKeyRevalidation?: { db: Db; timer: NodeJS.Timeout; running: boolean };
-};
-const cache = (shared.__apiKeyCache ??= new Map<string, CacheEntry>());
-const lastUsedWritten = (shared.__apiKeyLastUsed ??= new Map<string, number>());
+// Process-wide (server/runtime/process-singleton.ts): the /api/v1 fast path (server/http/node-server.ts) and Next's
+// bundle load separate copies of this module in one process, and a revocation made through the dashboard must clear
+// the cache the API reads.
+const shared = processSingleton("apiKeyVerification", () => ({
+  cache: new Map<string, CacheEntry>(),
+  lastUsed: new Map<string, number>(),
+  revalidation: undefined as { db: Db; timer: NodeJS.Timeout; running: boolean } | undefined,
+}));
+const cache = shared.cache;
+const lastUsedWritten = shared.lastUsed;
 
 export function forgetApiKey(keyId: string): void {
   for (const [hash, entry] of cache) if (entry.value.keyId === keyId) cache.delete(hash);
@@ -91,13 +93,13 @@ export async function findOrganizationByApiKey(db: DbOrTx, key: string, now: Dat
 /** The periodic re-check runs on the database the keys were verified on (the app's; a transaction is not kept). */
 function scheduleRevalidation(db: DbOrTx): void {
   if (!("transaction" in db) || !("$client" in db)) return;
-  const state = shared.__apiKeyRevalidation;
+  const state = shared.revalidation;
   if (state) {
     state.db = db as Db;
     return;
   }
   const timer = setInterval(() => {
-    const current = shared.__apiKeyRevalidation!;
+    const current = shared.revalidation!;
     if (current.running) return;
     current.running = true;
     void revalidateApiKeys(current.db)
@@ -105,7 +107,7 @@ function scheduleRevalidation(db: DbOrTx): void {
       .finally(() => (current.running = false));
   }, REVALIDATE_EVERY_MS);
   timer.unref();
-  shared.__apiKeyRevalidation = { db: db as Db, timer, running: false };
+  shared.revalidation = { db: db as Db, timer, running: false };
 }
 
 /**

@@ -2,6 +2,7 @@ import nodemailer, { type Transporter } from "nodemailer";
 import { mailSettings } from "@/server/config/settings";
 import type { MemberRole } from "@/db/schema";
 import { getLogger } from "@/server/observability/logger";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export type InvitationMessage = {
   to: string;
@@ -19,13 +20,15 @@ export type InvitationMessage = {
  */
 export type InvitationDelivery = { delivery: "email" | "email-failed"; inviteUrl: null } | { delivery: "link"; inviteUrl: string };
 
-const holder = globalThis as unknown as { __invitationMailer?: { url: string; transporter: Transporter } };
+/** Process-wide (server/runtime/process-singleton.ts): the transporter of the current SMTP_URL. */
+const holder = () => processSingleton("invitationMailer", () => ({ current: undefined as { url: string; transporter: Transporter } | undefined }));
 
 function mailer(smtpUrl: string): Transporter {
-  if (holder.__invitationMailer?.url !== smtpUrl) {
-    holder.__invitationMailer = { url: smtpUrl, transporter: nodemailer.createTransport(smtpUrl) };
+  const invitations = holder();
+  if (invitations.current?.url !== smtpUrl) {
+    invitations.current = { url: smtpUrl, transporter: nodemailer.createTransport(smtpUrl) };
   }
-  return holder.__invitationMailer.transporter;
+  return invitations.current.transporter;
 }
 
 export function invitationText(message: InvitationMessage): string {

@@ -1,5 +1,6 @@
 import nodemailer, { type Transporter } from "nodemailer";
 import { mailSettings } from "@/server/config/settings";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export type OutgoingEmail = {
   from: string;
@@ -68,13 +69,15 @@ export const outboxTransport: EmailTransport = {
   send: async () => ({ accepted: true, response: "kept in the local outbox (no SMTP_URL)" }),
 };
 
-const holder = globalThis as unknown as { __sequenceMailer?: { url: string | null; transport: EmailTransport } };
+/** Process-wide (server/runtime/process-singleton.ts): the transport of the current SMTP_URL. */
+const holder = () => processSingleton("sequenceMailer", () => ({ current: undefined as { url: string | null; transport: EmailTransport } | undefined }));
 
 /** The process's email transport: SMTP with `SMTP_URL`, else the outbox (read when first needed, cached per URL). */
 export function getEmailTransport(): EmailTransport {
   const url = mailSettings()?.smtpUrl ?? null;
-  if (!holder.__sequenceMailer || holder.__sequenceMailer.url !== url) {
-    holder.__sequenceMailer = { url, transport: url ? createSmtpTransport(url) : outboxTransport };
+  const mailer = holder();
+  if (!mailer.current || mailer.current.url !== url) {
+    mailer.current = { url, transport: url ? createSmtpTransport(url) : outboxTransport };
   }
-  return holder.__sequenceMailer.transport;
+  return mailer.current.transport;
 }

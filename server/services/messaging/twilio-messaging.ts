@@ -6,6 +6,7 @@ import { isSignedByTwilio } from "@/server/voice/twilio-realtime/signature";
 import { TWILIO_API_ORIGIN } from "@/server/voice/twilio-realtime/settings";
 import { createTwilioClient, twilioErrorCode } from "@/server/voice/twilio-realtime/twilio-client";
 import type { SmsOptOutHandling } from "./sms-keywords";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 /** Paths of Twilio's messaging and inbound-voice webhooks (app/api/twilio/…). */
 export const TWILIO_MESSAGE_STATUS_PATH = "/api/twilio/messages/status";
@@ -94,21 +95,23 @@ const SIMULATED_OPT_OUT_HANDLING: Record<SmsOptOutHandling, SimOptOutHandling> =
   app: { kind: "none" },
 };
 
-const holder = globalThis as unknown as { __smsSimulator?: Promise<TwilioSimulator> };
+/** Process-wide (server/runtime/process-singleton.ts); forgotten when it stops or fails to start. */
+const holder = () => processSingleton("smsSimulator", () => ({ simulator: undefined as Promise<TwilioSimulator> | undefined }));
 
 /**
  * The embedded default: the project's Twilio simulator in this process on loopback (nothing leaves the machine). Its
  * callbacks are addressed to our public origin, as Twilio's would be, and delivered to this server's port.
  */
 function embeddedSimulator(publicBaseUrl: string): Promise<TwilioSimulator> {
-  holder.__smsSimulator ??= startTwilioSimulator({
+  const embedded = holder();
+  embedded.simulator ??= startTwilioSimulator({
     messagingOptOutHandling: SIMULATED_OPT_OUT_HANDLING[getConfig().SMS_OPT_OUT_HANDLING],
     resolvePublicUrl: (url) => (url.startsWith(publicBaseUrl) ? `http://127.0.0.1:${appPort()}${url.slice(publicBaseUrl.length)}` : url),
   }).catch((error: unknown) => {
-    holder.__smsSimulator = undefined;
+    embedded.simulator = undefined;
     throw error;
   });
-  return holder.__smsSimulator;
+  return embedded.simulator;
 }
 
 export type Messaging = { settings: TwilioMessagingSettings; transport: SmsTransport; simulator: TwilioSimulator | null };
@@ -134,8 +137,9 @@ export async function getMessaging(): Promise<Messaging> {
 
 /** Stops the embedded simulator (shutdown; tests). */
 export async function stopEmbeddedSmsSimulator(): Promise<void> {
-  const simulator = await holder.__smsSimulator?.catch(() => null);
-  holder.__smsSimulator = undefined;
+  const embedded = holder();
+  const simulator = await embedded.simulator?.catch(() => null);
+  embedded.simulator = undefined;
   await simulator?.stop();
 }
 

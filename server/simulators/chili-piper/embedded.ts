@@ -11,6 +11,7 @@ import {
   type SimulatorEndpoint,
 } from "./endpoint-file";
 import { CONTROL_PREFIX, CONTROL_TOKEN_HEADER, startChiliPiperSimulator, type ChiliPiperSimulator } from "./server";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export type EmbeddedSimulatorHandle = SimulatorEndpoint & {
   /** True when this process serves it; false when another process of the same instance does. */
@@ -20,7 +21,8 @@ export type EmbeddedSimulatorHandle = SimulatorEndpoint & {
   stop: () => Promise<void>;
 };
 
-const cache = globalThis as unknown as { __chiliPiperSimulator?: Promise<EmbeddedSimulatorHandle | null> };
+/** Process-wide (server/runtime/process-singleton.ts); forgotten when it stops or fails to start. */
+const cache = () => processSingleton("chiliPiperSimulator", () => ({ handle: undefined as Promise<EmbeddedSimulatorHandle | null> | undefined }));
 
 /** Whether the simulator of `endpoint` answers and accepts its control token (so it is that very simulator). */
 async function answers(endpoint: SimulatorEndpoint): Promise<boolean> {
@@ -42,21 +44,22 @@ async function answers(endpoint: SimulatorEndpoint): Promise<boolean> {
  */
 export function ensureEmbeddedChiliPiperSimulator(): Promise<EmbeddedSimulatorHandle | null> {
   if (getConfig().CHILI_PIPER_BASE_URL) return Promise.resolve(null);
-  cache.__chiliPiperSimulator ??= startEmbeddedChiliPiperSimulator({ dataDir: dataDir(), port: chiliPiperSimulatorPort() })
+  const embedded = cache();
+  embedded.handle ??= startEmbeddedChiliPiperSimulator({ dataDir: dataDir(), port: chiliPiperSimulatorPort() })
     .then((handle) => {
       setCurrentSimulatorEndpoint(handle);
       const stop = async () => {
-        cache.__chiliPiperSimulator = undefined;
+        embedded.handle = undefined;
         setCurrentSimulatorEndpoint(null);
         await handle.stop();
       };
       return { ...handle, stop };
     })
     .catch((error) => {
-      cache.__chiliPiperSimulator = undefined;
+      embedded.handle = undefined;
       throw error;
     });
-  return cache.__chiliPiperSimulator;
+  return embedded.handle;
 }
 
 /**

@@ -1,5 +1,6 @@
 import { chmodSync, readFileSync, renameSync, rmSync, writeFileSync } from "node:fs";
 import path from "node:path";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 /**
  * Where an embedded instance's Chili Piper simulator is: `$DATA_DIR/chili-piper-simulator.endpoint.json`, mode 0600,
@@ -20,7 +21,8 @@ export type SimulatorEndpoint = {
   pid: number;
 };
 
-const holder = globalThis as unknown as { __chiliPiperSimulatorEndpoint?: SimulatorEndpoint };
+/** Process-wide (server/runtime/process-singleton.ts): every module copy asks the same simulator. */
+const holder = () => processSingleton("chiliPiperSimulatorEndpoint", () => ({ endpoint: undefined as SimulatorEndpoint | undefined }));
 
 export function simulatorEndpointFile(dataDir: string): string {
   return path.join(dataDir, SIMULATOR_ENDPOINT_FILE);
@@ -53,10 +55,9 @@ export function removeSimulatorEndpoint(dataDir: string, endpoint: SimulatorEndp
 
 /** The simulator this process uses (set once `ensureEmbeddedChiliPiperSimulator` has found or started it). */
 export function currentSimulatorEndpoint(): SimulatorEndpoint | null {
-  return holder.__chiliPiperSimulatorEndpoint ?? null;
+  return holder().endpoint ?? null;
 }
 
 export function setCurrentSimulatorEndpoint(endpoint: SimulatorEndpoint | null): void {
-  if (endpoint) holder.__chiliPiperSimulatorEndpoint = endpoint;
-  else delete holder.__chiliPiperSimulatorEndpoint;
+  holder().endpoint = endpoint ?? undefined;
 }

@@ -1,7 +1,9 @@
 import { randomBytes } from "node:crypto";
 import { startOpenAiSimulator, type OpenAiSimulator } from "./server";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
-const cache = globalThis as unknown as { __openAiSimulator?: Promise<OpenAiSimulator> };
+/** Process-wide (server/runtime/process-singleton.ts); forgotten when it stops or fails to start. */
+const cache = () => processSingleton("openAiSimulator", () => ({ running: undefined as Promise<OpenAiSimulator> | undefined }));
 
 /**
  * Embedded mode (no `OPENAI_API_KEY`): this process's own OpenAI simulator on loopback, started at its first use
@@ -9,16 +11,18 @@ const cache = globalThis as unknown as { __openAiSimulator?: Promise<OpenAiSimul
  * through the same official packages they use against OpenAI.
  */
 export function ensureEmbeddedOpenAiSimulator(): Promise<OpenAiSimulator> {
-  cache.__openAiSimulator ??= startOpenAiSimulator({ apiKey: `sk-embedded-${randomBytes(12).toString("hex")}`, unref: true }).catch((error: unknown) => {
-    cache.__openAiSimulator = undefined;
+  const embedded = cache();
+  embedded.running ??= startOpenAiSimulator({ apiKey: `sk-embedded-${randomBytes(12).toString("hex")}`, unref: true }).catch((error: unknown) => {
+    embedded.running = undefined;
     throw error;
   });
-  return cache.__openAiSimulator;
+  return embedded.running;
 }
 
 /** Stops this process's embedded simulator, if it was started (tests, benchmarks). */
 export async function stopEmbeddedOpenAiSimulator(): Promise<void> {
-  const running = cache.__openAiSimulator;
-  cache.__openAiSimulator = undefined;
+  const embedded = cache();
+  const running = embedded.running;
+  embedded.running = undefined;
   if (running) await (await running).stop();
 }

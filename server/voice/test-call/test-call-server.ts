@@ -18,6 +18,7 @@ import { startConversation, type ConversationHooks } from "@/server/voice/twilio
 import { HeldMediaSocket } from "@/server/voice/twilio-realtime/held-media-socket";
 import { DEFAULT_DEAD_AIR_MS } from "@/server/voice/twilio-realtime/settings";
 import { TestCallRecorder } from "./recorder";
+import { processSingleton } from "@/server/runtime/process-singleton";
 
 export { TEST_CALL_SOCKET_PATH };
 
@@ -209,10 +210,7 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
 
 export type TestCallServer = ReturnType<typeof createTestCallServer>;
 
-const registry = globalThis as unknown as { __testCallServer?: TestCallServer };
-
-/** This process's test-call socket server (one per process, like the voice engine). */
+/** This process's test-call socket server (one per process, like the voice engine: server/runtime/process-singleton.ts). */
 export function getTestCallServer(deps: { getDb: () => Db; now: () => Date }): TestCallServer {
-  registry.__testCallServer ??= createTestCallServer(deps);
-  return registry.__testCallServer;
+  return processSingleton("testCallServer", () => createTestCallServer(deps));
 }

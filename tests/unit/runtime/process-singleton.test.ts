@@ -21,4 +21,26 @@ describe("process-wide state (server/runtime/process-singleton.ts)", () => {
       second.disableStageCpuAccounting();
     }
   });
+
+  it("keeps a settable value in a holder made once: what one copy sets the other reads, and /metrics counts one", async () => {
+    vi.resetModules();
+    const first = await import("@/server/analysis");
+    vi.resetModules();
+    const second = await import("@/server/analysis");
+    const metrics = await import("@/server/observability/metrics");
+    expect(second).not.toBe(first);
+    const analyzer = { ...first.ruleBasedAnalyzer };
+    first.setCallAnalyzer(analyzer);
+    try {
+      expect(second.getCallAnalyzer()).toBe(analyzer);
+      second.setCallAnalyzer(undefined);
+      expect(first.getCallAnalyzer()).toBe(first.ruleBasedAnalyzer);
+      first.setCallAnalyzer(analyzer);
+      const { body } = await metrics.renderMetrics(null);
+      expect(body).toMatch(/^app_process_singleton_creations\{key="callAnalyzer"\} 1$/m);
+      expect(body).toMatch(/^app_process_singleton_creations\{key="metrics"\} 1$/m);
+    } finally {
+      first.setCallAnalyzer(undefined);
+    }
+  });
 });

@@ -139,7 +139,7 @@ function fallbackDigest(bytes: Uint8Array): string {
 }
 
 export async function digestBytes(bytes: Uint8Array): Promise<string> {
-  if (globalThis.crypto?.subtle) return hex(await globalThis.crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
+  if (typeof crypto !== "undefined" && crypto.subtle) return hex(await crypto.subtle.digest("SHA-256", bytes as Uint8Array<ArrayBuffer>));
   return fallbackDigest(bytes);
 }
 
