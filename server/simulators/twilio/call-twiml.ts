@@ -1,8 +1,7 @@
 import { ULAW_SILENCE } from "@/server/voice/g711";
 import { clipForText, loadClip } from "../voice-clips/clips";
-import type { SimCall } from "./call";
 import { CallRecording } from "./call-recording";
-import { newSid, one, type SentCallback } from "./call-types";
+import { newSid, one, type DialLeg, type SentCallback } from "./call-types";
 import { dtmfAudio, SimRoom } from "./conference";
 import { twilioSignature } from "./signing";
 import { parseTwiml, type TwimlVerb } from "./twiml";
@@ -17,7 +16,7 @@ export abstract class CallTwiml extends CallRecording {
   /** Keys played on this call with `<Play digits>` (what a phone menu heard). */
   readonly digitsPlayed: string[] = [];
   /** The parties this call `<Dial>`ed (child calls). */
-  readonly dialLegs: SimCall[] = [];
+  readonly dialLegs: DialLeg[] = [];
 
   protected async execute(initial: TwimlVerb[]): Promise<void> {
     let verbs = [...initial];
@@ -62,7 +61,7 @@ export abstract class CallTwiml extends CallRecording {
    */
   private async dial(verb: Extract<TwimlVerb, { verb: "Dial" }>): Promise<TwimlVerb[] | null> {
     let dialStatus = "completed";
-    let leg: SimCall | null = null;
+    let leg: DialLeg | null = null;
     if (verb.target.kind === "conference") {
       const name = verb.target.name;
       const room = this.env.rooms.get(name) ?? new SimRoom(name, (ended) => this.env.rooms.get(ended.name) === ended && this.env.rooms.delete(ended.name));

@@ -1,7 +1,6 @@
 import { randomBytes } from "node:crypto";
 import type { CalleeScenario } from "../voice-script";
 import type { VoiceClipId } from "../voice-clips/clips";
-import type { SimCall } from "./call";
 import type { SimRoom } from "./conference";
 import type { TwimlVerb } from "./twiml";
 
@@ -29,7 +28,21 @@ export type SimCallEnvironment = {
   /** Conference rooms by name (the account's conferences). */
   rooms: Map<string, SimRoom>;
   /** Starts the child call of a `<Dial><Number>`/`<Sip>` (registered with the account's calls). */
-  startChildCall: (params: CreateCallParams, options: SimCallOptions) => SimCall;
+  startChildCall: (params: CreateCallParams, options: SimCallOptions) => DialLeg;
+};
+
+/**
+ * What a `<Dial>` uses of its child call. `SimCall` (call.ts) has it; it is named here so that the layers below
+ * call.ts (call-core … call-twiml) never import the class built on top of them.
+ */
+export type DialLeg = {
+  readonly sid: string;
+  readonly status: CallStatus;
+  readonly durationSeconds: number;
+  readonly answered: Promise<boolean>;
+  readonly isFinal: boolean;
+  update(form: URLSearchParams): void;
+  done(): Promise<void>;
 };
 
 export type SimCallOptions = {
