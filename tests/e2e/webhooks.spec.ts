@@ -66,7 +66,11 @@ test("an admin adds a webhook endpoint, sends a test event to a local receiver, 
   await expect(page.getByLabel("Call results")).toBeChecked();
   await expect(page.getByLabel("Number health changes")).not.toBeChecked();
   await page.getByLabel("Number health changes").check();
+  // The save refetches the endpoint, which remounts the form with the stored values: the notice must outlive that.
+  const refetched = page.waitForResponse((response) => response.url().includes("webhooks.getEndpoint") && response.request().method() === "GET");
   await page.getByRole("button", { name: "Save endpoint" }).click();
+  await refetched;
+  await expect(page.getByLabel("Number health changes")).toBeChecked();
   await expect(page.getByText("Saved.")).toBeVisible();
   await page.reload();
   await expect(page.getByLabel("Number health changes")).toBeChecked();

@@ -24,7 +24,11 @@ import { DeliveriesLog } from "./deliveries-log";
 
 type Endpoint = { endpointId: string; url: string; description: string; agentIds: string[]; eventTypes: WebhookEventType[]; enabled: boolean };
 
-function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
+/**
+ * The form is keyed by the endpoint's `updatedAt`, so a save remounts it with the stored values; the "Saved." notice
+ * therefore lives in the parent (`onSaved`), as the agent editor's does, or it would vanish with the remount.
+ */
+function EditEndpointForm({ endpoint, onSaved }: { endpoint: Endpoint; onSaved: (saved: boolean) => void }) {
   const trpc = useTRPC();
   const queryClient = useQueryClient();
   const can = useCan();
@@ -32,7 +36,15 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
   const [description, setDescription] = useState(endpoint.description);
   const [agentIds, setAgentIds] = useState(endpoint.agentIds);
   const [eventTypes, setEventTypes] = useState(endpoint.eventTypes);
-  const update = useMutation(trpc.webhooks.updateEndpoint.mutationOptions({ onSuccess: () => void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() }) }));
+  const update = useMutation(
+    trpc.webhooks.updateEndpoint.mutationOptions({
+      onMutate: () => onSaved(false),
+      onSuccess: () => {
+        onSaved(true);
+        void queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
+      },
+    }),
+  );
   const errors = formErrors(update.error, ["url", "description"] as const);
   function onSubmit(event: FormEvent) {
     event.preventDefault();
@@ -60,7 +72,6 @@ function EditEndpointForm({ endpoint }: { endpoint: Endpoint }) {
         )}
       </fieldset>
       {errors.message && <Alert tone="error" className="mt-3">{errors.message}</Alert>}
-      {update.isSuccess && <Alert tone="success" className="mt-3">Saved.</Alert>}
     </form>
   );
 }
@@ -115,6 +126,7 @@ export function EndpointView({ endpointId }: { endpointId: string }) {
   const can = useCan();
   const path = useOrgPath();
   const [grace, setGrace] = useState(86_400);
+  const [saved, setSaved] = useState(false);
   const endpoint = useQuery(trpc.webhooks.getEndpoint.queryOptions({ endpointId }));
   const invalidate = () => queryClient.invalidateQueries({ queryKey: trpc.webhooks.pathKey() });
   const rotate = useMutation(trpc.webhooks.rotateSecret.mutationOptions({ onSuccess: () => void invalidate() }));
@@ -163,7 +175,12 @@ export function EndpointView({ endpointId }: { endpointId: string }) {
       {actionError && <Alert tone="error">{errorMessage(actionError)}</Alert>}
       {rotate.data && <SecretReveal secret={rotate.data.secret} title="Secret rotated." />}
       <Section title="Settings">
-        <EditEndpointForm key={data.updatedAt} endpoint={data} />
+        <EditEndpointForm key={data.updatedAt} endpoint={data} onSaved={setSaved} />
+        {saved && (
+          <Alert tone="success" className="mt-3">
+            Saved.
+          </Alert>
+        )}
       </Section>
       <Section title="Signing secret">
         <p>
