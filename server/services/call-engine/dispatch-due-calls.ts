@@ -80,6 +80,8 @@ const HOLD_CHECK_MS = 1_000;
  * The dispatcher's step (DESIGN §5, docs/call-engine.md "The dispatcher"): for up to `budgetMs`, a pipeline of claims
  * and placements.
  *
+ * - **Backpressure** (`admitDueCalls`): before each claim, the ended calls awaiting analysis are counted; the claim
+ *   examines at most the room left under `CALL_DISPATCH_MAX_ANALYSIS_BACKLOG`, none at the bound (recovery still runs).
  * - **Claim** (one transaction): recovery first (calls claimed earlier that the voice engine never accepted are placed
  *   again with the same idempotency key after a backoff; after `MAX_DIAL_ATTEMPTS` the call ends `Failed`); then the
  *   due calls that can get a slot within the horizon (`claimableCallIds`: per organization, its capacity), locked with
