@@ -174,6 +174,8 @@ export const calls = pgTable(
     index("calls_in_flight_idx").on(t.updatedAt).where(sql`result_type in ('Calling', 'Processing Analysis')`),
     // The dispatcher's recovery scan: claimed calls the voice engine has not accepted yet (a crash, a refusal).
     index("calls_unplaced_idx").on(t.updatedAt).where(sql`result_type = 'Calling' and provider_call_id is null`),
+    // The dispatcher's backpressure count: ended calls awaiting analysis, per organization (dispatch-admission.ts).
+    index("calls_analysis_backlog_idx").on(t.organizationId).where(sql`result_type = 'Processing Analysis'`),
   ],
 );
 

@@ -69,6 +69,17 @@ function createMetrics() {
       buckets: DURATION_BUCKETS,
       registers: [registry],
     }),
+    dispatchAnalysisBacklog: new client.Gauge({
+      name: "dispatch_analysis_backlog",
+      help: "Ended calls awaiting analysis as this instance's dispatcher last measured them before a claim (stops counting at CALL_DISPATCH_MAX_ANALYSIS_BACKLOG + 1).",
+      registers: [registry],
+    }),
+    dispatchBackpressure: new client.Counter({
+      name: "dispatch_backpressure_claims_total",
+      help: "Dispatcher claims on this instance that the analysis backlog held back (held: no new call claimed; lowered: fewer due calls examined than the claim could take).",
+      labelNames: ["effect"] as const,
+      registers: [registry],
+    }),
     runnerQueueDepth: new client.Gauge({
       name: "runner_queue_depth",
       help: "Background-job requests of the embedded runner: due and waiting for a runner, or running (database, all instances).",
@@ -176,6 +187,13 @@ export function recordWebhookAttempt(params: { outcome: string; trigger: string;
   const metrics = getMetrics();
   metrics.webhookDeliveries.inc({ outcome: params.outcome, trigger: params.trigger });
   metrics.webhookLatency.observe({ outcome: params.outcome }, params.seconds);
+}
+
+/** The dispatcher's admission before a claim (server/services/call-engine/dispatch-admission.ts): what it measured, what it did. */
+export function recordDispatchAdmission(params: { backlog: number; effect: "held" | "lowered" | null }): void {
+  const metrics = getMetrics();
+  metrics.dispatchAnalysisBacklog.set(params.backlog);
+  if (params.effect) metrics.dispatchBackpressure.inc({ effect: params.effect });
 }
 
 /** One request of the serve handler (it may run several steps, each reported through a checkpoint). */

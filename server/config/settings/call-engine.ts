@@ -90,6 +90,12 @@ export const callEngineSettings = {
     default: "`10000`",
     sameOnEveryInstance: true,
   }),
+  CALL_DISPATCH_MAX_ANALYSIS_BACKLOG: setting(wholeNumber(0, 1_000_000).default(500), {
+    description:
+      "Backpressure: ended calls awaiting analysis (`Processing Analysis`, all instances) at which the dispatcher stops claiming new calls; below it a claim takes at most the room left. The wait from a call's end to its analysis stays around this bound divided by the analysis throughput, whatever the campaign's size. Dial-rate limits and caps hold as before; 0 turns the rule off. See docs/call-engine.md \"Backpressure\".",
+    default: "`500`",
+    sameOnEveryInstance: true,
+  }),
   CALL_WATCHDOG_CALLING_TIMEOUT_SECONDS: setting(wholeNumber(1, 86_400).optional(), {
     description:
       "A call may stay `Calling` this long after the provider's last event before the watchdog asks the provider about it. The watchdog fails it only if the provider has no such call; one still in the air waits (docs/call-engine.md \"Watchdog\").",

@@ -65,11 +65,17 @@ export type ClaimResult = {
   /** Claimed and refused `MAX_DIAL_ATTEMPTS` times: to be failed. */
   failed: string[];
   gate: AppliedGate;
+  /** Due calls the claim examined (at most its `limit`). */
+  examined: number;
   /** The earliest moment something may be dialable again as this claim sees it (Infinity: nothing known). */
   nextAt: number;
 };
 
-/** One claim of the dispatcher's step (see `dispatchDueCalls`): recovery, then the due calls through the gate. */
+/**
+ * One claim of the dispatcher's step (see `dispatchDueCalls`): recovery, then the due calls through the gate.
+ * `limit` 0 (backpressure held the claim back): recovery only, and the next moment is the next due call, but not
+ * sooner than half a horizon away (the claims' own pace: the backlog is measured again then).
+ */
 export async function claimOnce(
   db: DbOrTx,
   params: { now: Date; limit: number; horizonMs: number; scope: SQL | undefined; organizationIds?: string[]; checks?: DialCheck[]; held: string[]; engine: string },
@@ -111,7 +117,8 @@ export async function claimOnce(
   });
 
   // 2. The due calls that can get a slot, through the gate.
-  const claimed = await db.transaction(async (tx) => {
+  const heldBack = params.limit === 0;
+  const claimed = heldBack ? null : await db.transaction(async (tx) => {
     const claimable = await claimableCallIds(tx, { now, horizonMs: params.horizonMs, limit: params.limit, organizationIds: params.organizationIds });
     const candidates =
       claimable.ids.length === 0
@@ -124,6 +131,16 @@ export async function claimOnce(
     const gate = await applyGate(tx, candidates, verdicts, slots, now);
     return { gate, claimable, candidates };
   });
+  if (!claimed) {
+    const [due] = await db
+      .select({ scheduledAt: calls.scheduledAt })
+      .from(calls)
+      .where(and(eq(calls.resultType, "Scheduled"), scope))
+      .orderBy(asc(calls.scheduledAt))
+      .limit(1);
+    if (due) later(Math.max(due.scheduledAt.getTime(), now.getTime() + params.horizonMs / 2));
+    return { retry: recovery.retry, failed: recovery.failed, gate: { claimed: [], cancelled: [], deferred: [], waiting: [] }, examined: 0, nextAt };
+  }
   const { gate, claimable, candidates } = claimed;
   for (const item of gate.deferred) later(item.until);
   // A waiting call is looked at again when its check says, never sooner than in 100 ms (no busy loop on a check that
@@ -144,5 +161,5 @@ export async function claimOnce(
     .orderBy(asc(calls.scheduledAt))
     .limit(1);
   if (next) later(next.scheduledAt);
-  return { retry: recovery.retry, failed: recovery.failed, gate, nextAt };
+  return { retry: recovery.retry, failed: recovery.failed, gate, examined: claimable.ids.length, nextAt };
 }

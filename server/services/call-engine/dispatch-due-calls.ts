@@ -8,6 +8,9 @@ import { dialPlanningHorizonMs } from "./dial-rate";
 import { failCall } from "./finalize-call";
 import { limiter } from "@/server/runtime/limiter";
 import { claimOnce } from "./dispatch-claim";
+import { admitDueCalls } from "./dispatch-admission";
+import { getLogger } from "@/server/observability/logger";
+import { recordDispatchAdmission } from "@/server/observability/metrics";
 import { MAX_DIAL_ATTEMPTS, dialRetryDelayMs, logDialed, recordPlacements, refusedReason } from "./dial-placement";
 import { PlaceRequestCache, prepareRequest } from "./place-call-request";
 
@@ -49,6 +52,10 @@ export type DispatchResult = {
   deferred: number;
   /** Verdicts "wait" (rate slots beyond the horizon, a check that said wait), counted per claim. */
   waiting: number;
+  /** Claims that took no new call because the analysis backlog was at its bound (backpressure; recovery still ran). */
+  heldBack: number;
+  /** Ended calls awaiting analysis at the last claim's measurement (at most the bound + 1); null: backpressure off. */
+  backlog: number | null;
   /** The earliest moment something may be dialable again (a due call, a retry, a waiting call), null: nothing known. */
   nextAt: string | null;
 };
@@ -73,6 +80,8 @@ const HOLD_CHECK_MS = 1_000;
  * The dispatcher's step (DESIGN §5, docs/call-engine.md "The dispatcher"): for up to `budgetMs`, a pipeline of claims
  * and placements.
  *
+ * - **Backpressure** (`admitDueCalls`): before each claim, the ended calls awaiting analysis are counted; the claim
+ *   examines at most the room left under `CALL_DISPATCH_MAX_ANALYSIS_BACKLOG`, none at the bound (recovery still runs).
  * - **Claim** (one transaction): recovery first (calls claimed earlier that the voice engine never accepted are placed
  *   again with the same idempotency key after a backoff; after `MAX_DIAL_ATTEMPTS` the call ends `Failed`); then the
  *   due calls that can get a slot within the horizon (`claimableCallIds`: per organization, its capacity), locked with
@@ -95,7 +104,7 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
   const scope = params.organizationIds ? inArray(calls.organizationId, params.organizationIds) : undefined;
   const waitUntil = params.waitUntil ?? sleepUntil(clock);
   const placeSlot = limiter(params.placeConcurrency ?? 16);
-  const result: DispatchResult = { dialed: 0, claims: 0, failedCallIds: [], handOverSequenceIds: [], cancelled: 0, deferred: 0, waiting: 0, nextAt: null };
+  const result: DispatchResult = { dialed: 0, claims: 0, failedCallIds: [], handOverSequenceIds: [], cancelled: 0, deferred: 0, waiting: 0, heldBack: 0, backlog: null, nextAt: null };
   /** Retries of calls the engine refused in this step (they are not seen by the claims' recovery until then). */
   let retryAt = Infinity;
   const cache = new PlaceRequestCache();
@@ -186,9 +195,19 @@ export async function dispatchDueCalls(db: DbOrTx, params: DispatchParams): Prom
   try {
     for (;;) {
       await refreshHolds();
+      // Backpressure: the claim examines at most the room left under the analysis backlog's bound (0: none).
+      const admission = await admitDueCalls(db, { limit, organizationIds: params.organizationIds });
       const now = clock();
-      const claim = await claimOnce(db, { now, limit, horizonMs, scope, organizationIds: params.organizationIds, checks: params.checks, held: [...held.keys()], engine: params.voiceEngine.kind });
+      const claim = await claimOnce(db, { now, limit: admission.limit, horizonMs, scope, organizationIds: params.organizationIds, checks: params.checks, held: [...held.keys()], engine: params.voiceEngine.kind });
       result.claims += 1;
+      if (admission.backlog !== null) {
+        result.backlog = admission.backlog;
+        const effect = admission.limit === 0 ? "held" : admission.limit < limit && claim.examined >= admission.limit ? "lowered" : null;
+        recordDispatchAdmission({ backlog: admission.backlog, effect });
+        if (effect === "held" && result.heldBack++ === 0) {
+          getLogger("call-engine").info({ backlog: admission.backlog, bound: admission.bound }, "dispatch held back: ended calls await analysis");
+        }
+      }
       for (const callId of claim.failed) {
         const outcome = await failCall(db, { callId, now, reason: refusedReason(`no answer from the voice engine after ${MAX_DIAL_ATTEMPTS} attempts`) });
         if (outcome.finalized) result.failedCallIds.push(callId);

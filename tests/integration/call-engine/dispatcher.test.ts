@@ -5,6 +5,7 @@ import { eq, inArray } from "drizzle-orm";
 import { beforeAll, describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
 import { calls, organizations, sequences } from "@/db/schema";
+import { getMetrics } from "@/server/observability/metrics";
 import { pickFromPhoneNumber } from "@/server/services/call-engine/call-context";
 import { dispatchDueCalls } from "@/server/services/call-engine/dial-call";
 import { dialChecks, type DialCheck } from "@/server/services/call-engine/dial-gate";
@@ -406,5 +407,128 @@ describe("dispatcher: the pipelined step", () => {
     expect(held.providerCallId).toMatch(/^sim-/);
     expect(held.dialAttempts).toBe(1);
     expect(result.dialed).toBeGreaterThan(20);
+  });
+});
+
+describe("dispatcher: backpressure (the analysis backlog)", () => {
+  /** Ended calls of `organizationId` awaiting analysis: `count` sequences whose call is `Processing Analysis`. */
+  async function analysisBacklog(agent: Awaited<ReturnType<typeof dueCalls>>["agent"], count: number) {
+    const callIds: string[] = [];
+    for (let i = 0; i < count; i++) {
+      const created = await enroll(db, { agent, phoneNumber: `+1303557${String(1000 + i)}`, bypassCallWindows: true, scheduledAt: START, now: START, withoutRunner: true });
+      const [call] = await db
+        .update(calls)
+        .set({ resultType: "Processing Analysis", dialedAt: START, endedAt: START, providerCallId: `sim-backlog-${created.sequenceId}` })
+        .where(eq(calls.sequenceId, created.sequenceId))
+        .returning({ id: calls.id });
+      callIds.push(call!.id);
+    }
+    return callIds;
+  }
+  const analysed = (callIds: string[]) => db.update(calls).set({ resultType: "Goal Not Completed", analyzedAt: START }).where(inArray(calls.id, callIds));
+  const heldClaims = async () => (await getMetrics().dispatchBackpressure.get()).values.find((value) => value.labels.effect === "held")?.value ?? 0;
+
+  it("claims nothing while the backlog is at its bound, only the room left below it, and dials at the rate once it drains", async () => {
+    process.env.CALL_DISPATCH_MAX_ANALYSIS_BACKLOG = "30";
+    try {
+      const clock = createTestClock(START);
+      const engine = simulator(clock);
+      const { organization, agent, rows } = await dueCalls(40);
+      const backlog = await analysisBacklog(agent, 35);
+      const tick = () => withoutNumberLimit(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait }));
+
+      // 35 ended calls await analysis, bound 30: no call is claimed (the count stops at bound + 1); the step says when
+      // to look again (half a horizon on), and the metric counts the held claim.
+      const heldBefore = await heldClaims();
+      const held = await tick();
+      expect(held.dialed).toBe(0);
+      expect(held.claims).toBe(1);
+      expect(held.heldBack).toBe(1);
+      expect(held.backlog).toBe(31);
+      expect(held.nextAt).toBe(new Date(START.getTime() + 500).toISOString());
+      expect((await rows()).every((row) => row.resultType === "Scheduled" && row.dialSlotAt === null)).toBe(true);
+      expect(await heldClaims()).toBe(heldBefore + 1);
+
+      // Seven analysed: 28 left, room for 2 — the claim takes two calls although the rate has 11 slots.
+      await analysed(backlog.slice(0, 7));
+      clock.set(new Date(START.getTime() + 1000));
+      const lowered = await tick();
+      expect(lowered.heldBack).toBe(0);
+      expect(lowered.backlog).toBe(28);
+      expect(lowered.dialed).toBe(2);
+      expect((await rows()).filter((row) => row.resultType === "Calling")).toHaveLength(2);
+
+      // Drained (room for 30): the organization's dial rate (10/s, a second's burst credit) alone decides again —
+      // slots 100 ms apart from START + 1 s (the cursor raised to now − 1 s) to the horizon's end, START + 3 s.
+      await analysed(backlog.slice(7));
+      clock.set(new Date(START.getTime() + 2000));
+      const resumed = await tick();
+      expect(resumed.backlog).toBe(0);
+      expect(resumed.heldBack).toBe(0);
+      expect(resumed.dialed).toBe(21);
+      const slots = (await rows())
+        .filter((row) => row.dialSlotAt)
+        .map((row) => row.dialSlotAt!.getTime())
+        .sort((a, b) => a - b);
+      expect(slots).toHaveLength(23);
+      for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBeGreaterThanOrEqual(100);
+    } finally {
+      delete process.env.CALL_DISPATCH_MAX_ANALYSIS_BACKLOG;
+    }
+  });
+
+  it("a held step measures again at each claim (every half horizon) and resumes within the step once the backlog drains", async () => {
+    process.env.CALL_DISPATCH_MAX_ANALYSIS_BACKLOG = "30";
+    try {
+      const clock = createTestClock(START);
+      const engine = simulator(clock);
+      const { organization, agent, rows } = await dueCalls(40);
+      const backlog = await analysisBacklog(agent, 30);
+      const time = virtualTime(clock);
+      const recorder = claimRecorder();
+      // The analysis catches up at START + 1 s, before that moment's claim.
+      let drained = false;
+      const waitUntil = async (at: Date) => {
+        await time.waitUntil(at);
+        if (!drained && at.getTime() >= START.getTime() + 1000) {
+          drained = true;
+          await analysed(backlog);
+        }
+      };
+      const step = await withoutNumberLimit(() =>
+        dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil, budgetMs: 2500, checks: recorder.checks }),
+      ).finally(time.stop);
+      // Claims at +0, +0.5 (held: nothing examined, the gate never ran), then +1, +1.5, +2 s at the rate's pace.
+      expect(step.claims).toBe(5);
+      expect(step.heldBack).toBe(2);
+      expect(step.backlog).toBe(0);
+      expect(recorder.claims.map((claim) => claim.at - START.getTime())).toEqual([1000, 1500, 2000]);
+      const slots = (await rows())
+        .filter((row) => row.dialSlotAt)
+        .map((row) => row.dialSlotAt!.getTime())
+        .sort((a, b) => a - b);
+      expect(step.dialed).toBe(slots.length);
+      // 10/s from START + 1 s (a second's burst credit: the cursor raised to START) … the last horizon's end, START + 3 s.
+      expect(slots[0]).toBeGreaterThanOrEqual(START.getTime());
+      expect(slots.at(-1)).toBeLessThanOrEqual(START.getTime() + 3000);
+      for (let i = 1; i < slots.length; i++) expect(slots[i]! - slots[i - 1]!).toBe(100);
+    } finally {
+      delete process.env.CALL_DISPATCH_MAX_ANALYSIS_BACKLOG;
+    }
+  });
+
+  it("a bound of 0 turns the rule off: the backlog is not measured and the rate decides", async () => {
+    process.env.CALL_DISPATCH_MAX_ANALYSIS_BACKLOG = "0";
+    try {
+      const clock = createTestClock(START);
+      const engine = simulator(clock);
+      const { organization, agent } = await dueCalls(20);
+      await analysisBacklog(agent, 3);
+      const step = await withoutNumberLimit(() => dispatchDueCalls(db, { clock: clock.now, voiceEngine: engine, organizationIds: [organization.id], waitUntil: noWait }));
+      expect(step.backlog).toBeNull();
+      expect(step.dialed).toBe(11);
+    } finally {
+      delete process.env.CALL_DISPATCH_MAX_ANALYSIS_BACKLOG;
+    }
   });
 });

@@ -1,0 +1,1 @@
+CREATE INDEX "calls_analysis_backlog_idx" ON "calls" USING btree ("organization_id") WHERE result_type = 'Processing Analysis';
