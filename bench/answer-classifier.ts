@@ -18,7 +18,7 @@ import { buildCorpus, type Opening } from "@/tests/fixtures/answer-corpus/corpus
 import { replayOpening } from "@/tests/fixtures/answer-corpus/replay";
 
 const SEED = Number(process.env.ANSWER_CORPUS_SEED ?? 37);
-type Outcome = { opening: Opening; predicted: AnswerClass | "none"; settledAtMs: number | null; beepEndMs: number | null };
+type Outcome = { opening: Opening; predicted: AnswerClass | "none"; settledAtMs: number | null; beepEndMs: number | null; classesSaid: Array<AnswerClass | "none"> };
 
 const percent = (share: number) => `${(share * 100).toFixed(1)} %`;
 const quantile = (values: number[], q: number) => {
@@ -58,8 +58,9 @@ const amdAlone: Outcome[] = [];
 const replayStarted = performance.now();
 for (const opening of corpus) {
   const replay = replayOpening(opening);
-  classified.push({ opening, predicted: replay.final?.answerClass ?? "none", settledAtMs: replay.settledAtMs, beepEndMs: replay.final?.beepEndMs ?? null });
-  amdAlone.push({ opening, predicted: amdClass(opening.amd?.answeredBy), settledAtMs: opening.amd?.atMs ?? null, beepEndMs: null });
+  classified.push({ opening, predicted: replay.final?.answerClass ?? "none", settledAtMs: replay.settledAtMs, beepEndMs: replay.final?.beepEndMs ?? null, classesSaid: replay.verdicts.map((verdict) => verdict.answerClass) });
+  const amd = amdClass(opening.amd?.answeredBy);
+  amdAlone.push({ opening, predicted: amd, settledAtMs: opening.amd?.atMs ?? null, beepEndMs: null, classesSaid: [amd] });
 }
 const replayMs = performance.now() - replayStarted;
 const audioSeconds = corpus.reduce((sum, opening) => sum + opening.ulaw.length / 8000, 0);
@@ -68,6 +69,11 @@ const accuracy = (outcomes: Outcome[]) => outcomes.filter((outcome) => outcome.p
 const humansMissed = (outcomes: Outcome[]) => {
   const humans = outcomes.filter((outcome) => outcome.opening.label === "human");
   return humans.filter((outcome) => outcome.predicted !== "human").length / humans.length;
+};
+/** People given another verdict at any moment, even one revised later (an agent would have acted on it). */
+const humansEverMissed = (outcomes: Outcome[]) => {
+  const humans = outcomes.filter((outcome) => outcome.opening.label === "human");
+  return humans.filter((outcome) => outcome.classesSaid.some((said) => said !== "human")).length / humans.length;
 };
 const settled = (outcomes: Outcome[], label: AnswerClass) =>
   outcomes.filter((outcome) => outcome.opening.label === label && outcome.predicted === label && outcome.settledAtMs !== null).map((outcome) => outcome.settledAtMs!);
@@ -119,6 +125,7 @@ console.log(
 
 const goals = [
   { name: "people classed as anything but human", value: humansMissed(classified), amd: humansMissed(amdAlone), met: humansMissed(classified) <= 0.01, show: percent },
+  { name: "people given another verdict at any moment", value: humansEverMissed(classified), amd: humansEverMissed(amdAlone), met: humansEverMissed(classified) <= 0.01, show: percent },
   { name: "overall accuracy", value: accuracy(classified), amd: accuracy(amdAlone), met: accuracy(classified) >= 0.97, show: percent },
   { name: "human verdict after the first word, median", value: quantile(firstWord, 0.5), amd: quantile(amdFirstWord, 0.5), met: quantile(firstWord, 0.5) <= 1000, show: ms },
   { name: "voicemail with a beep decided by the beep's end", value: byBeepEnd(classified), amd: byBeepEnd(amdAlone), met: byBeepEnd(classified) >= 0.97, show: percent },
