@@ -1,13 +1,12 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import type { AnsweredByActions, GreetingMode } from "./call-quality";
+import type { StepType } from "./kinds";
 import { organizations } from "./organizations";
 
 export const agentStatus = pgEnum("agent_status", ["ACTIVE", "PAUSED", "ARCHIVED"]);
 
 export type TimeWindow = { startTime: number; endTime: number };
-export const stepTypes = ["CALL", "EMAIL", "SMS"] as const;
-export type StepType = (typeof stepTypes)[number];
 export type AgentStep = {
   stepType: StepType;
   /** EMAIL: the subject template (docs/sequences.md "Templates"). */

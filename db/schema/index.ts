@@ -1,5 +1,6 @@
 export * from "./organizations";
 export * from "./agents";
+export * from "./kinds";
 export * from "./credits";
 export * from "./sequences";
 export * from "./rate-limits";

@@ -1,11 +1,10 @@
 import { sql } from "drizzle-orm";
 import { index, integer, pgTable, primaryKey, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
 import { agents } from "./agents";
+import type { MessageChannel } from "./kinds";
 import { organizations } from "./organizations";
 import { sequences } from "./sequences";
 
-export const messageChannels = ["email", "sms"] as const;
-export type MessageChannel = (typeof messageChannels)[number];
 export type MessageDirection = "outbound" | "inbound";
 
 /**

@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { stepTypes } from "@/db/schema/kinds";
 import { MAX_STEP_DAY_OFFSET, MAX_STEP_DELAY_SECONDS, MAX_TEMPLATE_BODY_LENGTH, MAX_TEMPLATE_SUBJECT_LENGTH } from "./limits";
 import { idText } from "./text";
 
@@ -47,7 +48,7 @@ export const ZTimeWindowSchema = z.object({
 });
 
 export const ZStepSchema = z.object({
-  stepType: z.enum(["CALL", "EMAIL", "SMS"]).describe("`CALL`, `EMAIL` (needs the contact's `toEmailAddress`) or `SMS`."),
+  stepType: z.enum(stepTypes).describe("`CALL`, `EMAIL` (needs the contact's `toEmailAddress`) or `SMS`."),
   subject: z.string().max(MAX_TEMPLATE_SUBJECT_LENGTH).nullable().optional().describe("EMAIL: the subject template (`{{variable}}` placeholders, docs/sequences.md)."),
   body: z.string().max(MAX_TEMPLATE_BODY_LENGTH).nullable().optional().describe("EMAIL and SMS: the body template (plain text with `{{variable}}` placeholders; an SMS renders to at most 3 segments)."),
   delaySeconds: z.number().int().min(0).describe("Delay after the previous step ended."),

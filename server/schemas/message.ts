@@ -1,11 +1,11 @@
 import { z } from "zod";
-import { messageStatuses } from "@/db/schema";
+import { messageChannels, messageStatuses } from "@/db/schema";
 
 /** An EMAIL or SMS step of a sequence, or an SMS reply (additive to the call objects: docs/sequences.md). */
 export const ZSequenceMessageSchema = z
   .object({
     messageId: z.string().describe("Format `message.<id>`."),
-    channel: z.enum(["email", "sms"]),
+    channel: z.enum(messageChannels),
     direction: z.enum(["outbound", "inbound"]).describe("`outbound`: a step of the sequence; `inbound`: an SMS reply from the contact."),
     stepNumber: z.number().int().nullable().describe("Position of the step in the sequence (null for replies)."),
     status: z.enum(messageStatuses).describe("scheduled, sending, sent, delivered, undelivered, failed, bounced, skipped (outbound); received (inbound)."),

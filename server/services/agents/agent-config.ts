@@ -6,6 +6,7 @@ import type { TAgentConfig } from "@/server/schemas/agent-config";
 import { validateBookingConfig } from "@/server/services/calendar/booking-config";
 import { normalizePhoneNumber } from "@/server/services/phone/normalize-phone-number";
 import { canonicalTimezone } from "@/server/services/phone/timezones";
+import { STEP_TEMPLATE_FIELDS } from "@/server/services/sequences/step-kinds";
 import {
   countSmsSegments,
   findUnknownTemplateVariable,
@@ -180,14 +181,15 @@ function normalizeStepTemplates(steps: TAgentConfig["steps"], agent: { agentName
   const known = knownTemplateVariables(agent.inputVariables.map((variable) => variable.slug));
   const sample = sampleTemplateValues({ agentName: agent.agentName, inputVariables: agent.inputVariables });
   return steps.map((step, i) => {
-    if (step.stepType === "CALL") {
+    const fields = STEP_TEMPLATE_FIELDS[step.stepType];
+    if (!fields.body) {
       const { subject: _subject, body: _body, ...call } = step;
       return call;
     }
     const body = step.body?.trim() ?? "";
     if (!body) invalid(`steps.${i}.body`, `an ${step.stepType} step needs a message`);
-    const subject = step.stepType === "EMAIL" ? (step.subject?.trim() ?? "") : null;
-    if (step.stepType === "EMAIL" && !subject) invalid(`steps.${i}.subject`, `an EMAIL step needs a subject`);
+    const subject = fields.subject ? (step.subject?.trim() ?? "") : null;
+    if (fields.subject && !subject) invalid(`steps.${i}.subject`, `an ${step.stepType} step needs a subject`);
     for (const [field, template] of [["subject", subject], ["body", body]] as const) {
       const unknown = template === null ? null : findUnknownTemplateVariable(template, known);
       if (unknown !== null) invalid(`steps.${i}.${field}`, `unknown template variable {{${unknown}}} (use ${[...known].map((name) => `{{${name}}}`).join(", ")})`);

@@ -8,6 +8,7 @@ import { inCpuStage } from "@/server/observability/stage-cpu";
 import { failedCallAnalysis } from "./analyze-call";
 import { announceSkippedMessages, endSequencesOfContact } from "@/server/services/sequences/end-sequences-of-contact";
 import { scheduleNextStep } from "@/server/services/sequences/message-steps";
+import { messageChannelOf } from "@/server/services/sequences/step-kinds";
 import { findExtractionDefinitions } from "./call-context";
 import { chargeCall, humanLegSecondsOf } from "./charging";
 import { sequenceMoveFor } from "./lifecycle";
@@ -148,7 +149,7 @@ function finalizeInTransaction(db: DbOrTx, params: FinalizeCallParams): Promise<
     if (sequence.lifecycleStatus === "in progress" && call.direction === "outbound") {
       const move = sequenceMoveFor(resultType);
       // Goal Completed ends the calling, not the EMAIL/SMS steps after it (docs/sequences.md "One lifecycle").
-      const messagesLeft = resultType === "Goal Completed" && sequence.steps.slice(call.stepNumber).some((step) => step.stepType !== "CALL");
+      const messagesLeft = resultType === "Goal Completed" && sequence.steps.slice(call.stepNumber).some((step) => messageChannelOf(step.stepType) !== null);
       if (move.kind === "end" && !messagesLeft) {
         lifecycleStatus = move.lifecycleStatus;
         await tx.update(sequences).set({ lifecycleStatus, endedAt: now, updatedAt: now }).where(eq(sequences.id, sequence.id));

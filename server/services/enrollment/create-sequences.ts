@@ -4,7 +4,7 @@ import { bulkBatches, sequences, type ChainStatus, type ResultType } from "@/db/
 import { newId } from "@/server/ids";
 import { newMessageId } from "@/server/services/sequences/message-steps";
 import { planNextStep, type StepPlan } from "@/server/services/scheduling/compute-step-due-at";
-import { messageChannelOf } from "@/server/services/sequences/message-steps";
+import { messageChannelOf } from "@/server/services/sequences/step-kinds";
 import type { EnrollmentContact } from "./contact";
 import type { AgentSnapshot } from "./schedulable-agent";
 
@@ -251,8 +251,8 @@ async function writeSequences<C extends PlannedContact>(
       chainPosition,
       scheduledAt,
       plan,
-      callId: plan?.stepType === "CALL" ? newId("call") : null,
-      messageId: plan && plan.stepType !== "CALL" ? newMessageId() : null,
+      callId: plan && !messageChannelOf(plan.stepType) ? newId("call") : null,
+      messageId: plan && messageChannelOf(plan.stepType) ? newMessageId() : null,
     };
   });
 

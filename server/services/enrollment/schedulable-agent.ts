@@ -2,6 +2,7 @@ import type { DbOrTx } from "@/db";
 import { findInputVariableDefinitions, getAgentOrThrow } from "@/db/queries/agents";
 import type { AgentStep, BookingConfig } from "@/db/schema";
 import { AppError } from "@/server/errors";
+import { STEP_TEMPLATE_FIELDS } from "@/server/services/sequences/step-kinds";
 
 /** `scheduledBy` of sequences created through the API key (dashboard-created ones carry "dashboard"). */
 export const API_SCHEDULED_BY = "api";
@@ -53,7 +54,10 @@ export async function getSchedulableAgent(
   const agent = await getAgentOrThrow(db, params);
   if (agent.status === "ARCHIVED") throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} is archived and cannot be scheduled.`);
   if (agent.steps.length === 0) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} has no steps in its sequence.`);
-  const silent = agent.steps.findIndex((step) => step.stepType !== "CALL" && (!step.body?.trim() || (step.stepType === "EMAIL" && !step.subject?.trim())));
+  const silent = agent.steps.findIndex((step) => {
+    const fields = STEP_TEMPLATE_FIELDS[step.stepType];
+    return (fields.body && !step.body?.trim()) || (fields.subject && !step.subject?.trim());
+  });
   if (silent >= 0) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} cannot be scheduled: its ${agent.steps[silent]!.stepType} step ${silent + 1} has no message.`);
   const bookingProblem = bookingConfigProblem(agent.bookingConfig);
   if (bookingProblem) throw new AppError("AGENT_MISCONFIGURED", `Agent ${agent.id} cannot be scheduled: ${bookingProblem}.`);

@@ -1,6 +1,6 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
-import { agents, creditTransactions, emailSuppressions, optOuts, organizations, sequenceMessages, sequences } from "@/db/schema";
+import { agents, creditTransactions, emailSuppressions, optOuts, organizations, sequenceMessages, sequences, type AgentStep, type MessageChannel } from "@/db/schema";
 import { findSmsSenders } from "@/db/queries/numbers";
 import { getConfig } from "@/server/config/env";
 import { mailSettings } from "@/server/config/settings";
@@ -22,6 +22,7 @@ import { unsubscribeUrl } from "./unsubscribe-token";
 
 type MessageRow = typeof sequenceMessages.$inferSelect;
 type SequenceRow = typeof sequences.$inferSelect;
+type AgentRow = typeof agents.$inferSelect;
 
 /** Attempts of one message before it fails for good: the first, then one per webhook retry delay (DESIGN §6). */
 export const MAX_MESSAGE_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
@@ -40,8 +41,8 @@ export type SendSequenceMessageOutcome =
 
 type Prepared =
   | { kind: "done"; outcome: SendSequenceMessageOutcome; event?: MessageEventType }
-  | { kind: "email"; message: MessageRow; email: OutgoingEmail }
-  | { kind: "sms"; message: MessageRow; to: string; from: string; body: string };
+  /** Claimed (`sending`) and rendered; `send` hands it to its channel's transport, outside any transaction. */
+  | { kind: "send"; message: MessageRow; send: (transports: MessageTransports) => Promise<SendResult> };
 
 const QUIET_HOURS_FALLBACK_MS = 86_400_000;
 
@@ -75,16 +76,7 @@ export async function sendSequenceMessage(db: Db, params: { messageId: string; n
   }
   let result: SendResult;
   try {
-    if (prepared.kind === "email") {
-      const transport = params.transports.email();
-      await transport.send(prepared.email);
-      result = { ok: true, providerMessageId: null, segments: null, transport: transport.kind };
-    } else {
-      const messaging = await params.transports.sms();
-      const statusCallback = `${messaging.settings.publicBaseUrl}${TWILIO_MESSAGE_STATUS_PATH}?messageId=${encodeURIComponent(messageId)}`;
-      const sent = await messaging.transport.send({ to: prepared.to, from: prepared.from, body: prepared.body, statusCallback });
-      result = { ok: true, providerMessageId: sent.sid, segments: sent.segments, transport: "twilio" };
-    }
+    result = await prepared.send(params.transports);
   } catch (error) {
     const known = error instanceof EmailSendError || error instanceof SmsSendError;
     result = {
@@ -152,18 +144,38 @@ async function prepare(tx: Tx, params: { messageId: string; now: Date; random?: 
     if (opens > now.getTime()) return defer(new Date(opens));
   }
 
-  if (message.channel === "email") {
-    const to = sequence.toEmailAddress?.trim() ?? "";
-    if (!to) return skip("Skipped: the contact has no email address.", { advance: true });
-    const [suppressed] = await tx
-      .select({ email: emailSuppressions.email })
-      .from(emailSuppressions)
-      .where(and(eq(emailSuppressions.organizationId, sequence.organizationId), eq(emailSuppressions.email, to.toLowerCase())))
-      .limit(1);
-    if (suppressed) return skip("Skipped: the address unsubscribed from this organization's emails.", { advance: true });
-    return prepareEmail(tx, { message, sequence, agentName: agent.name, step: { subject: step.subject ?? "", body: step.body ?? "" }, to, now });
-  }
+  return PREPARE_BY_CHANNEL[message.channel](tx, { message, sequence, agent, step, now, skip, defer });
+}
 
+type PrepareContext = {
+  message: MessageRow;
+  sequence: SequenceRow;
+  agent: AgentRow;
+  step: AgentStep;
+  now: Date;
+  skip: (reason: string, options: { advance: boolean }) => Promise<Prepared>;
+  defer: (until: Date) => Promise<Prepared>;
+};
+
+/** Each channel's own checks, rendering and claim, after the checks every message shares (in `prepare`'s transaction). */
+const PREPARE_BY_CHANNEL: Record<MessageChannel, (tx: Tx, context: PrepareContext) => Promise<Prepared>> = {
+  email: prepareEmailStep,
+  sms: prepareSmsStep,
+};
+
+async function prepareEmailStep(tx: Tx, { message, sequence, agent, step, now, skip }: PrepareContext): Promise<Prepared> {
+  const to = sequence.toEmailAddress?.trim() ?? "";
+  if (!to) return skip("Skipped: the contact has no email address.", { advance: true });
+  const [suppressed] = await tx
+    .select({ email: emailSuppressions.email })
+    .from(emailSuppressions)
+    .where(and(eq(emailSuppressions.organizationId, sequence.organizationId), eq(emailSuppressions.email, to.toLowerCase())))
+    .limit(1);
+  if (suppressed) return skip("Skipped: the address unsubscribed from this organization's emails.", { advance: true });
+  return prepareEmail(tx, { message, sequence, agentName: agent.name, step: { subject: step.subject ?? "", body: step.body ?? "" }, to, now });
+}
+
+async function prepareSmsStep(tx: Tx, { message, sequence, agent, step, now, skip, defer }: PrepareContext): Promise<Prepared> {
   const [optedOut] = await tx
     .select({ phoneNumber: optOuts.phoneNumber })
     .from(optOuts)
@@ -184,9 +196,19 @@ async function prepare(tx: Tx, params: { messageId: string; now: Date; random?: 
   const [claimed] = await tx
     .update(sequenceMessages)
     .set({ status: "sending", attempts: sql`${sequenceMessages.attempts} + 1`, nextAttemptAt: null, toAddress: sequence.phoneNumber, fromAddress: from, body, segments, transport: "twilio", updatedAt: now })
-    .where(eq(sequenceMessages.id, messageId))
+    .where(eq(sequenceMessages.id, message.id))
     .returning();
-  return { kind: "sms", message: claimed!, to: sequence.phoneNumber, from, body };
+  const to = sequence.phoneNumber;
+  return {
+    kind: "send",
+    message: claimed!,
+    send: async (transports) => {
+      const messaging = await transports.sms();
+      const statusCallback = `${messaging.settings.publicBaseUrl}${TWILIO_MESSAGE_STATUS_PATH}?messageId=${encodeURIComponent(message.id)}`;
+      const sent = await messaging.transport.send({ to, from, body, statusCallback });
+      return { ok: true, providerMessageId: sent.sid, segments: sent.segments, transport: "twilio" };
+    },
+  };
 }
 
 /** A rendered SMS longer than MAX_SMS_SEGMENTS (long variable values) is cut to fit, ending with "…". */
@@ -246,13 +268,48 @@ async function prepareEmail(
     })
     .where(eq(sequenceMessages.id, message.id))
     .returning();
-  return { kind: "email", message: claimed!, email };
+  return {
+    kind: "send",
+    message: claimed!,
+    send: async (transports) => {
+      const transport = transports.email();
+      await transport.send(email);
+      return { ok: true, providerMessageId: null, segments: null, transport: transport.kind };
+    },
+  };
 }
 
+type ChannelAccounting = {
+  /** The segments a sent message is billed for (the transport's count, else the one rendered); null where the channel has none. */
+  sentSegments: (reported: number | null, rendered: number | null) => number | null;
+  /** Credits of a sent message (docs/sequences.md "Costs"). */
+  credits: (segments: number | null) => number;
+  /** Its line in the credit ledger. */
+  ledgerDescription: (messageId: string, segments: number | null) => string;
+  /** Whether a final refusal with this code is a bounce (the address does not exist) rather than a failure. */
+  isBounce: (code: string | null) => boolean;
+};
+
+const CHANNEL_ACCOUNTING: Record<MessageChannel, ChannelAccounting> = {
+  email: {
+    sentSegments: () => null,
+    credits: () => getConfig().SEQUENCE_EMAIL_CREDITS,
+    ledgerDescription: (messageId) => `Email ${messageId}`,
+    // The receiving server refused the mailbox (SMTP 550–553 at send time): a bounce, known now. Bounces that arrive
+    // later as delivery-status mail are not read (no inbound mailbox).
+    isBounce: (code) => /^55[0-3]$/.test(code ?? ""),
+  },
+  sms: {
+    sentSegments: (reported, rendered) => reported ?? rendered,
+    credits: (segments) => getConfig().SEQUENCE_SMS_SEGMENT_CREDITS * Math.max(1, segments ?? 1),
+    ledgerDescription: (messageId, segments) => `SMS ${messageId}: ${segments ?? 1} segment${(segments ?? 1) === 1 ? "" : "s"}`,
+    isBounce: () => false,
+  },
+};
+
 /** Credits of a sent message (docs/sequences.md "Costs"): per email, per SMS segment. */
-export function creditsForMessage(channel: MessageRow["channel"], segments: number | null): number {
-  const config = getConfig();
-  return channel === "email" ? config.SEQUENCE_EMAIL_CREDITS : config.SEQUENCE_SMS_SEGMENT_CREDITS * Math.max(1, segments ?? 1);
+export function creditsForMessage(channel: MessageChannel, segments: number | null): number {
+  return CHANNEL_ACCOUNTING[channel].credits(segments);
 }
 
 async function recordResult(
@@ -272,7 +329,7 @@ async function recordResult(
     sequence.lifecycleStatus === "in progress" ? scheduleNextStep(tx, { sequence, afterStepNumber: message.stepNumber!, endedAt: now, now, random: params.random }) : Promise.resolve(null);
 
   if (result.ok) {
-    const segments = message.channel === "sms" ? (result.segments ?? message.segments) : null;
+    const segments = CHANNEL_ACCOUNTING[message.channel].sentSegments(result.segments, message.segments);
     const credits = creditsForMessage(message.channel, segments);
     // A delivery callback that raced ahead of this write (providerStatus) decides the state.
     const reported = current.providerStatus === "delivered" || current.providerStatus === "undelivered" || current.providerStatus === "failed" ? current.providerStatus : null;
@@ -299,7 +356,7 @@ async function recordResult(
           agentId: message.agentId,
           messageId: message.id,
           credits,
-          description: message.channel === "email" ? `Email ${message.id}` : `SMS ${message.id}: ${segments ?? 1} segment${(segments ?? 1) === 1 ? "" : "s"}`,
+          description: CHANNEL_ACCOUNTING[message.channel].ledgerDescription(message.id, segments),
           createdAt: now,
         })
         .onConflictDoNothing({ target: creditTransactions.messageId });
@@ -310,9 +367,7 @@ async function recordResult(
   const final = result.permanent || current.attempts >= MAX_MESSAGE_ATTEMPTS;
   const retryInMs = RETRY_SCHEDULE_MS[Math.max(0, current.attempts - 1)] ?? RETRY_SCHEDULE_MS[RETRY_SCHEDULE_MS.length - 1]!;
   const nextAttemptAt = final ? null : new Date(now.getTime() + retryInMs);
-  // The receiving server refused the mailbox (SMTP 550–553 at send time): a bounce, known now. Bounces that arrive
-  // later as delivery-status mail are not read (no inbound mailbox).
-  const bounced = final && message.channel === "email" && /^55[0-3]$/.test(result.code ?? "");
+  const bounced = final && CHANNEL_ACCOUNTING[message.channel].isBounce(result.code);
   await tx
     .update(sequenceMessages)
     .set({ status: bounced ? "bounced" : "failed", error: result.error, errorCode: result.code, nextAttemptAt, updatedAt: now })

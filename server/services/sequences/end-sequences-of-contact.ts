@@ -3,7 +3,8 @@ import type { DbOrTx, Tx } from "@/db";
 import { calls, sequenceMessages, sequences } from "@/db/schema";
 import { newId } from "@/server/ids";
 import { recordMessageEvent } from "@/server/services/events/record-message-event";
-import { messageChannelOf, newMessageId } from "./message-steps";
+import { newMessageId } from "./message-steps";
+import { MESSAGE_RECIPIENT_OF, messageChannelOf } from "./step-kinds";
 
 export type EndSequencesOfContactParams = {
   organizationId: string;
@@ -112,7 +113,7 @@ async function recordStepsNotCreated(tx: Tx, params: { sequences: SequenceRow[];
         status: "skipped",
         error: summary,
         nextAttemptAt: null,
-        toAddress: channel === "email" ? (sequence.toEmailAddress ?? "") : sequence.phoneNumber,
+        toAddress: MESSAGE_RECIPIENT_OF[channel](sequence),
       });
     });
   }

@@ -1,18 +1,12 @@
 import { and, eq } from "drizzle-orm";
 import type { Tx } from "@/db";
-import { agents, calls, sequenceMessages, sequences, type AgentStep, type MessageChannel } from "@/db/schema";
+import { agents, calls, sequenceMessages, sequences, type MessageChannel } from "@/db/schema";
 import { newId } from "@/server/ids";
 import { planNextStep } from "@/server/services/scheduling/compute-step-due-at";
+import { MESSAGE_RECIPIENT_OF, messageChannelOf } from "./step-kinds";
 
 export function newMessageId(): string {
   return newId("message");
-}
-
-/** The channel of a step that is a message (EMAIL, SMS); null for a CALL. */
-export function messageChannelOf(stepType: AgentStep["stepType"]): MessageChannel | null {
-  if (stepType === "EMAIL") return "email";
-  if (stepType === "SMS") return "sms";
-  return null;
 }
 
 type SequenceRow = typeof sequences.$inferSelect;
@@ -102,7 +96,7 @@ export async function scheduleNextStep(tx: Tx, params: ScheduleNextStepParams): 
       status: "scheduled",
       scheduledAt: plan.dueAt,
       nextAttemptAt: plan.dueAt,
-      toAddress: channel === "email" ? (sequence.toEmailAddress ?? "") : sequence.phoneNumber,
+      toAddress: MESSAGE_RECIPIENT_OF[channel](sequence),
       createdAt: now,
       updatedAt: now,
     });

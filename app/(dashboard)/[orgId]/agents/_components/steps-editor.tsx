@@ -6,11 +6,19 @@ import { Field } from "../../../../_components/ui/field";
 import { formatTimeWindow } from "../../../../_components/ui/format";
 import { Input, NativeSelect } from "../../../../_components/ui/input";
 import { useIsClient, viewerTimezone } from "../../../../_components/ui/time";
+import { stepTypes, type StepType } from "@/db/schema/kinds";
 import type { AgentDraft } from "./agent-draft";
 import { MessageStepFields, type TemplateContext } from "./message-step-fields";
 import { clockToMinutes, formatInZone, instantInZone, isValidZone, minutesToClock } from "./time-window";
 
 type Step = AgentDraft["steps"][number];
+
+/** The type select's options, one per step type (db/schema/kinds.ts). */
+const STEP_TYPE_OPTIONS: Record<StepType, string> = {
+  CALL: "Call",
+  EMAIL: "Email (needs the contact's email)",
+  SMS: "Text message (SMS)",
+};
 const UNITS = [
   { label: "minutes", seconds: 60 },
   { label: "hours", seconds: 3600 },
@@ -119,9 +127,11 @@ export function StepsEditor({
             <div className="grid grid-cols-1 items-start gap-3 sm:grid-cols-2 lg:grid-cols-3">
               <Field label="Type" id={`step-${i}-type`}>
                 <NativeSelect value={step.stepType} onChange={(e) => update(i, (s) => ({ ...s, stepType: e.target.value as Step["stepType"] }))}>
-                  <option value="CALL">Call</option>
-                  <option value="EMAIL">Email (needs the contact&apos;s email)</option>
-                  <option value="SMS">Text message (SMS)</option>
+                  {stepTypes.map((stepType) => (
+                    <option key={stepType} value={stepType}>
+                      {STEP_TYPE_OPTIONS[stepType]}
+                    </option>
+                  ))}
                 </NativeSelect>
               </Field>
               <DurationInput

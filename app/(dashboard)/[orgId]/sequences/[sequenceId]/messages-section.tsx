@@ -3,6 +3,7 @@
 import { Badge, type BadgeTone } from "../../../../_components/ui/badge";
 import { Section } from "../../../../_components/ui/card";
 import { humanize } from "../../../../_components/ui/format";
+import { MESSAGE_CHANNEL_LABELS } from "@/server/services/sequences/step-kinds";
 import { ZonedTime } from "../../../../_components/ui/time";
 import type { RouterOutputs } from "../../../../_components/router-types";
 
@@ -57,7 +58,7 @@ export function MessagesSection({ messages, zone }: { messages: Message[]; zone:
                 <strong>
                   {message.direction === "inbound"
                     ? `SMS reply from ${message.from}`
-                    : `${message.channel === "email" ? "Email" : "SMS"} (step ${message.stepNumber}) to ${message.to || "—"}`}
+                    : `${MESSAGE_CHANNEL_LABELS[message.channel]} (step ${message.stepNumber}) to ${message.to || "—"}`}
                 </strong>
                 <Badge tone={MESSAGE_STATUS_TONE[message.status] ?? "neutral"}>{humanize(message.status)}</Badge>
                 {message.channel === "email" && message.direction === "outbound" && message.transport === "outbox" && <Badge tone="neutral">Outbox</Badge>}

@@ -12,6 +12,7 @@ import { DescriptionList } from "../../../../_components/ui/description-list";
 import { formatTimeWindow, humanize } from "../../../../_components/ui/format";
 import { Duration, ZonedTime } from "../../../../_components/ui/time";
 import { LifecycleBadge, ResultBadge } from "../../../../_components/status-badges";
+import { messageChannelOf, STEP_TYPE_LABELS } from "@/server/services/sequences/step-kinds";
 
 type SequenceView = RouterOutputs["conversations"]["sequenceView"];
 type Step = SequenceView["steps"][number];
@@ -87,10 +88,10 @@ export function StepsSection({ steps, lifecycleStatus, zone }: { steps: Step[]; 
               </span>
               <div className="min-w-0 flex-1">
                 <div className="flex flex-wrap items-center gap-2">
-                  <strong>{step.stepType === "CALL" ? "Call" : humanize(step.stepType)}</strong>
+                  <strong>{STEP_TYPE_LABELS[step.stepType]}</strong>
                   <Badge tone={STEP_STATE[step.state] ?? "neutral"}>{humanize(step.state)}</Badge>
                   {step.resultType && step.state === "done" && step.stepType === "CALL" && <ResultBadge resultType={step.resultType} />}
-                  {step.resultType && step.stepType !== "CALL" && step.state !== "scheduled" && <Badge tone="neutral">{humanize(step.resultType)}</Badge>}
+                  {step.resultType && messageChannelOf(step.stepType) !== null && step.state !== "scheduled" && <Badge tone="neutral">{humanize(step.resultType)}</Badge>}
                 </div>
                 <div className="text-sm text-muted-foreground">
                   {delayText(step.delaySeconds, step.delaySecondsMax)}

@@ -1,6 +1,7 @@
 "use client";
 
 import { useQuery } from "@tanstack/react-query";
+import { messageChannelOf } from "@/server/services/sequences/step-kinds";
 import { errorCode, useTRPC } from "@/server/trpc/client/react";
 import { useCan, useOrgPath } from "../../../../_components/org-context";
 import { Section } from "../../../../_components/ui/card";
@@ -57,7 +58,7 @@ export function SequenceView({ sequenceId }: { sequenceId: string }) {
         <StepsSection steps={steps} lifecycleStatus={sequence.lifecycleStatus} zone={sequence.timezone} />
       </div>
       <CallsSection calls={calls} zone={sequence.timezone} waiting={chain?.chainStatus === "waiting"} />
-      {(messages.length > 0 || steps.some((step) => step.stepType !== "CALL")) && <MessagesSection messages={messages} zone={sequence.timezone} />}
+      {(messages.length > 0 || steps.some((step) => messageChannelOf(step.stepType) !== null)) && <MessagesSection messages={messages} zone={sequence.timezone} />}
       {canSimulateCallback && can.admin && (
         <Section title="Callback">
           <SimulateCallback sequenceId={sequence.sequenceId} />
