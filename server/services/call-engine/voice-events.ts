@@ -1,13 +1,13 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
-import { calls, callTranscriptLines, organizations } from "@/db/schema";
+import { calls, callTranscriptLines } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { getLogger } from "@/server/observability/logger";
 import { observeCallQuality } from "@/server/observability/metrics";
 import { downloadRecordingToStore, RecordingNotKeptError } from "@/server/storage/recording-download";
 import { getRecordingStore } from "@/server/storage/recording-store";
 import { isTrustedRecordingUrl } from "@/server/voice/recording-origins";
-import { findCallRedactor, markDisclosureSpoken, markRecordingDeclined } from "@/server/services/privacy/call-privacy";
+import { findCallRedactor, findStoredCallPrivacy, markDisclosureSpoken, markRecordingDeclined } from "@/server/services/privacy/call-privacy";
 import { objectsToRecording } from "@/server/services/privacy/disclosures";
 import { redactRecording, silenceRecordingSpans } from "@/server/services/privacy/recording-redaction";
 import type { RedactedSpan } from "@/db/schema";
@@ -257,10 +257,12 @@ async function recordCallEnded(
   event: VoiceCallEndedEvent,
 ): Promise<VoiceEventOutcome> {
   if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
-  const redactor = await findCallRedactor(db, call.id);
+  // One statement for the redactor and the organization's "keep recordings" (issue 38: it was three).
+  const privacy = await findStoredCallPrivacy(db, call.id);
+  const redactor = privacy?.redactor ?? null;
   const transcript = event.transcript && redactor ? redactor.redactText(event.transcript) : event.transcript;
   const { recording: safeRecording, redactedSpans } = await redactProviderRecording(db, call.id, event);
-  const keepRecordings = await organizationKeepsRecordings(db, call.organizationId);
+  const keepRecordings = privacy?.keepRecordings ?? true;
   const kept = keepRecordings ? safeRecording : null;
   const stored = kept ? await storeRecording(call, kept) : null;
   const recordingKey = stored?.key ?? null;
@@ -319,9 +321,4 @@ async function redactProviderRecording(
   if (recording && !recording.contentBase64 && recording.url && isTrustedRecordingUrl(recording.url)) return { recording, redactedSpans: result.spans };
   if (!recording || !wav || result.status === "unreadable") return { recording: null, redactedSpans: result.spans };
   return { recording: { contentType: "audio/wav", contentBase64: Buffer.from(result.wav).toString("base64"), durationSeconds: recording.durationSeconds }, redactedSpans: result.spans };
-}
-
-async function organizationKeepsRecordings(db: DbOrTx, organizationId: string): Promise<boolean> {
-  const [row] = await db.select({ keep: organizations.keepRecordings }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
-  return row?.keep ?? true;
 }

@@ -4,7 +4,7 @@ import type { AddressInfo } from "node:net";
 import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
-import { callTranscriptLines } from "@/db/schema";
+import { callTranscriptLines, organizations } from "@/db/schema";
 import { localRecordingPath } from "@/server/storage/recording-store";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { forgetRecordingOrigin, trustRecordingOrigin } from "@/server/voice/recording-origins";
@@ -252,6 +252,17 @@ describe("recordings by URL", () => {
       expect(stored.subarray(at(2200)).equals(PCM16.subarray(at(2200)))).toBe(true);
       expect((await api(`/recordings/${callId}`, { key: apiKey })).body.recording).toMatchObject({ recordingStatus: "downloaded", url: expect.any(String) });
     });
+  });
+
+  it("call.ended follows the organization's settings read with the call: no redaction categories, no recordings kept", async () => {
+    const engine = await start({ start: START });
+    const { organization, callId, sequenceId, ended } = await dialedCall(engine, "+12025550571");
+    await db.update(organizations).set({ keepRecordings: false, redactionCategories: [] }).where(eq(organizations.id, organization.id));
+    const event = ended(`http://127.0.0.1:9/audio/${callId}.wav`);
+    expect((await postEvent({ ...event, transcript: "Customer: My card is 4111 1111 1111 1111." })).status).toBe(200);
+    const [call] = await callsOf(db, sequenceId);
+    expect(call).toMatchObject({ resultType: "Processing Analysis", recordingKey: null, transcript: "Customer: My card is 4111 1111 1111 1111." });
+    expect(call!.recordingDeletedAt).toEqual(START);
   });
 
   describe("the download is made only to trusted origins", () => {
