@@ -4,7 +4,7 @@ import { calls } from "@/db/schema";
 import type { CallAnalyzer } from "@/server/analysis/types";
 import { analyzeEndedCall } from "./analyze-call";
 import { finalizeCall } from "./finalize-call";
-import { retryRecordingDownloads } from "./voice-events";
+import { downloadPendingRecordings } from "./voice-events";
 
 export type ProcessEndedCallsParams = {
   callIds: string[];
@@ -30,8 +30,9 @@ export async function analyzeAndFinalizeCalls(db: Db, params: ProcessEndedCallsP
     .update(calls)
     .set({ analysisStartedAt: now })
     .where(and(inArray(calls.id, callIds), eq(calls.resultType, "Processing Analysis")));
-  // Recordings whose download failed when the call ended get a second try before the analysis reads the call.
-  await retryRecordingDownloads(db, { callIds });
+  // Recordings the provider hosts (a URL in `call.ended`) are downloaded, and silenced where redacted, before the
+  // analysis reads the calls: the event request never waits on a recording host (issue 38).
+  await downloadPendingRecordings(db, { callIds });
   const nextCalls: Array<{ sequenceId: string; scheduledAt: string }> = [];
   const errors: unknown[] = [];
   let index = 0;

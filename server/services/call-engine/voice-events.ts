@@ -1,15 +1,15 @@
 import { and, asc, eq, inArray, sql } from "drizzle-orm";
 import type { Db, DbOrTx } from "@/db";
-import { calls, callTranscriptLines, organizations } from "@/db/schema";
+import { calls, callTranscriptLines } from "@/db/schema";
 import { bookMeetingForCall } from "@/server/services/calendar/book-meeting";
 import { getLogger } from "@/server/observability/logger";
 import { observeCallQuality } from "@/server/observability/metrics";
-import { downloadRecordingToStore } from "@/server/storage/recording-download";
+import { downloadRecordingToStore, RecordingNotKeptError } from "@/server/storage/recording-download";
 import { getRecordingStore } from "@/server/storage/recording-store";
 import { isTrustedRecordingUrl } from "@/server/voice/recording-origins";
-import { findCallRedactor, markDisclosureSpoken, markRecordingDeclined } from "@/server/services/privacy/call-privacy";
+import { findCallRedactor, findStoredCallPrivacy, markDisclosureSpoken, markRecordingDeclined } from "@/server/services/privacy/call-privacy";
 import { objectsToRecording } from "@/server/services/privacy/disclosures";
-import { redactRecording } from "@/server/services/privacy/recording-redaction";
+import { redactRecording, silenceRecordingSpans } from "@/server/services/privacy/recording-redaction";
 import type { RedactedSpan } from "@/db/schema";
 import type { RecordingPayload, ToolCallResult, VoiceCallEndedEvent, VoiceProviderEvent, VoiceTranscriptLine } from "@/server/voice/types";
 
@@ -22,8 +22,6 @@ export type VoiceEventOutcome =
 
 export type HandleVoiceEventParams = {
   event: VoiceProviderEvent;
-  /** Download timeout for recordings hosted by the provider. */
-  recordingDownloadTimeoutMs?: number;
 };
 
 /**
@@ -74,7 +72,7 @@ export async function handleVoiceProviderEvent(db: DbOrTx, params: HandleVoiceEv
       await markRecordingDeclined(db, { callId: call.id, offsetMs: event.offsetMs, at: new Date(event.occurredAt), reason: event.reason });
       return { status: "accepted", callEnded: false };
     case "call.ended":
-      return recordCallEnded(db, { ...call }, event, params.recordingDownloadTimeoutMs ?? 30_000);
+      return recordCallEnded(db, { ...call }, event);
   }
 }
 
@@ -169,16 +167,16 @@ function recordingKeyOf(organizationId: string, callId: string, contentType: str
 type StoredRecording = { key: string; contentType: string };
 
 /**
- * The event's audio into the recording store. Inline audio is written as is. A URL is downloaded (streamed into the
- * store) when its origin is trusted (server/voice/recording-origins.ts); when it is not, or the download fails, the
- * call keeps the URL as its key — an external key, `no-recording` to the API — and goes on to its analysis as usual:
- * a recording that cannot be fetched never holds up or loses the call. The analysis step tries a failed download
- * once more (`retryRecordingDownloads`). Null: no audio at all.
+ * The event's audio for the call. Inline audio is written to the recording store as is. A URL is never fetched here
+ * (issue 38: a slow recording host held the event request, and the provider's next events, for up to 30 s): the call
+ * keeps the URL as its key — an external key, `no-recording` to the API — and the analysis step downloads it before
+ * it analyses the call (`downloadPendingRecordings`) when its origin is trusted (server/voice/recording-origins.ts).
+ * A URL of an untrusted origin stays external. Null: no audio at all.
  */
-async function storeRecording(call: { id: string; organizationId: string }, recording: RecordingPayload, timeoutMs: number): Promise<StoredRecording | null> {
+async function storeRecording(call: { id: string; organizationId: string }, recording: RecordingPayload): Promise<StoredRecording | null> {
   const contentType = recording.contentType;
-  const key = recordingKeyOf(call.organizationId, call.id, contentType);
   if (recording.contentBase64) {
+    const key = recordingKeyOf(call.organizationId, call.id, contentType);
     const bytes = new Uint8Array(Buffer.from(recording.contentBase64, "base64"));
     if (bytes.byteLength === 0) return null;
     await getRecordingStore().put(key, bytes, contentType);
@@ -187,26 +185,31 @@ async function storeRecording(call: { id: string; organizationId: string }, reco
   if (!recording.url) return null;
   if (!isTrustedRecordingUrl(recording.url)) {
     getLogger("voice-events").warn({ callId: call.id }, "recording URL of an untrusted origin not downloaded (VOICE_RECORDING_URL_ORIGINS)");
-    return { key: recording.url, contentType };
   }
-  try {
-    await downloadRecordingToStore({ url: recording.url, key, contentType, store: getRecordingStore(), timeoutMs });
-    return { key, contentType };
-  } catch (error) {
-    getLogger("voice-events").warn({ callId: call.id, err: error }, "recording download failed; the analysis step tries again");
-    return { key: recording.url, contentType };
-  }
+  return { key: recording.url, contentType };
 }
 
+/** Per-attempt timeouts of a recording download: two tries, as when the first was made during the `call.ended` request. */
+const RECORDING_DOWNLOAD_TIMEOUTS_MS = [30_000, 10_000];
+
 /**
- * A second chance for recordings whose download failed when the call ended (the call kept the provider's URL as its
- * key): before the analysis, each trusted URL is downloaded again; on success the call points at the stored audio
- * (`downloaded`), otherwise it keeps the URL (`no-recording`). One query when there is nothing to retry (the usual case).
+ * The recordings the calls' `call.ended` left as a URL, downloaded before the analysis reads the calls: each trusted
+ * URL is streamed into the recording store (two tries) and the call then points at the stored audio (`downloaded`).
+ * A call with redacted spans (`calls.redacted_spans`, worked out when the call ended) gets its audio silenced over them
+ * before it is stored; if that audio cannot be fetched or edited the recording is not kept (no key). Otherwise a failed
+ * download keeps the URL (`no-recording`): it never holds up or loses the call. One query when there is nothing to
+ * download (calls with inline audio, or none).
  */
-export async function retryRecordingDownloads(db: DbOrTx, params: { callIds: string[]; timeoutMs?: number }): Promise<number> {
+export async function downloadPendingRecordings(db: DbOrTx, params: { callIds: string[]; timeoutsMs?: number[] }): Promise<number> {
   if (params.callIds.length === 0) return 0;
   const pending = await db
-    .select({ id: calls.id, organizationId: calls.organizationId, recordingKey: calls.recordingKey, recordingContentType: calls.recordingContentType })
+    .select({
+      id: calls.id,
+      organizationId: calls.organizationId,
+      recordingKey: calls.recordingKey,
+      recordingContentType: calls.recordingContentType,
+      redactedSpans: calls.redactedSpans,
+    })
     .from(calls)
     .where(and(inArray(calls.id, params.callIds), eq(calls.resultType, "Processing Analysis"), sql`${calls.recordingKey} ~* '^https?://'`));
   let stored = 0;
@@ -216,42 +219,52 @@ export async function retryRecordingDownloads(db: DbOrTx, params: { callIds: str
       if (!isTrustedRecordingUrl(url)) return;
       const contentType = call.recordingContentType ?? "audio/wav";
       const key = recordingKeyOf(call.organizationId, call.id, contentType);
-      try {
-        await downloadRecordingToStore({ url, key, contentType, store: getRecordingStore(), timeoutMs: params.timeoutMs ?? 10_000 });
-      } catch (error) {
-        getLogger("voice-events").warn({ callId: call.id, err: error }, "recording download failed again; the call keeps no recording");
-        return;
+      const spans = call.redactedSpans ?? [];
+      const edit = spans.length > 0 ? (bytes: Uint8Array) => silenceRecordingSpans(bytes, spans) : undefined;
+      let downloaded = false;
+      for (const timeoutMs of params.timeoutsMs ?? RECORDING_DOWNLOAD_TIMEOUTS_MS) {
+        try {
+          await downloadRecordingToStore({ url, key, contentType, store: getRecordingStore(), timeoutMs, ...(edit ? { edit } : {}) });
+          downloaded = true;
+          break;
+        } catch (error) {
+          getLogger("voice-events").warn({ callId: call.id, err: error }, "recording download failed");
+          if (error instanceof RecordingNotKeptError) break;
+        }
       }
+      // Redacted turns but no audio that could be silenced: the unredacted recording is not kept, not even its URL.
+      if (!downloaded && spans.length === 0) return;
       const updated = await db
         .update(calls)
-        .set({ recordingKey: key })
+        .set(downloaded ? { recordingKey: key } : { recordingKey: null, recordingContentType: null, recordingDurationSeconds: null })
         .where(and(eq(calls.id, call.id), eq(calls.recordingKey, url)))
         .returning({ id: calls.id });
-      stored += updated.length;
+      if (downloaded) stored += updated.length;
     }),
   );
   return stored;
 }
 
 /**
- * `Calling` → `Processing Analysis`: stores the duration, transcript, disposition and the recording (in the
- * recording store under `<organizationId>/<callId>.<ext>`; a call without audio keeps no key, one whose URL could not
- * be fetched keeps the URL). The audio is written before the row, so a retried event after a crash writes the same
- * key again and nothing dangles.
+ * `Calling` → `Processing Analysis`: stores the duration, transcript, disposition and the recording (inline audio in
+ * the recording store under `<organizationId>/<callId>.<ext>`; a URL as the key, downloaded by the analysis step; a
+ * call without audio keeps no key). Nothing is fetched over the network here. The audio is written before the row, so
+ * a retried event after a crash writes the same key again and nothing dangles.
  */
 async function recordCallEnded(
   db: DbOrTx,
   call: { id: string; organizationId: string; resultType: string; providerCallId: string | null },
   event: VoiceCallEndedEvent,
-  downloadTimeoutMs: number,
 ): Promise<VoiceEventOutcome> {
   if (call.resultType !== "Calling") return { status: "ignored", reason: `call is ${call.resultType}` };
-  const redactor = await findCallRedactor(db, call.id);
+  // One statement for the redactor and the organization's "keep recordings" (issue 38: it was three).
+  const privacy = await findStoredCallPrivacy(db, call.id);
+  const redactor = privacy?.redactor ?? null;
   const transcript = event.transcript && redactor ? redactor.redactText(event.transcript) : event.transcript;
-  const { recording: safeRecording, redactedSpans } = await redactProviderRecording(db, call.id, event, downloadTimeoutMs);
-  const keepRecordings = await organizationKeepsRecordings(db, call.organizationId);
+  const { recording: safeRecording, redactedSpans } = await redactProviderRecording(db, call.id, event);
+  const keepRecordings = privacy?.keepRecordings ?? true;
   const kept = keepRecordings ? safeRecording : null;
-  const stored = kept ? await storeRecording(call, kept, downloadTimeoutMs) : null;
+  const stored = kept ? await storeRecording(call, kept) : null;
   const recordingKey = stored?.key ?? null;
   const recordingContentType = stored?.contentType ?? null;
   const endedAt = new Date(event.occurredAt);
@@ -285,13 +298,14 @@ async function recordCallEnded(
 /**
  * The recording with the call's redacted turns silenced. A provider that did it already says where
  * (`redactedSpans`, the real engine); otherwise (the simulator) the stored lines' offsets are on the recording's own
- * clock. Audio that cannot be fetched or edited while turns were redacted is not kept.
+ * clock. Inline audio is silenced here; a trusted URL keeps its spans (`calls.redacted_spans`) and is silenced when the
+ * analysis step downloads it (`downloadPendingRecordings`). Audio that cannot be fetched or edited while turns were
+ * redacted is not kept (an untrusted URL, here).
  */
 async function redactProviderRecording(
   db: DbOrTx,
   callId: string,
   event: VoiceCallEndedEvent,
-  timeoutMs: number,
 ): Promise<{ recording: RecordingPayload | null; redactedSpans: RedactedSpan[] }> {
   if (event.redactedSpans) return { recording: event.recording, redactedSpans: event.redactedSpans };
   const lines = await db
@@ -301,19 +315,10 @@ async function redactProviderRecording(
     .orderBy(asc(callTranscriptLines.offsetMs), asc(callTranscriptLines.id));
   if (!lines.some((line) => line.redactions.length > 0)) return { recording: event.recording, redactedSpans: [] };
   const recording = event.recording;
-  let wav: Uint8Array | null = null;
-  if (recording?.contentBase64) wav = new Uint8Array(Buffer.from(recording.contentBase64, "base64"));
-  else if (recording?.url && isTrustedRecordingUrl(recording.url)) {
-    wav = await fetch(recording.url, { signal: AbortSignal.timeout(timeoutMs) })
-      .then(async (response) => (response.ok ? new Uint8Array(await response.arrayBuffer()) : null))
-      .catch(() => null);
-  }
+  const wav = recording?.contentBase64 ? new Uint8Array(Buffer.from(recording.contentBase64, "base64")) : null;
+  // Without an envelope the spans follow from the lines alone: the same whether the audio is at hand or not.
   const result = redactRecording({ wav: wav ?? new Uint8Array(), lines, envelope: null, fallbackOffsetMs: 0 });
+  if (recording && !recording.contentBase64 && recording.url && isTrustedRecordingUrl(recording.url)) return { recording, redactedSpans: result.spans };
   if (!recording || !wav || result.status === "unreadable") return { recording: null, redactedSpans: result.spans };
   return { recording: { contentType: "audio/wav", contentBase64: Buffer.from(result.wav).toString("base64"), durationSeconds: recording.durationSeconds }, redactedSpans: result.spans };
-}
-
-async function organizationKeepsRecordings(db: DbOrTx, organizationId: string): Promise<boolean> {
-  const [row] = await db.select({ keep: organizations.keepRecordings }).from(organizations).where(eq(organizations.id, organizationId)).limit(1);
-  return row?.keep ?? true;
 }

@@ -76,16 +76,37 @@ export function redactorFor(privacy: Pick<CallPrivacy, "redaction" | "exemptions
 
 /** The redactor of a stored call (its organization's settings, its contact's number and email); null for an unknown call. */
 export async function findCallRedactor(db: DbOrTx, callId: string): Promise<Redactor | null> {
+  return (await findStoredCallPrivacy(db, callId))?.redactor ?? null;
+}
+
+/**
+ * A stored call's redactor and whether its organization keeps recordings, read in one statement (the call, its
+ * contact and its organization's settings: each voice event needs them, issue 38); null for an unknown call.
+ */
+export async function findStoredCallPrivacy(db: DbOrTx, callId: string): Promise<{ redactor: Redactor; keepRecordings: boolean } | null> {
   const [row] = await db
-    .select({ organizationId: calls.organizationId, from: calls.fromPhoneNumber, phoneNumber: sequences.phoneNumber, email: sequences.toEmailAddress, disclosures: calls.disclosures })
+    .select({
+      from: calls.fromPhoneNumber,
+      phoneNumber: sequences.phoneNumber,
+      email: sequences.toEmailAddress,
+      disclosures: calls.disclosures,
+      keepRecordings: organizations.keepRecordings,
+      categories: organizations.redactionCategories,
+      patterns: organizations.redactionPatterns,
+    })
     .from(calls)
     .innerJoin(sequences, eq(sequences.id, calls.sequenceId))
+    .leftJoin(organizations, eq(organizations.id, calls.organizationId))
     .where(eq(calls.id, callId))
     .limit(1);
   if (!row) return null;
-  const organization = await findOrganizationPrivacy(db, row.organizationId);
   const texts = row.disclosures ? [row.disclosures.identification.text, row.disclosures.recordingNotice.text].filter(Boolean) : [];
-  return createRedactor(organization.redaction, { phoneNumbers: [row.phoneNumber, row.from].filter(Boolean), emails: row.email ? [row.email] : [], texts });
+  // As findOrganizationPrivacy when the organization is gone: nothing redacted by category, recordings kept.
+  const redaction: RedactionSettings = { categories: row.categories ?? [], patterns: row.patterns ?? [] };
+  return {
+    redactor: createRedactor(redaction, { phoneNumbers: [row.phoneNumber, row.from].filter(Boolean), emails: row.email ? [row.email] : [], texts }),
+    keepRecordings: row.keepRecordings ?? true,
+  };
 }
 
 /** The planned disclosures become the call's audit trail when it is placed (a call placed again keeps the first). */

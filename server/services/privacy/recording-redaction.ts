@@ -62,3 +62,16 @@ export function redactRecording(params: RecordingRedactionParams): RecordingReda
   silenceWavSpans(editable, spans);
   return { status: "redacted", wav: copy, spans, aligned };
 }
+
+/**
+ * A recording with spans already worked out (`redactRecording`'s, stored with the call) silenced on all channels;
+ * silencing a span twice changes nothing. Null: audio we cannot edit (it must not be kept).
+ */
+export function silenceRecordingSpans(wav: Uint8Array, spans: ReadonlyArray<RedactedSpan>): Uint8Array | null {
+  if (spans.length === 0) return wav;
+  const copy = Buffer.from(wav);
+  const editable = readPcmWav(copy);
+  if (!editable) return null;
+  silenceWavSpans(editable, spans);
+  return new Uint8Array(copy.buffer, copy.byteOffset, copy.byteLength);
+}

@@ -1,13 +1,15 @@
 import { readFileSync } from "node:fs";
 import http from "node:http";
 import type { AddressInfo } from "node:net";
-import { eq } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { POST as voiceEventsRoute } from "@/app/api/voice/events/route";
-import { callTranscriptLines } from "@/db/schema";
+import { callTranscriptLines, organizations } from "@/db/schema";
 import { localRecordingPath } from "@/server/storage/recording-store";
 import { serveLocalRecording } from "@/server/storage/serve-local-recording";
 import { forgetRecordingOrigin, trustRecordingOrigin } from "@/server/voice/recording-origins";
+import { ulawChannelsToWav } from "@/server/voice/g711";
+import { readPcmWav } from "@/server/voice/pcm";
 import { signVoiceEvent } from "@/server/voice/signature";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
 import { createConversationWav, seedOf } from "@/server/voice/simulator/wav";
@@ -154,12 +156,12 @@ describe("recordings by URL", () => {
       await gone.close();
     });
 
-    it("does not hold up or lose the call: Processing Analysis without audio, then the analysis step downloads it again", async () => {
+    it("does not hold up or lose the call: Processing Analysis with the URL, then the analysis step downloads it (a second try)", async () => {
       const engine = await start({ start: START });
       const { organization, apiKey, callId, sequenceId, ended } = await dialedCall(engine, "+12025550521");
       const url = `${flakyOrigin}/audio/${callId}.wav`;
       expect((await postEvent(ended(url))).status).toBe(200);
-      expect(attempts).toBe(1);
+      expect(attempts).toBe(0); // never during the event request (issue 38)
       const [waiting] = await callsOf(db, sequenceId);
       expect(waiting).toMatchObject({ resultType: "Processing Analysis", recordingKey: url, transcript: expect.stringContaining("Ava") });
       expect((await api(`/recordings/${callId}`, { key: apiKey })).body.recording.recordingStatus).toBe("no-recording");
@@ -182,12 +184,85 @@ describe("recordings by URL", () => {
       const [done] = await callsOf(db, sequenceId);
       expect(done!.resultType).toBe("No Conversation");
       expect(done!.recordingKey).toBe(url);
-      expect(gone.requests()).toBe(2); // when the call ended, and once more before its analysis
+      expect(gone.requests()).toBe(2); // two tries before its analysis
       expect(engine.analyzed.map((event) => event.callId)).toEqual([callId]);
       const res = await api(`/recordings/${callId}`, { key: apiKey });
       expect(res.body.recording.recordingStatus).toBe("no-recording");
       expect(res.body.recording).not.toHaveProperty("url");
     });
+  });
+
+  describe("a slow recording host (issue 38)", () => {
+    const DELAY_MS = 5000;
+    // 3 s of two-channel 16-bit PCM (what can be silenced; the simulator's own 8-bit audio cannot), never silent.
+    const ulaw = Uint8Array.from({ length: 24_000 }, (_, index) => index % 100);
+    const PCM16 = ulawChannelsToWav([ulaw, ulaw]);
+    const slow = startAudioServer((_request, res) => {
+      setTimeout(() => res.writeHead(200, { "content-type": "audio/wav", "content-length": String(PCM16.byteLength) }).end(PCM16), DELAY_MS);
+    });
+    let slowOrigin = "";
+    beforeAll(async () => {
+      slowOrigin = await slow.ready;
+      trustRecordingOrigin(slowOrigin);
+    });
+    afterAll(async () => {
+      forgetRecordingOrigin(slowOrigin);
+      await slow.close();
+    });
+
+    it("call.ended answers at once; the analysis downloads the recording and silences the redacted turn before call/analyzed", async () => {
+      const engine = await start({ start: START });
+      const { organization, apiKey, callId, sequenceId, ended } = await dialedCall(engine, "+12025550561");
+      const { providerCallId } = ended("");
+      // The contact reads out a card number from 1.0 s to 1.8 s of the recording: redacted (the default categories).
+      const lines = [
+        { itemId: "turn-1", speaker: "agent", text: "Hi, this is Ava.", offsetMs: 0, endOffsetMs: 900 },
+        { itemId: "turn-2", speaker: "customer", text: "My card is 4111 1111 1111 1111.", offsetMs: 1000, endOffsetMs: 1800 },
+      ];
+      expect((await postEvent({ type: "call.transcript.batch", callId, providerCallId, occurredAt: START.toISOString(), lines })).status).toBe(200);
+      const [line] = await db.select().from(callTranscriptLines).where(and(eq(callTranscriptLines.callId, callId), eq(callTranscriptLines.offsetMs, 1000)));
+      expect(line!.redactions).toContain("card");
+
+      const url = `${slowOrigin}/audio/${callId}.wav`;
+      const startedAt = performance.now();
+      const res = await postEvent(ended(url));
+      const tookMs = performance.now() - startedAt;
+      expect(res.status).toBe(200);
+      expect(await res.json()).toMatchObject({ ok: true, status: "accepted" });
+      expect(tookMs).toBeLessThan(DELAY_MS / 2);
+      expect(slow.requests()).toBe(0);
+      const [waiting] = await callsOf(db, sequenceId);
+      expect(waiting).toMatchObject({ resultType: "Processing Analysis", recordingKey: url });
+      expect(waiting!.redactedSpans).toEqual([expect.objectContaining({ startMs: 600, endMs: 2200, speaker: "customer", categories: ["card"] })]);
+
+      await engine.runner.drain(); // the analysis: waits for the slow host, then analyses and announces
+      expect(slow.requests()).toBe(1);
+      const [done] = await callsOf(db, sequenceId);
+      expect(done!.resultType).toBe("No Conversation");
+      expect(done!.recordingKey).toBe(`${organization.id}/${callId}.wav`);
+      expect(engine.analyzed.map((event) => event.callId)).toEqual([callId]);
+      const stored = readFileSync(localRecordingPath(done!.recordingKey!));
+      expect(stored.byteLength).toBe(PCM16.byteLength);
+      // Silent over the span (both channels), the original audio elsewhere.
+      const wav = readPcmWav(new Uint8Array(stored))!;
+      const at = (ms: number) => wav.dataOffset + Math.floor((ms * wav.sampleRate) / 1000) * 2 * wav.channels;
+      expect(stored.subarray(at(600), at(2200)).every((byte) => byte === 0)).toBe(true);
+      expect(PCM16.subarray(at(600), at(2200)).some((byte) => byte !== 0)).toBe(true);
+      expect(stored.subarray(0, at(600)).equals(PCM16.subarray(0, at(600)))).toBe(true);
+      expect(stored.subarray(at(2200)).equals(PCM16.subarray(at(2200)))).toBe(true);
+      expect((await api(`/recordings/${callId}`, { key: apiKey })).body.recording).toMatchObject({ recordingStatus: "downloaded", url: expect.any(String) });
+    });
+  });
+
+  it("call.ended follows the organization's settings read with the call: no redaction categories, no recordings kept", async () => {
+    const engine = await start({ start: START });
+    const { organization, callId, sequenceId, ended } = await dialedCall(engine, "+12025550571");
+    await db.update(organizations).set({ keepRecordings: false, redactionCategories: [] }).where(eq(organizations.id, organization.id));
+    const event = ended(`http://127.0.0.1:9/audio/${callId}.wav`);
+    expect((await postEvent({ ...event, transcript: "Customer: My card is 4111 1111 1111 1111." })).status).toBe(200);
+    const [call] = await callsOf(db, sequenceId);
+    expect(call).toMatchObject({ resultType: "Processing Analysis", recordingKey: null, transcript: "Customer: My card is 4111 1111 1111 1111." });
+    expect(call!.recordingDeletedAt).toEqual(START);
   });
 
   describe("the download is made only to trusted origins", () => {
