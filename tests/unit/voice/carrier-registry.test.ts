@@ -1,7 +1,8 @@
 import { ESLint } from "eslint";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { carrierEngineHandles } from "@/server/carriers/engines";
 import { CARRIER_NAMES, carrierOfEngine, configuredCarrierName, isCarrierName, voiceCarrier } from "@/server/carriers/registry";
+import { getTwilioRealtimeEngine, setVoiceEngine, startVoiceEngine } from "@/server/voice";
 import { VoiceSettingsError } from "@/server/voice/twilio-realtime/settings";
 import type { VoiceEngine } from "@/server/voice/types";
 
@@ -18,6 +19,8 @@ const fakeEngine = (kind: string): VoiceEngine => ({
 });
 
 describe("carrier registry (server/carriers/registry.ts)", () => {
+  afterEach(() => setVoiceEngine(undefined));
+
   it("names the carriers, the simulator first (the default)", () => {
     expect(CARRIER_NAMES).toEqual(["simulator", "twilio-realtime"]);
     expect(configuredCarrierName({})).toBe("simulator");
@@ -73,6 +76,35 @@ describe("carrier registry (server/carriers/registry.ts)", () => {
     expect(carrierEngineHandles(twilioKinded).endCallsInTheAir).toBeTypeOf("function");
     // An in-process simulator has nothing to start, stop or end at the shutdown.
     expect(carrierEngineHandles(fakeEngine("simulator"))).toEqual({});
+  });
+
+  it("starts and stops an engine through its carrier's handles (server/voice/index.ts asks no kind)", async () => {
+    const seen: string[] = [];
+    // The simulator in its own process (the shape of SimulatorProcessEngine): ready at start, stopped and hung up at the shutdown.
+    const processEngine = Object.assign(fakeEngine("simulator"), {
+      pid: 1,
+      ready: async () => void seen.push("ready"),
+      stop: async (budgetMs: number) => void seen.push(`stop ${budgetMs}`),
+      hangUpAll: async () => (seen.push("hang up all"), 3),
+    });
+    setVoiceEngine(processEngine);
+    const simulator = await startVoiceEngine();
+    expect(simulator.engine).toBe(processEngine);
+    await simulator.stop!(500);
+    expect(await simulator.endCallsInTheAir!(500)).toBe(3);
+    expect(seen).toEqual(["ready", "stop 500", "hang up all"]);
+    expect(getTwilioRealtimeEngine()).toBeNull();
+
+    const twilio = Object.assign(fakeEngine("twilio-realtime"), { endLiveCalls: async (budgetMs: number) => budgetMs / 100 });
+    setVoiceEngine(twilio);
+    const real = await startVoiceEngine();
+    expect(real.stop).toBeUndefined();
+    expect(await real.endCallsInTheAir!(700)).toBe(7);
+    expect(getTwilioRealtimeEngine()).toBe(twilio);
+
+    setVoiceEngine(fakeEngine("test-double"));
+    expect(await startVoiceEngine()).toMatchObject({ stop: undefined, endCallsInTheAir: undefined });
+    expect(getTwilioRealtimeEngine()).toBeNull();
   });
 
   it("is the only place where a carrier's name may be compared (eslint.config.mjs)", async () => {
