@@ -29,6 +29,28 @@ export default tseslint.config(
     },
   },
   {
+    // Callers ask a carrier what it does, never which one it is (issue 36, server/carriers/registry.ts): a comparison
+    // with a carrier's name is refused outside server/carriers/. A new capability is a field of the carrier entry.
+    rules: {
+      "no-restricted-syntax": [
+        "error",
+        {
+          selector: "BinaryExpression[operator=/^[!=]==?$/] > Literal[value=/^(simulator|twilio-realtime|telnyx)$/]",
+          message: "Do not compare with a voice carrier's name: ask the carrier registry (server/carriers/registry.ts: voiceCarrier(name), carrierOfEngine(kind)) for the capability instead.",
+        },
+        {
+          selector: "SwitchCase > Literal.test[value=/^(simulator|twilio-realtime|telnyx)$/]",
+          message: "Do not switch on a voice carrier's name: ask the carrier registry (server/carriers/registry.ts) for the capability instead.",
+        },
+      ],
+    },
+  },
+  {
+    // The registry is where the names are.
+    files: ["server/carriers/**"],
+    rules: { "no-restricted-syntax": "off" },
+  },
+  {
     // The one home of process-wide state: the registry itself lives on globalThis.
     files: ["server/runtime/process-singleton.ts"],
     rules: { "no-restricted-globals": "off" },

@@ -2,7 +2,8 @@ import { z } from "zod";
 import { resolveInngestMode } from "@/inngest/mode";
 import { processSingleton } from "@/server/runtime/process-singleton";
 import { recordingStorageSettings } from "@/server/storage/storage-settings";
-import { readTwilioRealtimeSettings, VoiceSettingsError } from "@/server/voice/twilio-realtime/settings";
+import { isCarrierName, voiceCarrier } from "@/server/carriers/registry";
+import { VoiceSettingsError } from "@/server/voice/twilio-realtime/settings";
 import { agentTestSettings } from "./settings/agent-tests";
 import { analysisSettings } from "./settings/analysis";
 import { authSettings } from "./settings/auth";
@@ -137,9 +138,11 @@ export const CROSS_FIELD_RULES: Rule[] = [
     description:
       "`VOICE_ENGINE=twilio-realtime` requires `TWILIO_ACCOUNT_SID`, `TWILIO_AUTH_TOKEN`, `PUBLIC_BASE_URL` (https), `OPENAI_API_KEY`, `ANALYSIS_LLM_URL` and `ANALYSIS_LLM_MODEL` (docs/voice-twilio.md).",
     check: (raw) => {
-      if (raw.VOICE_ENGINE?.toLowerCase() !== "twilio-realtime") return [];
+      const name = raw.VOICE_ENGINE?.toLowerCase() ?? "";
+      // An unknown name is VOICE_ENGINE's own problem (its setting lists the names); the default needs nothing.
+      if (!isCarrierName(name)) return [];
       try {
-        readTwilioRealtimeSettings(raw);
+        voiceCarrier(name).readSettings(raw);
         return [];
       } catch (error) {
         if (error instanceof VoiceSettingsError) return [error.message];

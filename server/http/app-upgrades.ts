@@ -1,5 +1,6 @@
 import { getDb } from "@/db";
 import { readUpgradeActor } from "@/server/auth/session-cookie";
+import { carrierOfEngine } from "@/server/carriers/registry";
 import { getTwilioRealtimeEngine, getVoiceEngine } from "@/server/voice";
 import { getListenHub } from "@/server/voice/listen";
 import { createListenSocketHandler } from "@/server/voice/listen/listen-socket";
@@ -15,7 +16,7 @@ function listenRoute(): UpgradeRoute {
     getDb,
     hub: getListenHub,
     readActor: (request) => readUpgradeActor(getDb(), request),
-    simulatedAudio: () => getVoiceEngine().kind !== "twilio-realtime",
+    simulatedAudio: () => !carrierOfEngine(getVoiceEngine().kind).streamsRealAudio,
   });
   return { path: listenSocket.path, handle: listenSocket.handle };
 }

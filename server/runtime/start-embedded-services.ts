@@ -3,6 +3,7 @@ import { inngest, inngestMode } from "@/inngest/client";
 import { createEmbeddedRunner, type EmbeddedRunner } from "@/inngest/embedded";
 import { functions } from "@/inngest/functions";
 import { createInngestHandler } from "@/inngest/serve";
+import { carrierOfEngine } from "@/server/carriers/registry";
 import { isDemoInstance } from "@/server/config/settings";
 import { getConfig } from "@/server/config/env";
 import { consoleLike, getLogger } from "@/server/observability/logger";
@@ -67,7 +68,7 @@ async function start(): Promise<EmbeddedServices> {
       if (ended > 0) log.info({ ended }, "calls in the air were ended for the shutdown");
     });
   }
-  log.info({ engine: voice.kind }, `${voice.kind} voice engine ready${voice.kind === "simulator" ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
+  log.info({ engine: voice.kind }, `${voice.kind} voice engine ready${carrierOfEngine(voice.kind).postsEventsToLoopback ? `, reporting to ${simulatorEventsUrl()}` : ""}`);
   let runner: EmbeddedRunner | null = null;
   if (inngestMode === "embedded") {
     const { INNGEST_EMBEDDED_WORKERS: concurrency, INNGEST_EMBEDDED_FUNCTION_SHARE: functionShare } = getConfig();

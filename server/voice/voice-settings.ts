@@ -1,13 +1,12 @@
-import { readTwilioRealtimeSettings } from "./twilio-realtime/settings";
+import { CARRIER_NAMES, configuredCarrierName, voiceCarrier, type CarrierName } from "@/server/carriers/registry";
 
-export const VOICE_ENGINES = ["simulator", "twilio-realtime"] as const;
-export type VoiceEngineKind = (typeof VOICE_ENGINES)[number];
+/** The voice engines: the carriers' names (server/carriers/registry.ts). */
+export const VOICE_ENGINES = CARRIER_NAMES;
+export type VoiceEngineKind = CarrierName;
 
 /** `VOICE_ENGINE` (default `simulator`); throws on an unknown value. */
 export function voiceEngineKind(env: Readonly<Record<string, string | undefined>>): VoiceEngineKind {
-  const kind = env.VOICE_ENGINE?.trim() || "simulator";
-  if (!(VOICE_ENGINES as readonly string[]).includes(kind)) throw new Error(`VOICE_ENGINE=${kind} is unknown; use one of ${VOICE_ENGINES.join(", ")}.`);
-  return kind as VoiceEngineKind;
+  return configuredCarrierName(env);
 }
 
 /**
@@ -15,5 +14,5 @@ export function voiceEngineKind(env: Readonly<Record<string, string | undefined>
  * applies the same rules at start (server/config/env.ts), so a misconfigured real engine stops the start.
  */
 export function validateVoiceSettings(env: Readonly<Record<string, string | undefined>>): void {
-  if (voiceEngineKind(env) === "twilio-realtime") readTwilioRealtimeSettings(env);
+  voiceCarrier(voiceEngineKind(env)).readSettings(env);
 }

@@ -1,3 +1,4 @@
+import { CARRIER_NAMES, DEFAULT_CARRIER } from "@/server/carriers/registry";
 import { settingsOf } from "./setting";
 import { flag, httpOriginList, httpUrl, oneOf, positiveNumber, wholeNumber } from "./value-types";
 
@@ -8,7 +9,7 @@ import { flag, httpOriginList, httpUrl, oneOf, positiveNumber, wholeNumber } fro
 const setting = settingsOf("Call engine");
 
 export const callEngineSettings = {
-  VOICE_ENGINE: setting(oneOf(["simulator", "twilio-realtime"] as const).default("simulator"), {
+  VOICE_ENGINE: setting(oneOf(CARRIER_NAMES).default(DEFAULT_CARRIER), {
     description: "`simulator`: outcome by the number's last digit (DESIGN §7); `twilio-realtime`: real calls (docs/voice-twilio.md).",
     default: "`simulator`",
     sameOnEveryInstance: true,

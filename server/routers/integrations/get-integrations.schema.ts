@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { CARRIER_NAMES } from "@/server/carriers/registry";
 import { ZCalendarIntegrationSchema } from "./integration-entities.schema";
 
 export const ZGetIntegrationsRequestSchema = z.object({}).optional();
@@ -6,7 +7,7 @@ export const ZGetIntegrationsRequestSchema = z.object({}).optional();
 export const ZGetIntegrationsResponseSchema = z.object({
   calendar: ZCalendarIntegrationSchema,
   voiceEngine: z.object({
-    engine: z.enum(["simulator", "twilio-realtime"]),
+    engine: z.enum(CARRIER_NAMES),
     facts: z.array(z.object({ label: z.string(), value: z.string() })),
   }),
   agentNumbers: z.object({

@@ -1,3 +1,4 @@
+import { carrierOfEngine } from "@/server/carriers/registry";
 import { getConfig } from "@/server/config/env";
 import { firstInstantInWindow, stepTimezone } from "@/server/services/scheduling/compute-step-due-at";
 import { agentTimezoneOf, pickFromPhoneNumber } from "./call-context";
@@ -45,7 +46,7 @@ export const demoDataCheck: DialCheck = {
   name: "demo-data",
   run: ({ engine }, candidates) =>
     each(candidates, ({ sequence }) =>
-      sequence.demo && engine !== "simulator"
+      sequence.demo && !carrierOfEngine(engine).dialsDemoData
         ? { action: "cancel", reason: "demo-data", summary: `Not dialed: demo data is only ever called by the voice simulator, never through ${engine}.`, endSequence: true }
         : null,
     ),

@@ -3,6 +3,7 @@ import type { DbOrTx } from "@/db";
 import { agents, calls, organizations, phoneNumberSettings, sequences, twilioCalls, type CallbackFallbackMode } from "@/db/schema";
 import { findActiveNumber } from "@/db/queries/numbers";
 import { newId } from "@/server/ids";
+import { voiceCarrier, type CarrierName } from "@/server/carriers/registry";
 import { CALLER_MESSAGE } from "@/server/voice/twilio-realtime/call-state";
 import { getLogger } from "@/server/observability/logger";
 import { maskPhoneNumber } from "@/server/observability/redact";
@@ -30,8 +31,11 @@ export type StartInboundCallParams = {
   /** The provider's call ID (Twilio's CallSid) the inbound call is bound to; null when the engine gives it later (the simulator). */
   providerCallId: string | null;
   now: Date;
-  /** The engine that answers (`twilio-realtime` writes its `twilio_calls` row in the same transaction). */
-  engine: "twilio-realtime" | "simulator";
+  /**
+   * The carrier that answers (server/carriers/registry.ts): one that answers as a person writes its `twilio_calls`
+   * row in the same transaction; one that takes messages records a known caller's message.
+   */
+  engine: CarrierName;
 };
 
 export function defaultFallbackMessage(organizationName: string | null): string {
@@ -63,6 +67,7 @@ export async function findCallbackFallback(db: DbOrTx, params: { organizationId:
  */
 export async function startInboundCall(db: DbOrTx, params: StartInboundCallParams): Promise<InboundCallDecision> {
   const { now } = params;
+  const carrier = voiceCarrier(params.engine);
   // Trust boundary: the number's owner is the only organization whose data this call may read or write.
   const owner = await findActiveNumber(db, params.to);
   if (!owner?.inbound) {
@@ -84,14 +89,14 @@ export async function startInboundCall(db: DbOrTx, params: StartInboundCallParam
     const fallback = await findCallbackFallback(db, { organizationId, phoneNumber: params.to });
     getLogger("call-engine").info({ from: maskPhoneNumber(params.from), to: params.to, reason, fallback: fallback.mode }, "inbound call to the number's fallback");
     // A known caller of a number that takes messages: their message is kept on their sequence (Twilio records it).
-    if (last && fallback.mode === "message" && params.engine === "twilio-realtime" && params.providerCallId) {
+    if (last && fallback.mode === "message" && carrier.takesInboundMessages && params.providerCallId) {
       const callId = await createInboundCall(db, { last, to: params.to, providerCallId: params.providerCallId, now, answeredBy: CALLER_MESSAGE });
       return { kind: "message", callId, organizationId: last.organizationId, sequenceId: last.sequenceId, fallback };
     }
     return { kind: "fallback", organizationId, fallback, reason };
   }
 
-  const callId = await createInboundCall(db, { last, to: params.to, providerCallId: params.providerCallId, now, answeredBy: params.engine === "twilio-realtime" ? "human" : null });
+  const callId = await createInboundCall(db, { last, to: params.to, providerCallId: params.providerCallId, now, answeredBy: carrier.answersInboundAsHuman ? "human" : null });
   getLogger("call-engine").info({ callId, sequenceId: last.sequenceId, from: maskPhoneNumber(params.from) }, "inbound call taken by the agent that last called");
   return { kind: "agent", callId, organizationId: last.organizationId, sequenceId: last.sequenceId, agentId: last.agentId };
 }

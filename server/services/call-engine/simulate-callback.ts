@@ -2,6 +2,7 @@ import { and, desc, eq, isNotNull } from "drizzle-orm";
 import type { Db } from "@/db";
 import { getSequenceOrThrow } from "@/db/queries/sequences";
 import { calls } from "@/db/schema";
+import { carrierOfEngine } from "@/server/carriers/registry";
 import { AppError } from "@/server/errors";
 import type { VoiceEngine } from "@/server/voice/types";
 import { buildPlaceCallRequest } from "./dial-call";
@@ -24,7 +25,7 @@ export type SimulateCallbackOutcome =
  * number to call back; or the engine is not the simulator — a real engine's callbacks come from the phone network).
  */
 export async function simulateCallback(db: Db, params: SimulateCallbackParams): Promise<SimulateCallbackOutcome> {
-  if (params.voiceEngine.kind !== "simulator") {
+  if (!carrierOfEngine(params.voiceEngine.kind).simulatesCallbacks) {
     throw new AppError("INVALID_REQUEST", "Callbacks are simulated with the embedded voice simulator only; with a real voice engine the contact calls the number.");
   }
   const sequence = await getSequenceOrThrow(db, { organizationId: params.organizationId, sequenceId: params.sequenceId });
@@ -38,7 +39,7 @@ export async function simulateCallback(db: Db, params: SimulateCallbackParams): 
   const from = sequence.phoneNumber;
   const to = last.fromPhoneNumber;
   const decision = await startInboundCall(db, { from, to, providerCallId: null, now: params.now, engine: "simulator" });
-  // (A message is only taken through Twilio: with the simulator, the engine given here, startInboundCall never takes one.)
+  // (A message is only taken by a carrier that records it: the simulator, the engine given here, never takes one.)
   if (decision.kind === "reject") {
     return { outcome: "rejected", reason: decision.reason, from, to };
   }

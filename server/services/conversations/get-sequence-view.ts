@@ -1,5 +1,6 @@
 import { and, asc, eq, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
+import { carrierOfEngine } from "@/server/carriers/registry";
 import { findAgent } from "@/db/queries/agents";
 import { findCallsOfSequences } from "@/db/queries/calls";
 import { findSequenceMessages, toSequenceMessage } from "@/db/queries/messages";
@@ -98,7 +99,7 @@ export async function getSequenceView(db: DbOrTx, params: GetSequenceViewParams)
     },
     steps,
     messages: messageRows.map((row) => ({ ...toSequenceMessage(row), html: row.html, transport: row.transport })),
-    canSimulateCallback: params.voiceEngineKind === "simulator" && callRows.some((call) => call.direction === "outbound" && call.dialedAt !== null),
+    canSimulateCallback: carrierOfEngine(params.voiceEngineKind ?? "").simulatesCallbacks && callRows.some((call) => call.direction === "outbound" && call.dialedAt !== null),
     calls: viewCalls,
     chain,
   };
