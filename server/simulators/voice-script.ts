@@ -2,8 +2,9 @@ import type { VoiceClipId } from "./voice-clips/clips";
 
 /**
  * The deterministic conversations both voice simulators follow, by the last digit of the dialed number (DESIGN §7):
- * the Twilio simulator plays the callee's side (`callee` clips, in turn, each after the agent has finished
- * speaking), and the Realtime simulator answers what it recognizes (`AGENT_REPLIES`), calling the tools on the way.
+ * the carrier simulators (Twilio's and Telnyx's) play the callee's side through callee-voice.ts (`callee` clips, in
+ * turn, each after the agent has finished speaking), and the Realtime simulator answers what it recognizes
+ * (`AGENT_REPLIES`), calling the tools on the way.
  */
 /**
  * One thing the callee says: a clip, said in turn (after the agent has spoken and gone quiet), or `overAgentAfterMs`

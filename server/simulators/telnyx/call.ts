@@ -2,7 +2,7 @@ import { randomBytes, randomUUID } from "node:crypto";
 import { ULAW_SILENCE, ulawChannelsToWav } from "@/server/voice/g711";
 import type { CalleeScenario } from "../voice-script";
 import type { VoiceClipId } from "../voice-clips/clips";
-import { CalleeVoice, FRAME_BYTES, FRAME_MS, type CalleeMilestone } from "./callee";
+import { CalleeVoice, FRAME_BYTES, FRAME_MS, type CalleeMilestone } from "../callee-voice";
 import { MediaStream, type StreamOptions } from "./media-stream";
 import type { WebhookSender } from "./webhooks";
 
@@ -30,6 +30,9 @@ import type { WebhookSender } from "./webhooks";
 
 export type DialParams = Record<string, unknown>;
 export type HangupCause = "normal_clearing" | "user_busy" | "call_rejected" | "timeout" | "time_limit" | "not_found" | "unspecified" | "originator_cancel";
+/** How long a greeting runs before the detector calls it a machine (Telnyx's `greeting_duration_millis` default). */
+const MACHINE_GREETING_MS = 3500;
+
 export type AmdOverride = { standard?: "human" | "machine" | "not_sure"; premium?: "human_residence" | "human_business" | "machine" | "silence" | "fax_detected" | "not_sure" };
 
 export type TelnyxCallEnvironment = {
@@ -191,6 +194,7 @@ export class TelnyxCall {
     this.events.push("answered");
     for (const recording of this.recordings) recording.startedAt = new Date();
     this.callee = new CalleeVoice(this.scenario, (kind) => this.onMilestone(kind), () => this.finish("normal_clearing", "callee", "200"), {
+      machineDetectedAfterMs: MACHINE_GREETING_MS,
       said: (clip, startMs, endMs) => this.calleeSpans.push({ clip, startMs, endMs }),
       mediaMs: () => this.mediaMs,
     });

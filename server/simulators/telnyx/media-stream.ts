@@ -1,7 +1,7 @@
 import { randomUUID } from "node:crypto";
 import WebSocket from "ws";
 import { ULAW_SILENCE } from "@/server/voice/g711";
-import { FRAME_BYTES } from "./callee";
+import { FRAME_BYTES } from "../callee-voice";
 
 /**
  * One media stream of a call, as Telnyx runs it: Telnyx is the WebSocket client of the app's `stream_url`.

@@ -3,7 +3,7 @@ import { ULAW_SILENCE } from "@/server/voice/g711";
 import { loadClip } from "../voice-clips/clips";
 import { CallCore } from "./call-core";
 import { FRAME_BYTES, FRAME_MS, newSid, type OutboundItem } from "./call-types";
-import type { CalleeVoice } from "./callee-voice";
+import type { CalleeVoice } from "../callee-voice";
 import type { JoinOptions, SimRoom } from "./conference";
 import { twilioSignature } from "./signing";
 import type { TwimlVerb } from "./twiml";
@@ -145,7 +145,6 @@ export abstract class CallMedia extends CallCore {
       },
       streamSid: this.streamSid,
     });
-    this.callee?.streamStarted();
     if (this.env.hangsUpAtStreamStart?.(this.to)) {
       this.events.push("callee-hung-up-at-stream-start");
       this.finish("completed");
@@ -156,7 +155,6 @@ export abstract class CallMedia extends CallCore {
       while (!this.timeLimitReached() && this.ws === ws) await this.sleepMedia(250);
     })();
     await Promise.race([closed, actionArrived, limit]);
-    this.callee?.streamStopped();
     if (this.ws === ws) {
       this.ws = null;
       if (ws.readyState === WebSocket.OPEN) {

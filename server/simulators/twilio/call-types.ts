@@ -58,8 +58,7 @@ export type CreateCallParams = Record<string, string | string[]>;
 /** A person calling one of our numbers (`SimCall` with `inbound`): what they say, each line after the agent spoke. */
 export type InboundCaller = { lines: VoiceClipId[] };
 
-export const FRAME_BYTES = 160;
-export const FRAME_MS = 20;
+export { FRAME_BYTES, FRAME_MS } from "../callee-voice";
 
 export function newSid(prefix: string): string {
   return prefix + randomBytes(16).toString("hex");

@@ -1,6 +1,6 @@
 import { CallTwiml } from "./call-twiml";
 import { newSid, one, type CallStatus, type CreateCallParams, type SimCallEnvironment, type SimCallOptions } from "./call-types";
-import { CalleeVoice, type AmdMilestone } from "./callee-voice";
+import { CalleeVoice, type CalleeMilestone } from "../callee-voice";
 import { parseTwiml, type TwimlVerb } from "./twiml";
 
 export { newSid, type CallStatus, type CreateCallParams, type InboundCaller, type SentCallback, type SimCallEnvironment, type SimCallOptions } from "./call-types";
@@ -157,7 +157,7 @@ export class SimCall extends CallTwiml {
     );
   }
 
-  private onCalleeMilestone(kind: AmdMilestone) {
+  private onCalleeMilestone(kind: CalleeMilestone) {
     if (!/^DetectMessageEnd|Enable$/.test(one(this.params, "MachineDetection") ?? "") || one(this.params, "AsyncAmd") !== "true") return;
     // A phone menu is neither a person nor a voicemail greeting: Twilio's detector answers `unknown` for many.
     const answeredBy = kind === "greeting-done" ? "machine_end_beep" : kind === "menu-prompt-done" ? "unknown" : "human";

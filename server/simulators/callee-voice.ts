@@ -1,32 +1,49 @@
 import { ULAW_SILENCE } from "@/server/voice/g711";
-import { clipOfLine, type CalleeLine, type CalleeScenario } from "../voice-script";
-import { loadClip, type VoiceClipId } from "../voice-clips/clips";
+import { clipOfLine, type CalleeLine, type CalleeScenario } from "./voice-script";
+import { loadClip, type VoiceClipId } from "./voice-clips/clips";
 
-/**
- * The person (or machine, or phone menu) at the other end of a simulated Telnyx call. It follows the same turn-taking
- * rules as the Twilio simulator's callee (server/simulators/twilio/call.ts, `CalleeVoice`), so the same voice tests can
- * run on both carriers: a person says hello about a second after picking up, then each next line once the agent has
- * spoken and gone quiet (or `overAgentAfterMs` into the agent's speech, or `atOnce`); a machine plays its greeting and
- * beep without waiting; a phone menu repeats its prompt until a key routes it (`pressed`). What the detector hears is
- * reported through `milestone`, which call.ts turns into Telnyx's AMD webhooks
- * (https://developers.telnyx.com/docs/voice/programmable-voice/answering-machine-detection):
- * - `first-line-done`: a person's greeting ended and 1.2 s of silence followed (→ `human`);
- * - `machine-detected`: a greeting longer than `greeting_duration_millis` (default 3,500 ms) is still going, or a
- *   machine's first line ended (→ `machine`);
- * - `greeting-done`: a second after a machine's beep (→ greeting ended, `beep_detected`);
- * - `menu-prompt-done`: a phone menu's first prompt ended (→ `not_sure`).
- * This is the only module of the simulator without a Telnyx page of its own: it is the callee, not the carrier.
- */
-
-export type CalleeMilestone = "first-line-done" | "machine-detected" | "greeting-done" | "menu-prompt-done";
-
+/** One frame of the call's media: 20 ms of 8 kHz µ-law, as both carriers stream it. */
 export const FRAME_BYTES = 160;
 export const FRAME_MS = 20;
-/** How long a greeting runs before the detector calls it a machine (Telnyx's `greeting_duration_millis` default). */
-const MACHINE_GREETING_MS = 3500;
+
+/**
+ * What the callee's side lets an answering-machine detector conclude, reported through `milestone` for the carrier
+ * simulator to turn into its own AMD result (Twilio's `AnsweredBy`, Telnyx's `call.machine.*` webhooks):
+ * - `first-line-done`: a person's first words ended and 1.2 s of silence followed (Twilio's default
+ *   `MachineDetectionSpeechEndThreshold`, twilio.com/docs/voice/answering-machine-detection) → a human;
+ * - `machine-detected`: only with `machineDetectedAfterMs` (Telnyx): a machine's greeting has run that long, or its
+ *   first line ended, whichever comes first;
+ * - `greeting-done`: a second after a machine's beep (greeting ended, beep detected);
+ * - `menu-prompt-done`: a phone menu's first prompt ended and 1.2 s of silence followed (neither a person nor a machine).
+ */
+export type CalleeMilestone = "first-line-done" | "machine-detected" | "greeting-done" | "menu-prompt-done";
+
+export type CalleeVoiceOptions = {
+  /** A caller (inbound) waits for the agent's greeting before their first line too. */
+  waitsForAgent?: boolean;
+  /**
+   * Report `machine-detected` once a machine's first line has run this long (or ended): Telnyx's detector decides on
+   * the greeting's length (`greeting_duration_millis`); Twilio's reports only the end of the beep.
+   */
+  machineDetectedAfterMs?: number;
+  /** Each line said, on the media clock (the simulator's record of who spoke when). */
+  said?: (clip: VoiceClipId, startMs: number, endMs: number) => void;
+  mediaMs?: () => number;
+};
 
 type Menu = Extract<CalleeScenario, { kind: "menu" }>;
 
+/**
+ * The callee's side of a simulated call, the same on every carrier simulator (Twilio's and Telnyx's), so the same
+ * voice tests run on both: its scripted utterances (voice-script.ts, by the number's last digit or as a test set
+ * them), each said once the other side has spoken and gone quiet (a person waits for their turn), or
+ * `overAgentAfterMs` into the agent's speech, or `atOnce`; a person says hello about a second after picking up; a
+ * machine plays its greeting and beep without waiting; a phone menu says its prompt until a key is pressed
+ * (`pressed`), then connects to a person, who talks in turn. The callee only talks while someone can hear it
+ * (`nextFrame`'s `talking`: the agent's media stream, a recording, the detector, or a person it is bridged with); the
+ * carrier sends the frames it returns, and turns its `milestone`s into AMD results and its `hangUp` into the end of
+ * the call.
+ */
 export class CalleeVoice {
   private index = 0;
   private speaking: Buffer | null = null;
@@ -36,11 +53,14 @@ export class CalleeVoice {
   private gapFrames = 50;
   private agentSpokeSinceLine = false;
   private lines: CalleeLine[];
+  /** Lines before this index are said without waiting for a turn (a greeting, a menu's announcement). */
   private unpromptedUntil = 1;
+  /** Phone menu: prompts said, frames until the next one; `connected` once a key led to a person. */
   private menu: { prompts: number; waitFrames: number; connected: boolean } | null;
   private hungUp = false;
   private hangUpCountdown = -1;
   private wasTalking = false;
+  /** Frames of silence before the detector reports `pendingMilestone` (see CalleeMilestone). */
   private milestoneCountdown = -1;
   private pendingMilestone: CalleeMilestone = "greeting-done";
   private machineSpokenMs = 0;
@@ -50,17 +70,29 @@ export class CalleeVoice {
     private readonly scenario: CalleeScenario,
     private readonly milestone: (kind: CalleeMilestone) => void,
     private readonly hangUp: () => void,
-    private readonly options: { said?: (clip: VoiceClipId, startMs: number, endMs: number) => void; mediaMs?: () => number } = {},
+    private readonly options: CalleeVoiceOptions = {},
   ) {
     this.lines = scenario.kind === "human" || scenario.kind === "machine" ? [...scenario.lines] : [];
     this.menu = scenario.kind === "menu" ? { prompts: 0, waitFrames: 0, connected: false } : null;
+    if (options.waitsForAgent) this.unpromptedUntil = 0;
+  }
+
+  /** Saying a line now. */
+  get isSpeaking(): boolean {
+    return this.speaking !== null;
+  }
+
+  /** Said every line. */
+  get finished(): boolean {
+    return this.speaking === null && this.index >= this.lines.length;
   }
 
   agentSpoke(): void {
+    // What the agent says while the callee is still talking does not count as its reply to the callee's line.
     if (!this.speaking) this.agentSpokeSinceLine = true;
   }
 
-  /** Keys the agent sent (`send_dtmf`): a phone menu routes on the first one it knows. */
+  /** Keys played to the callee (Twilio's `<Play digits>`, Telnyx's `send_dtmf`): a phone menu routes on the first one it knows. */
   pressed(digits: string): void {
     if (this.scenario.kind !== "menu" || !this.menu || this.menu.connected) return;
     const option = [...digits].map((digit) => (this.scenario as Menu).options[digit]).find(Boolean);
@@ -68,6 +100,7 @@ export class CalleeVoice {
     this.menu.connected = true;
     this.lines = [option.connecting, ...option.lines];
     this.index = 0;
+    // The announcement and the person's first words come unprompted; then the person talks in turn.
     this.unpromptedUntil = 2;
     this.gapFrames = 25;
     this.speaking = null;
@@ -77,9 +110,10 @@ export class CalleeVoice {
     return (this.scenario.kind === "human" ? this.scenario.replyGapFrames : undefined) ?? 40;
   }
 
-  /** The callee's next 20 ms, or null for silence. `talking`: someone listens (the stream, a recording, the detector). */
-  nextFrame(talking: boolean, outboundIdleFrames: number, agentItem: { open: boolean; frames: number }): Buffer | null {
+  /** The callee's next 20 ms, or null for silence. `talking`: someone listens. */
+  nextFrame(talking: boolean, outboundIdleFrames: number, agentItem: { open: boolean; frames: number } = { open: false, frames: 0 }): Buffer | null {
     if (this.milestoneCountdown > 0 && (this.milestoneCountdown -= 1) === 0) this.milestone(this.pendingMilestone);
+    // Back from hold (or a menu's tones): a person waits to be spoken to before they say their next line.
     if (talking && !this.wasTalking) this.agentSpokeSinceLine = false;
     this.wasTalking = talking;
     if (this.hangUpCountdown > 0 && (this.hangUpCountdown -= 1) === 0 && !this.hungUp) {
@@ -97,6 +131,9 @@ export class CalleeVoice {
       const line = this.lines[this.index]!;
       const options: Exclude<CalleeLine, string> = typeof line === "string" ? { clip: line } : line;
       const agentDone = this.agentSpokeSinceLine && outboundIdleFrames >= this.replyGapFrames && !agentItem.open;
+      // A person who picks up to an agent already greeting listens first; one who speaks over the agent does so
+      // `overAgentAfterMs` into its speech; a machine or a screener speaks when its turn comes; a menu's announcement
+      // and the person it connects to speak unprompted; everyone else waits for the agent to finish.
       const myTurn =
         this.scenario.kind === "machine" ||
         options.atOnce === true ||
@@ -139,16 +176,21 @@ export class CalleeVoice {
     [this.pendingMilestone, this.milestoneCountdown] = [kind, afterFrames];
   }
 
+  /** A machine's greeting heard long enough (or over): the detector calls it a machine, once. */
+  private reportMachine(): void {
+    this.machineReported = true;
+    this.milestone("machine-detected");
+  }
+
   private speakFrame(): Buffer {
     const speaking = this.speaking!;
     const frame = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     const take = Math.min(FRAME_BYTES, speaking.length - this.position);
     speaking.copy(frame, 0, this.position, this.position + take);
     this.position += take;
-    if (this.scenario.kind === "machine" && this.index === 0 && !this.machineReported && (this.machineSpokenMs += FRAME_MS) >= MACHINE_GREETING_MS) {
-      this.machineReported = true;
-      this.milestone("machine-detected");
-    }
+    const machineAfterMs = this.options.machineDetectedAfterMs;
+    const machineGreeting = machineAfterMs !== undefined && this.scenario.kind === "machine" && !this.machineReported;
+    if (machineGreeting && this.index === 0 && (this.machineSpokenMs += FRAME_MS) >= machineAfterMs) this.reportMachine();
     if (this.position < speaking.length) return frame;
     if (!this.menu || this.menu.connected) this.options.said?.(clipOfLine(this.lines[this.index]!), this.speakingStartedMs, (this.options.mediaMs?.() ?? 0) + FRAME_MS);
     this.speaking = null;
@@ -159,10 +201,7 @@ export class CalleeVoice {
     this.index += 1;
     this.gapFrames = this.scenario.kind === "machine" ? 15 : this.menu && this.index === 1 ? 100 : 0;
     if (this.scenario.kind === "human" && this.index === 1) this.report("first-line-done", 60);
-    if (this.scenario.kind === "machine" && this.index === 1 && !this.machineReported) {
-      this.machineReported = true;
-      this.milestone("machine-detected");
-    }
+    if (machineAfterMs !== undefined && this.scenario.kind === "machine" && this.index === 1 && !this.machineReported) this.reportMachine();
     if (this.scenario.kind === "machine" && this.index === this.lines.length) this.report("greeting-done", 50);
     if (this.scenario.kind === "human" && this.scenario.hangsUpAfterLastLine && this.index === this.lines.length) this.hangUpCountdown = 50;
     return frame;
