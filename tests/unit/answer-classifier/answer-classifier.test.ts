@@ -35,6 +35,14 @@ describe("AnswerClassifier on representative openings", () => {
     expect(replay.verdicts[1]!.confidence).toBeGreaterThanOrEqual(0.9);
   });
 
+  it.each([0, 3, 5])("voicemail #%i, whose greeting opens with a short line, is never called human, not even provisionally", (index) => {
+    const opening = buildOpening("voicemail", index);
+    expect(opening.transcript[0]!.text).toMatch(/^(Hi, you've reached|Hello, this is) \w+\./);
+    const replay = verdictOf(opening, { carrierAmd: false });
+    expect(replay.verdicts.map((verdict) => verdict.answerClass)).not.toContain("human");
+    expect(replay.final?.answerClass).toBe("voicemail");
+  });
+
   it("a person silent for 2 s gets no verdict before speaking, then human", () => {
     const opening = buildOpening("human", 2);
     expect(opening.hard).toBe("silent 2 s");
