@@ -75,6 +75,8 @@ const humansEverMissed = (outcomes: Outcome[]) => {
   const humans = outcomes.filter((outcome) => outcome.opening.label === "human");
   return humans.filter((outcome) => outcome.classesSaid.some((said) => said !== "human")).length / humans.length;
 };
+/** Openings that are not a person but were called human at some moment (an agent would have started talking to it). */
+const othersEverHuman = (outcomes: Outcome[]) => outcomes.filter((outcome) => outcome.opening.label !== "human" && outcome.classesSaid.includes("human"));
 const settled = (outcomes: Outcome[], label: AnswerClass) =>
   outcomes.filter((outcome) => outcome.opening.label === label && outcome.predicted === label && outcome.settledAtMs !== null).map((outcome) => outcome.settledAtMs!);
 const afterFirstWord = (outcomes: Outcome[]) =>
@@ -133,6 +135,8 @@ const goals = [
 console.log("\nGoals:");
 console.log(table(["goal", "classifier", "AMD alone", "met"], goals.map((goal) => [goal.name, goal.show(goal.value), goal.show(goal.amd), goal.met ? "yes" : "NO"])));
 console.log(`\nbeep end found on ${beepErrors.length}/${withBeep(classified).length} voicemails with a beep; error median ${ms(quantile(beepErrors, 0.5))}, max ${ms(Math.max(...beepErrors))}`);
+const everHuman = othersEverHuman(classified);
+console.log(`non-human openings called human at some moment: ${everHuman.length}/${classified.filter((outcome) => outcome.opening.label !== "human").length}${everHuman.length ? ` (${everHuman.map((outcome) => `${outcome.opening.id}${outcome.opening.hard ? ` (${outcome.opening.hard})` : ""} → ${outcome.predicted}`).join(", ")})` : ""}`);
 const wrong = classified.filter((outcome) => outcome.predicted !== outcome.opening.label);
 if (wrong.length) console.log(`misclassified: ${wrong.map((outcome) => `${outcome.opening.id}${outcome.opening.hard ? ` (${outcome.opening.hard})` : ""} → ${outcome.predicted}`).join(", ")}`);
 if (goals.some((goal) => !goal.met)) process.exitCode = 1;

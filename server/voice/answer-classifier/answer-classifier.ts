@@ -10,6 +10,12 @@ type Candidate = Omit<AnswerVerdict, "atMs">;
 const HUMAN_SILENCE_MS = 500;
 /** Without a transcript, a person's opening is short and followed by a longer wait. */
 const HUMAN_AUDIO_ONLY = { maxSpeechMs: 1800, silenceMs: 650 };
+/**
+ * A short first utterance and a short pause: a provisional `human` (low confidence) so an agent can start to answer
+ * "Hello?" without waiting for the transcript. Revised by any later evidence (a greeting that goes on gets its phrases,
+ * its beep or its length); the pause is longer than the gaps between words and most pauses inside one sentence.
+ */
+export const PROVISIONAL_HUMAN = { maxSpeechMs: 800, silenceMs: 350, confidence: 0.55 };
 const MACHINE_CLASSES_A_PERSON_CAN_FOLLOW: AnswerClass[] = ["screener", "hold-queue", "ivr"];
 
 /**
@@ -20,7 +26,8 @@ const MACHINE_CLASSES_A_PERSON_CAN_FOLLOW: AnswerClass[] = ["screener", "hold-qu
  * The rules, first match wins (docs/call-quality.md, "Answer classifier"): a fax tone; a SIT; a beep after speech
  * (voicemail, with the beep's end); a person speaking after a screener, a queue or a menu; menu, screener, voicemail,
  * intercept or queue phrases; music or ringback; a short hello followed by silence; long speech with a weak phrase;
- * and last the carrier's AMD, which alone never overrides what was heard.
+ * a provisional human on a short first utterance and a short pause; and last the carrier's AMD, which alone never
+ * overrides what was heard.
  */
 export class AnswerClassifier {
   readonly verdicts: AnswerVerdict[] = [];
@@ -105,6 +112,7 @@ export class AnswerClassifier {
       this.musicOrRingback() ??
       this.hello() ??
       this.weakPhrases() ??
+      this.provisionalHuman() ??
       this.carrierAmd()
     );
   }
@@ -166,6 +174,14 @@ export class AnswerClassifier {
       return { answerClass: "human", confidence: this.amd?.answeredBy === "human" ? 0.85 : 0.7, reason: "short speech, then silence" };
     }
     return null;
+  }
+
+  /** Only on the first utterance, before any transcript, tone or machine phrase: a later one is not an opening. */
+  private provisionalHuman(): Candidate | null {
+    const cadence = this.cadence;
+    if (cadence.utterances.length !== 1 || cadence.speaking || this.lastUtterance || this.tones.runs.length > 0) return null;
+    if (cadence.speechMs > PROVISIONAL_HUMAN.maxSpeechMs || cadence.silenceMs < PROVISIONAL_HUMAN.silenceMs) return null;
+    return { answerClass: "human", confidence: PROVISIONAL_HUMAN.confidence, reason: "a short first utterance, then a pause (provisional)" };
   }
 
   private weakPhrases(): Candidate | null {

@@ -12,8 +12,35 @@ describe("AnswerClassifier on representative openings", () => {
   it("a person's 'Hello?' is human within a second of its end, with nothing else said before", () => {
     const opening = buildOpening("human", 0);
     const replay = verdictOf(opening, { carrierAmd: false });
-    expect(replay.verdicts.map((verdict) => verdict.answerClass)).toEqual(["human"]);
+    // A provisional human on the pause, then a sure one on the transcript: never another class.
+    expect(new Set(replay.verdicts.map((verdict) => verdict.answerClass))).toEqual(new Set(["human"]));
     expect(replay.settledAtMs! - opening.firstUtteranceEndMs!).toBeLessThanOrEqual(1000);
+  });
+
+  it.each(["Yes, hello?", "Hey, what's up?"])("a short multi-word opening (%s) is a provisional human within 1 s of its first word, then a sure one", (text) => {
+    const rendered = renderScript([{ kind: "silence", ms: 500 }, { kind: "say", text }, { kind: "silence", ms: 3000 }], {
+      voice: { f0: 120, speed: 1, amplitude: 5000, formantShift: 1 },
+      random: createRandom(7),
+      snrDb: 30,
+      lossRate: 0,
+      asrLatencyMs: 400,
+      tailMs: 300,
+    });
+    const replay = verdictOf({ ...rendered, id: "short-multi-word", label: "human", hard: null, amd: null }, { carrierAmd: false });
+    expect(replay.verdicts.map((verdict) => verdict.answerClass)).toEqual(["human", "human"]);
+    expect(replay.verdicts[0]).toMatchObject({ confidence: 0.55, reason: expect.stringContaining("provisional") });
+    expect(replay.verdicts[0]!.atMs - rendered.firstWordEndMs!).toBeLessThanOrEqual(1000);
+    // Before the transcript (which arrives 400 ms after the utterance ends), and confirmed by it.
+    expect(replay.verdicts[0]!.atMs).toBeLessThan(rendered.transcript[0]!.atMs);
+    expect(replay.verdicts[1]!.confidence).toBeGreaterThanOrEqual(0.9);
+  });
+
+  it.each([0, 3, 5])("voicemail #%i, whose greeting opens with a short line, is never called human, not even provisionally", (index) => {
+    const opening = buildOpening("voicemail", index);
+    expect(opening.transcript[0]!.text).toMatch(/^(Hi, you've reached|Hello, this is) \w+\./);
+    const replay = verdictOf(opening, { carrierAmd: false });
+    expect(replay.verdicts.map((verdict) => verdict.answerClass)).not.toContain("human");
+    expect(replay.final?.answerClass).toBe("voicemail");
   });
 
   it("a person silent for 2 s gets no verdict before speaking, then human", () => {
