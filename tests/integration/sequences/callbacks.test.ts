@@ -148,8 +148,8 @@ describe("callbacks: the inbound voice webhook", () => {
     expect(messageCall).toMatchObject({ agentId: agent.id, stepNumber: 0, resultType: "Calling", providerCallId: messageSid });
     expect(messageTwiml).toContain("Please leave a message after the tone.");
     expect(messageTwiml).toMatch(/<Record [^>]*maxLength="120"/);
-    expect(messageTwiml).toContain(`recordingStatusCallback="${PUBLIC}/api/voice/twilio/recording?callId=${encodeURIComponent(messageCall!.id)}"`);
-    expect(messageTwiml).toContain(`action="${PUBLIC}/api/twilio/voice/recorded"`);
+    expect(messageTwiml).toContain(`recordingStatusCallback="${PUBLIC}/api/carriers/twilio/calls/recording?callId=${encodeURIComponent(messageCall!.id)}"`);
+    expect(messageTwiml).toContain(`action="${PUBLIC}/api/carriers/twilio/voice/recorded"`);
     const [messageRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, messageCall!.id));
     expect(messageRow).toMatchObject({ answeredBy: "caller-message", recordingStatus: null });
     const recorded = await inbound({ CallSid: messageSid, From: contact, To: ours, RecordingSid: `RE${"1".repeat(32)}`, Digits: "hangup" }, { hook: "recorded" });
