@@ -97,7 +97,7 @@ describe("callbacks: the inbound voice webhook", () => {
     const res = await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" });
     expect(res.status).toBe(200);
     const twiml = await res.text();
-    expect(twiml).toMatch(/<Connect><Stream url="wss:\/\/calls\.example\.test\/ws\/voice\/twilio"/);
+    expect(twiml).toMatch(/<Connect><Stream url="wss:\/\/calls\.example\.test\/ws\/carriers\/twilio"/);
     const [call] = await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")));
     expect(call).toMatchObject({ organizationId: organization.id, agentId: agent.id, stepNumber: 0, attempt: 1, resultType: "Calling", fromPhoneNumber: ours, providerCallId: callSid });
     const [twilioRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, call!.id));
