@@ -9,7 +9,7 @@ export type CarrierEngineHandles = {
   stop?: (budgetMs: number) => Promise<void>;
   /** Ends this instance's calls in the air and waits until they are reported (the shutdown's `calls` stage). */
   endCallsInTheAir?: (budgetMs: number) => Promise<number>;
-  /** Twilio's callbacks, inbound webhook and media stream (app/api/voice/twilio, app/api/twilio/voice, app-upgrades.ts). */
+  /** Twilio's callbacks, inbound webhook and media stream (app/api/carriers/[carrier]/[...path] and the aliases app/api/voice/twilio, app/api/twilio/voice; app-upgrades.ts). */
   twilioRealtime?: TwilioRealtimeEngine;
 };
 

@@ -27,6 +27,12 @@ export function voiceCarrier(name: string): Carrier {
   return CARRIERS[name];
 }
 
+/** The carrier whose URL family is `/api/carriers/<segment>/…` (its `urlSegment`); null for any other segment. */
+export function carrierByUrlSegment(segment: string): { name: CarrierName; carrier: Carrier } | null {
+  for (const name of CARRIER_NAMES) if (CARRIERS[name].urlSegment !== null && CARRIERS[name].urlSegment === segment) return { name, carrier: CARRIERS[name] };
+  return null;
+}
+
 /**
  * What an engine of this `kind` can do. An engine that is not a registered carrier's (a test's own double) can do
  * none of the carrier-specific things: no demo data, no simulated callbacks, no real audio.
@@ -44,6 +50,7 @@ export function configuredCarrierName(env: CarrierEnv): CarrierName {
 
 const UNREGISTERED: Carrier = {
   name: "unregistered",
+  urlSegment: null,
   dialsDemoData: false,
   simulatesCallbacks: false,
   answersInboundAsHuman: false,

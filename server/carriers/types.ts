@@ -12,6 +12,11 @@ export type CarrierSummaryConfig = { REALTIME_MODEL: string; PUBLIC_BASE_URL?: s
 export type Carrier = {
   /** Its `VOICE_ENGINE` value and the `kind` of the engines it makes. */
   name: string;
+  /**
+   * Its segment in its URL family, `/api/carriers/<urlSegment>/…` and `/ws/carriers/<urlSegment>` (docs/carriers.md
+   * "URLs"); null when the provider calls nothing of ours (the simulator).
+   */
+  urlSegment: string | null;
   /** No real phone rings: demo data may be dialled through it (the dial gate's `demo-data` check). */
   dialsDemoData: boolean;
   /** The console can play a contact calling back (`simulateCallback`, the sequence view's button). */

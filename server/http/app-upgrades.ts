@@ -5,7 +5,7 @@ import { getTwilioRealtimeEngine, getVoiceEngine } from "@/server/voice";
 import { getListenHub } from "@/server/voice/listen";
 import { createListenSocketHandler } from "@/server/voice/listen/listen-socket";
 import { getTestCallServer } from "@/server/voice/test-call/test-call-server";
-import { TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
+import { TWILIO_LEGACY_MEDIA_PATH, TWILIO_MEDIA_PATH } from "@/server/voice/twilio-realtime/settings";
 import type { UpgradeRoute } from "./upgrades";
 
 let listenSocket: ReturnType<typeof createListenSocketHandler> | null = null;
@@ -26,6 +26,9 @@ export function appUpgradeRoutes(): UpgradeRoute[] {
   const testCalls = getTestCallServer({ getDb, now: () => new Date() });
   const routes: UpgradeRoute[] = [{ path: testCalls.path, handle: (request, socket, head) => testCalls.handleUpgrade(request, socket, head) }, listenRoute()];
   const voice = getTwilioRealtimeEngine();
-  if (voice) routes.push({ path: TWILIO_MEDIA_PATH, handle: (request, socket, head) => void voice.handleUpgrade(request, socket, head) });
+  if (voice) {
+    // The media stream's path and its older alias (numbers and calls set up with it keep working).
+    for (const path of [TWILIO_MEDIA_PATH, TWILIO_LEGACY_MEDIA_PATH]) routes.push({ path, handle: (request, socket, head) => void voice.handleUpgrade(request, socket, head) });
+  }
   return routes;
 }

@@ -5,7 +5,7 @@ import { describeZodError, zodIssuesOf } from "@/server/schemas/validation-messa
 
 /**
  * The query parameters of every route outside `/api/v1` and `/api/trpc` that reads any — the WebSockets
- * (`/ws/listen`, `/ws/agent-test`), Twilio's callbacks (`/api/voice/twilio/*`, `/api/twilio/messages/status`) and the
+ * (`/ws/listen`, `/ws/agent-test`), Twilio's callbacks (`/api/carriers/twilio/*` and the aliases `/api/voice/twilio/*`, `/api/twilio/messages/status`) and the
  * signed recording links — checked the way `/api/v1` checks its inputs, before anything reads the database:
  * 1. no NUL or unpaired UTF-16 surrogate in any name or value (the text guard of server/trpc/init.ts: PostgreSQL
  *    cannot store a NUL, and a query with one used to reach it as a 500);

@@ -67,9 +67,9 @@ describe("numbers belong to one organization (built app, Twilio simulator)", () 
     expect(bought.body.number).toMatchObject({ phoneNumber: ours, status: "active", source: "purchased", capabilities: { voice: true, sms: true, inbound: true } });
     // The carrier's side: the number is in the account with this deployment's webhooks.
     expect(twilio.numbers.find(ours)).toMatchObject({
-      voiceUrl: `${VOICE_PUBLIC_BASE_URL}/api/twilio/voice/inbound`,
-      statusCallback: `${VOICE_PUBLIC_BASE_URL}/api/twilio/voice/status`,
-      smsUrl: `${VOICE_PUBLIC_BASE_URL}/api/twilio/messages/inbound`,
+      voiceUrl: `${VOICE_PUBLIC_BASE_URL}/api/carriers/twilio/voice/inbound`,
+      statusCallback: `${VOICE_PUBLIC_BASE_URL}/api/carriers/twilio/voice/status`,
+      smsUrl: `${VOICE_PUBLIC_BASE_URL}/api/carriers/twilio/messages/inbound`,
     });
 
     const before = await listNumbers(b);

@@ -206,7 +206,7 @@ describe("CALL → EMAIL → SMS → CALL on the built app (twilio-realtime, rea
       ["sent", 200],
       ["delivered", 200],
     ]);
-    expect(statusCallbacks[0]!.url.startsWith(`${PUBLIC_BASE_URL}/api/twilio/messages/status?messageId=`)).toBe(true);
+    expect(statusCallbacks[0]!.url.startsWith(`${PUBLIC_BASE_URL}/api/carriers/twilio/messages/status?messageId=`)).toBe(true);
     expect(statusCallbacks[0]!.signature).toMatch(/^[A-Za-z0-9+/]+=*$/);
     expect(janeDone.messages.filter((m) => m.direction === "outbound").map((m) => [m.stepNumber, m.channel, m.status])).toEqual([
       [2, "email", "sent"],

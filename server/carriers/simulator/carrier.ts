@@ -3,6 +3,7 @@ import type { Carrier } from "../types";
 /** The deterministic simulator (the default): the number's last digit chooses the conversation (DESIGN §7). */
 export const simulatorCarrier = {
   name: "simulator",
+  urlSegment: null,
   dialsDemoData: true,
   simulatesCallbacks: true,
   answersInboundAsHuman: false,

@@ -4,6 +4,7 @@ import type { Carrier } from "../types";
 /** Twilio dials, OpenAI Realtime talks (docs/voice-twilio.md). */
 export const twilioRealtimeCarrier = {
   name: "twilio-realtime",
+  urlSegment: "twilio",
   dialsDemoData: false,
   simulatesCallbacks: false,
   answersInboundAsHuman: true,

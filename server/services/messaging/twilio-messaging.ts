@@ -3,15 +3,19 @@ import { appBaseUrl, appPort } from "@/server/config/settings";
 import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
 import type { SimOptOutHandling } from "@/server/simulators/twilio/messages";
 import { isSignedByTwilio } from "@/server/voice/twilio-realtime/signature";
-import { TWILIO_API_ORIGIN } from "@/server/voice/twilio-realtime/settings";
+import { TWILIO_API_ORIGIN, twilioPath } from "@/server/voice/twilio-realtime/settings";
 import { createTwilioClient, twilioErrorCode } from "@/server/voice/twilio-realtime/twilio-client";
 import type { SmsOptOutHandling } from "./sms-keywords";
 import { processSingleton } from "@/server/runtime/process-singleton";
 
-/** Paths of Twilio's messaging and inbound-voice webhooks (app/api/twilio/…). */
-export const TWILIO_MESSAGE_STATUS_PATH = "/api/twilio/messages/status";
-export const TWILIO_MESSAGE_INBOUND_PATH = "/api/twilio/messages/inbound";
-export const TWILIO_VOICE_INBOUND_PATH = "/api/twilio/voice/inbound";
+/**
+ * Paths of Twilio's messaging and inbound-voice webhooks given to Twilio (app/api/carriers/[carrier]/[...path]; the older
+ * /api/twilio/… paths are still served: settings.ts `TWILIO_LEGACY_PREFIXES`).
+ */
+export const TWILIO_MESSAGE_STATUS_PATH = twilioPath("messages", "status");
+export const TWILIO_MESSAGE_INBOUND_PATH = twilioPath("messages", "inbound");
+export const TWILIO_VOICE_INBOUND_PATH = twilioPath("voice", "inbound");
+export const TWILIO_VOICE_STATUS_PATH = twilioPath("voice", "status");
 
 /** What SMS and inbound webhooks need of Twilio: REST credentials, the token callbacks are signed with, our public origin. */
 export type TwilioMessagingSettings = {

@@ -4,7 +4,8 @@ import { parseQuery, queryRefusalResponse } from "@/server/http/query-params";
 import { getLogger } from "@/server/observability/logger";
 import { idText } from "@/server/schemas/text";
 import { applySmsStatusCallback, receiveSms } from "./receive-sms";
-import { isSignedTwilioWebhook, TWILIO_MESSAGE_INBOUND_PATH, TWILIO_MESSAGE_STATUS_PATH, type Messaging } from "./twilio-messaging";
+import { twilioHookOf } from "@/server/voice/twilio-realtime/settings";
+import { isSignedTwilioWebhook, type Messaging } from "./twilio-messaging";
 
 /** The query of the status callback URL we give Twilio with each SMS. */
 export const ZSmsStatusQuerySchema = z.object({ messageId: idText() });
@@ -35,18 +36,19 @@ export async function readSignedTwilioForm(request: Request, messaging: Messagin
 }
 
 /**
- * `POST /api/twilio/messages/status?messageId=…` (an SMS's delivery status) and `POST /api/twilio/messages/inbound`
- * (an SMS to one of our numbers; the answer's TwiML `<Message>` is our reply to a keyword Twilio did not answer). Trust
+ * `POST /api/carriers/twilio/messages/status?messageId=…` (an SMS's delivery status) and `POST …/messages/inbound`
+ * (an SMS to one of our numbers; the answer's TwiML `<Message>` is our reply to a keyword Twilio did not answer); the
+ * older /api/twilio/messages/… alike. Trust
  * boundary: nothing of an unsigned or tampered request is read or stored (403); a signed one's query is still checked
  * (400 `{error, message}`, server/http/query-params.ts).
  */
 export async function handleTwilioMessagingWebhook(request: Request, deps: TwilioWebhookDeps): Promise<Response> {
-  const path = new URL(request.url).pathname;
-  if (request.method !== "POST" || (path !== TWILIO_MESSAGE_STATUS_PATH && path !== TWILIO_MESSAGE_INBOUND_PATH)) return new Response("Not found", { status: 404 });
+  const hook = twilioHookOf(new URL(request.url).pathname, "messages");
+  if (request.method !== "POST" || (hook !== "status" && hook !== "inbound")) return new Response("Not found", { status: 404 });
   const messaging = await deps.messaging();
   const form = await readSignedTwilioForm(request, messaging);
   if (!form) return new Response("Invalid Twilio signature", { status: 403 });
-  if (path === TWILIO_MESSAGE_STATUS_PATH) {
+  if (hook === "status") {
     const parsed = parseQuery(ZSmsStatusQuerySchema, new URL(request.url));
     if (!parsed.ok) return queryRefusalResponse(parsed.refusal);
     const { messageId } = parsed.query;

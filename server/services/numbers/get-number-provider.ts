@@ -1,9 +1,10 @@
 import { createTwilioNumberProvider } from "@/server/carriers/twilio/twilio-numbers";
-import { getMessaging, TWILIO_MESSAGE_INBOUND_PATH, TWILIO_VOICE_INBOUND_PATH } from "@/server/services/messaging/twilio-messaging";
+import { getMessaging, TWILIO_MESSAGE_INBOUND_PATH, TWILIO_VOICE_INBOUND_PATH, TWILIO_VOICE_STATUS_PATH } from "@/server/services/messaging/twilio-messaging";
+import { twilioPath } from "@/server/voice/twilio-realtime/settings";
 import type { NumberProvider, NumberWebhooks } from "./number-provider";
 
-/** Where Twilio posts the result of a caller-ID validation call (app/api/twilio/numbers/[hook]/route.ts). */
-export const TWILIO_NUMBER_VALIDATION_PATH = "/api/twilio/numbers/validation";
+/** Where Twilio posts the result of a caller-ID validation call (app/api/carriers/[carrier]/[...path]; alias app/api/twilio/numbers/[hook]). */
+export const TWILIO_NUMBER_VALIDATION_PATH = twilioPath("numbers", "validation");
 
 export type NumberProvisioning = {
   provider: NumberProvider;
@@ -21,7 +22,7 @@ export async function getNumberProvisioning(): Promise<NumberProvisioning> {
   const base = settings.publicBaseUrl;
   return {
     provider: createTwilioNumberProvider({ twilio: settings }),
-    webhooks: { voiceUrl: `${base}${TWILIO_VOICE_INBOUND_PATH}`, voiceStatusUrl: `${base}/api/twilio/voice/status`, smsUrl: `${base}${TWILIO_MESSAGE_INBOUND_PATH}` },
+    webhooks: { voiceUrl: `${base}${TWILIO_VOICE_INBOUND_PATH}`, voiceStatusUrl: `${base}${TWILIO_VOICE_STATUS_PATH}`, smsUrl: `${base}${TWILIO_MESSAGE_INBOUND_PATH}` },
     validationCallbackUrl: `${base}${TWILIO_NUMBER_VALIDATION_PATH}`,
   };
 }

@@ -1,18 +1,18 @@
 import type { Db } from "@/db";
 import { readSignedTwilioForm } from "@/server/services/messaging/twilio-webhooks";
 import type { Messaging } from "@/server/services/messaging/twilio-messaging";
+import { twilioHookOf } from "@/server/voice/twilio-realtime/settings";
 import { completeCallerIdValidation } from "./caller-id-validation";
-import { TWILIO_NUMBER_VALIDATION_PATH } from "./get-number-provider";
 
 const CALL_SID = /^CA[0-9a-f]{32}$/;
 
 /**
- * `POST /api/twilio/numbers/validation`: Twilio's result of a caller-ID validation call (the ValidationRequest's
+ * `POST /api/carriers/twilio/numbers/validation` (alias /api/twilio/numbers/validation): Twilio's result of a caller-ID validation call (the ValidationRequest's
  * StatusCallback: `CallSid`, `VerificationStatus` success|failed, `OutgoingCallerIdSid`). Trust boundary: an unsigned
  * or tampered request is refused (403) and changes nothing.
  */
 export async function handleNumberValidationWebhook(request: Request, deps: { db: Db; now: () => Date; messaging: () => Promise<Messaging> }): Promise<Response> {
-  if (request.method !== "POST" || new URL(request.url).pathname !== TWILIO_NUMBER_VALIDATION_PATH) return new Response("Not found", { status: 404 });
+  if (request.method !== "POST" || twilioHookOf(new URL(request.url).pathname, "numbers") !== "validation") return new Response("Not found", { status: 404 });
   const form = await readSignedTwilioForm(request, await deps.messaging());
   if (!form) return new Response("Invalid Twilio signature", { status: 403 });
   const callSid = form.CallSid ?? "";

@@ -28,7 +28,7 @@ import {
 import { createDtmf } from "./dtmf";
 import { createInboundVoiceHandler } from "./inbound";
 import { createMediaStreamServer, type MediaStreamServer } from "./media-bridge";
-import { callbackUrl, mediaStreamPublicUrl, TRANSFER_HOOKS, TWILIO_CALLBACK_PREFIX, TWILIO_HOOKS, type TransferHook, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
+import { callbackUrl, mediaStreamPublicUrl, TRANSFER_HOOKS, twilioHookOf, TWILIO_HOOKS, type TransferHook, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
 import { createTransfers, type Transfers } from "./transfer";
 import type { ListenHub } from "@/server/voice/listen/listen-hub";
 import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
@@ -62,9 +62,9 @@ export type TwilioRealtimeEngine = VoiceEngine & {
   client: TwilioClient;
   media: MediaStreamServer;
   transfers: Transfers;
-  /** `POST /api/voice/twilio/{twiml,status,amd,recording,transfer-*}?callId=…`: Twilio's signed callbacks. */
+  /** `POST /api/carriers/twilio/calls/{twiml,status,amd,recording,transfer-*}?callId=…` (alias /api/voice/twilio/…): Twilio's signed callbacks. */
   handleCallback(request: Request): Promise<Response>;
-  /** `POST /api/twilio/voice/{inbound,status}`: calls to our numbers (inbound.ts). */
+  /** `POST /api/carriers/twilio/voice/{inbound,status}` (alias /api/twilio/voice/…): calls to our numbers (inbound.ts). */
   handleInboundWebhook(request: Request): Promise<Response>;
   /** The HTTP server's `upgrade` event for the media stream path (node-server.ts). */
   handleUpgrade(request: IncomingMessage, socket: Duplex, head: Buffer): boolean;
@@ -297,7 +297,7 @@ export function createTwilioRealtimeEngine(deps: TwilioRealtimeEngineDeps): Twil
 
     async handleCallback(request: Request): Promise<Response> {
       const url = new URL(request.url);
-      const hook = url.pathname.slice(TWILIO_CALLBACK_PREFIX.length + 1) as TwilioHook;
+      const hook = twilioHookOf(url.pathname, "calls") as TwilioHook;
       if (request.method !== "POST" || !TWILIO_HOOKS.includes(hook) || hook === ("media" as never)) return new Response("Not found", { status: 404 });
       const text = (await request.text()).slice(0, 64_000);
       const form = Object.fromEntries(new URLSearchParams(text));

@@ -5,16 +5,17 @@ import { findActiveNumber } from "@/db/queries/numbers";
 import { twilioCalls } from "@/db/schema";
 import { findCallbackFallback, startInboundCall, type CallbackFallback } from "@/server/services/call-engine/inbound-call";
 import { applyStatusCallback, isFinalStatus, type TwilioCallRow } from "./call-state";
-import { callbackUrl, mediaStreamPublicUrl, type TwilioRealtimeSettings } from "./settings";
+import { callbackUrl, mediaStreamPublicUrl, twilioHookOf, TWILIO_URL_PREFIX, type TwilioRealtimeSettings } from "./settings";
 import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { createStreamToken } from "./stream-token";
 import { emptyTwiml, SAY_VOICE, streamTwiml } from "./twiml";
 
 /**
  * Paths of the numbers' voice webhooks (set them on each number in Twilio): `A call comes in` →
- * `PUBLIC_BASE_URL/api/twilio/voice/inbound`, `Call status changes` → `PUBLIC_BASE_URL/api/twilio/voice/status`.
+ * `PUBLIC_BASE_URL/api/carriers/twilio/voice/inbound`, `Call status changes` →
+ * `PUBLIC_BASE_URL/api/carriers/twilio/voice/status` (the older /api/twilio/voice/… still work: settings.ts aliases).
  */
-export const TWILIO_VOICE_WEBHOOK_PREFIX = "/api/twilio/voice";
+export const TWILIO_VOICE_WEBHOOK_PREFIX = `${TWILIO_URL_PREFIX}/voice`;
 export const TWILIO_VOICE_HOOKS = ["inbound", "status", "recorded"] as const;
 
 export type InboundVoiceDeps = {
@@ -78,7 +79,7 @@ function twimlResponse(xml: string): Response {
 export function createInboundVoiceHandler(deps: InboundVoiceDeps) {
   return async function handleInboundVoiceWebhook(request: Request): Promise<Response> {
     const url = new URL(request.url);
-    const hook = url.pathname.slice(TWILIO_VOICE_WEBHOOK_PREFIX.length + 1);
+    const hook = twilioHookOf(url.pathname, "voice") ?? "";
     if (request.method !== "POST" || !(TWILIO_VOICE_HOOKS as readonly string[]).includes(hook)) return new Response("Not found", { status: 404 });
     const text = (await request.text()).slice(0, 64_000);
     const form = Object.fromEntries(new URLSearchParams(text));

@@ -16,7 +16,7 @@ import { disclosureTexts } from "@/server/services/privacy/disclosures";
 import { saveRedactedTranscriptLine } from "@/server/services/privacy/transcript-lines";
 import { createDisclosureSpeech, type DisclosureSpeech } from "./disclosure-speech";
 import { startConversation, type ConversationHooks, type LiveConversation } from "./conversation";
-import { TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
+import { TWILIO_LEGACY_MEDIA_PATH, TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
 import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { verifyStreamToken } from "./stream-token";
 import { TwilioTransport } from "./twilio-transport";
@@ -289,7 +289,7 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
     },
     handleUpgrade(request, socket, head) {
       const path = (request.url ?? "").split("?")[0];
-      if (path !== TWILIO_MEDIA_PATH) return false;
+      if (path !== TWILIO_MEDIA_PATH && path !== TWILIO_LEGACY_MEDIA_PATH) return false;
       const signature = request.headers[TWILIO_SIGNATURE_HEADER];
       const signed = deps.unsignedHandshakes || isSignedStreamHandshake(deps.settings, { pathAndQuery: request.url ?? "", signature: typeof signature === "string" ? signature : null });
       if (!signed) {

@@ -156,17 +156,51 @@ export function mediaStreamPublicUrl(settings: Pick<TwilioRealtimeSettings, "pub
 }
 
 /**
- * Paths of Twilio's callbacks (app/api/voice/twilio/[hook]/route.ts) and of the media WebSocket (node-server.ts's
- * upgrade router: under /ws/, where no Next.js route is).
+ * Twilio's URL family (issue 36, docs/carriers.md "URLs"): every webhook under `/api/carriers/twilio/<area>/<hook>`
+ * (app/api/carriers/[carrier]/[...path]/route.ts), the media WebSocket at `/ws/carriers/twilio` (node-server.ts's
+ * upgrade router: under /ws/, where no Next.js route is). New calls and numbers are given these URLs.
  */
-export const TWILIO_CALLBACK_PREFIX = "/api/voice/twilio";
+export const TWILIO_URL_PREFIX = "/api/carriers/twilio";
+/**
+ * The older paths of each area, still served the same way (aliases): numbers and calls configured with them keep
+ * working. The signature is checked over the path Twilio actually requested, so both families verify.
+ */
+export const TWILIO_LEGACY_PREFIXES = {
+  calls: "/api/voice/twilio",
+  voice: "/api/twilio/voice",
+  messages: "/api/twilio/messages",
+  numbers: "/api/twilio/numbers",
+} as const;
+export type TwilioUrlArea = keyof typeof TWILIO_LEGACY_PREFIXES;
+export const TWILIO_URL_AREAS = Object.keys(TWILIO_LEGACY_PREFIXES) as TwilioUrlArea[];
+
+/** The path of a hook of an area in the current family: `/api/carriers/twilio/<area>/<hook>`. */
+export function twilioPath(area: TwilioUrlArea, hook: string): string {
+  return `${TWILIO_URL_PREFIX}/${area}/${hook}`;
+}
+
+/** The hook a path names in that area, under the current family or the area's alias; null for any other path. */
+export function twilioHookOf(pathname: string, area: TwilioUrlArea): string | null {
+  for (const prefix of [`${TWILIO_URL_PREFIX}/${area}/`, `${TWILIO_LEGACY_PREFIXES[area]}/`]) {
+    if (pathname.startsWith(prefix)) {
+      const hook = pathname.slice(prefix.length);
+      return hook && !hook.includes("/") ? hook : null;
+    }
+  }
+  return null;
+}
+
+/** Twilio's per-call callbacks (engine.ts `handleCallback`). */
+export const TWILIO_CALLBACK_PREFIX = `${TWILIO_URL_PREFIX}/calls`;
 /**
  * Transfers (transfer.ts): the cold `<Dial action>` on the caller's call, and the warm transfer's human leg — its
  * TwiML when the person answers (the whisper, then the conference) and its status.
  */
 export const TRANSFER_HOOKS = ["transfer-dial", "transfer-answer", "transfer-status"] as const;
 export type TransferHook = (typeof TRANSFER_HOOKS)[number];
-export const TWILIO_MEDIA_PATH = "/ws/voice/twilio";
+export const TWILIO_MEDIA_PATH = "/ws/carriers/twilio";
+/** The media WebSocket's older path, still served (an alias of TWILIO_MEDIA_PATH). */
+export const TWILIO_LEGACY_MEDIA_PATH = "/ws/voice/twilio";
 export const TWILIO_HOOKS = ["twiml", "status", "amd", "recording", ...TRANSFER_HOOKS] as const;
 export type TwilioHook = (typeof TWILIO_HOOKS)[number];
 

@@ -44,7 +44,7 @@ describe("numbers: owned by one organization", () => {
     expect(bought.body.number).toMatchObject({ phoneNumber, carrier: "twilio", source: "purchased", status: "active", capabilities: { voice: true, sms: true, inbound: true }, dailyCallCap: 100 });
     const held = (await simulator()).numbers.find(phoneNumber);
     const { settings } = await getMessaging();
-    expect(held).toMatchObject({ voiceUrl: `${settings.publicBaseUrl}/api/twilio/voice/inbound`, smsUrl: `${settings.publicBaseUrl}/api/twilio/messages/inbound`, statusCallback: `${settings.publicBaseUrl}/api/twilio/voice/status` });
+    expect(held).toMatchObject({ voiceUrl: `${settings.publicBaseUrl}/api/carriers/twilio/voice/inbound`, smsUrl: `${settings.publicBaseUrl}/api/carriers/twilio/messages/inbound`, statusCallback: `${settings.publicBaseUrl}/api/carriers/twilio/voice/status` });
 
     const listed = await api("/numbers", { key: a.apiKey });
     expect(listed.body.numbers.map((n: { phoneNumber: string }) => n.phoneNumber)).toContain(phoneNumber);

@@ -97,7 +97,7 @@ describe("callbacks: the inbound voice webhook", () => {
     const res = await inbound({ CallSid: callSid, AccountSid: settings.twilio.accountSid, From: contact, To: ours, CallStatus: "ringing", Direction: "inbound" });
     expect(res.status).toBe(200);
     const twiml = await res.text();
-    expect(twiml).toMatch(/<Connect><Stream url="wss:\/\/calls\.example\.test\/ws\/voice\/twilio"/);
+    expect(twiml).toMatch(/<Connect><Stream url="wss:\/\/calls\.example\.test\/ws\/carriers\/twilio"/);
     const [call] = await db.select().from(calls).where(and(eq(calls.sequenceId, sequenceId), eq(calls.direction, "inbound")));
     expect(call).toMatchObject({ organizationId: organization.id, agentId: agent.id, stepNumber: 0, attempt: 1, resultType: "Calling", fromPhoneNumber: ours, providerCallId: callSid });
     const [twilioRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, call!.id));
@@ -148,8 +148,8 @@ describe("callbacks: the inbound voice webhook", () => {
     expect(messageCall).toMatchObject({ agentId: agent.id, stepNumber: 0, resultType: "Calling", providerCallId: messageSid });
     expect(messageTwiml).toContain("Please leave a message after the tone.");
     expect(messageTwiml).toMatch(/<Record [^>]*maxLength="120"/);
-    expect(messageTwiml).toContain(`recordingStatusCallback="${PUBLIC}/api/voice/twilio/recording?callId=${encodeURIComponent(messageCall!.id)}"`);
-    expect(messageTwiml).toContain(`action="${PUBLIC}/api/twilio/voice/recorded"`);
+    expect(messageTwiml).toContain(`recordingStatusCallback="${PUBLIC}/api/carriers/twilio/calls/recording?callId=${encodeURIComponent(messageCall!.id)}"`);
+    expect(messageTwiml).toContain(`action="${PUBLIC}/api/carriers/twilio/voice/recorded"`);
     const [messageRow] = await db.select().from(twilioCalls).where(eq(twilioCalls.callId, messageCall!.id));
     expect(messageRow).toMatchObject({ answeredBy: "caller-message", recordingStatus: null });
     const recorded = await inbound({ CallSid: messageSid, From: contact, To: ours, RecordingSid: `RE${"1".repeat(32)}`, Digits: "hangup" }, { hook: "recorded" });

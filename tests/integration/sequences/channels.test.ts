@@ -124,7 +124,7 @@ describe("a sequence that calls, emails and texts", () => {
       ["sent", 200],
       ["delivered", 200],
     ]);
-    expect(callbacks[0]!.url).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/api/twilio/messages/status\\?messageId=`));
+    expect(callbacks[0]!.url).toMatch(new RegExp(`^${PUBLIC_BASE_URL}/api/carriers/twilio/messages/status\\?messageId=`));
 
     const messages = await messagesOf(db, sequenceId);
     expect(messages.map((m) => [m.stepNumber, m.channel, m.status])).toEqual([

@@ -14,6 +14,7 @@ import { LOOPBACK_ADDRESS_POLICY } from "@/server/services/webhooks/address-guar
 import { startOpenAiSimulator, type OpenAiSimulator } from "@/server/simulators/openai-realtime";
 import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
 import { createTwilioRealtimeEngine, type TwilioRealtimeEngine } from "@/server/voice/twilio-realtime/engine";
+import { TWILIO_VOICE_WEBHOOK_PREFIX } from "@/server/voice/twilio-realtime/inbound";
 import { readTwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import { startTestInngest, type TestInngest } from "@/tests/helpers/inngest";
 
@@ -28,6 +29,8 @@ export type VoiceStack = {
   /** The app's loopback origin (what the tunnel points at). */
   appOrigin: string;
   analyzedCallIds: string[];
+  /** The paths Twilio opened the media WebSocket at (the `wss://` URL of the TwiML's `<Stream>`), in order. */
+  mediaPaths: string[];
   /** Organizations the dispatcher and the watchdog may touch (the test database is shared by parallel files). */
   watchdogScope: string[];
   /** Posts a request to the app's Twilio callback endpoint as the tunnel would deliver it. */
@@ -77,12 +80,16 @@ export async function startVoiceStack(db: Db, options: { speed?: number; watchdo
     void (async () => {
       const body = await readBody(req);
       const request = new Request(`${appOrigin}${req.url}`, { method: req.method, headers: req.headers as Record<string, string>, body: req.method === "POST" ? new Uint8Array(body) : undefined });
-      // The numbers' inbound voice webhooks (app/api/twilio/voice/[hook]) beside the per-call callbacks.
-      const response = req.url?.startsWith("/api/twilio/voice/") ? await engine.handleInboundWebhook(request) : await engine.handleCallback(request);
+      // The numbers' inbound voice webhooks (app/api/carriers/twilio/voice/…, alias app/api/twilio/voice/[hook]) beside
+      // the per-call callbacks.
+      const inbound = req.url?.startsWith(`${TWILIO_VOICE_WEBHOOK_PREFIX}/`) || req.url?.startsWith("/api/twilio/voice/");
+      const response = inbound ? await engine.handleInboundWebhook(request) : await engine.handleCallback(request);
       res.writeHead(response.status, Object.fromEntries(response.headers)).end(Buffer.from(await response.arrayBuffer()));
     })().catch(() => res.writeHead(500).end());
   });
+  const mediaPaths: string[] = [];
   server.on("upgrade", (req, socket, head) => {
+    mediaPaths.push((req.url ?? "").split("?")[0]!);
     if (!engine.handleUpgrade(req, socket, head)) socket.destroy();
   });
   server.on("connection", (socket) => {
@@ -121,6 +128,7 @@ export async function startVoiceStack(db: Db, options: { speed?: number; watchdo
     runner,
     appOrigin,
     analyzedCallIds,
+    mediaPaths,
     watchdogScope,
     postCallback: (url, params, signature) =>
       fetch(tunnel(url), {
