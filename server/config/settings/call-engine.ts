@@ -28,7 +28,7 @@ export const callEngineSettings = {
   }),
   VOICE_RECORDING_URL_ORIGINS: setting(httpOriginList().optional(), {
     description:
-      "Origins (comma-separated, e.g. `https://media.provider.example`) a voice provider's `call.ended` event may point its `recording.url` at; the audio is downloaded from there into the recording store. URLs elsewhere are not fetched: the call keeps the URL and reports `no-recording`. The simulator's own recording host is always allowed.",
+      "Origins (comma-separated, e.g. `https://media.provider.example`) a voice provider's `call.ended` event may point its `recording.url` at; the analysis step downloads the audio from there into the recording store (never the event request). URLs elsewhere are not fetched: the call keeps the URL and reports `no-recording`. The simulator's own recording host is always allowed.",
     default: "none (only the simulator's recording host)",
   }),
   VOICE_SIMULATOR_PROCESS: setting(oneOf(["separate", "in-app"] as const).default("separate"), {
