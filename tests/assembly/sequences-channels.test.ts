@@ -201,7 +201,14 @@ describe("CALL → EMAIL → SMS → CALL on the built app (twilio-realtime, rea
     // The SMS at the Twilio simulator, from the pool's closest number, delivered through signed status callbacks.
     const janeSms = [...twilio.messaging.messages.values()].find((message) => message.to === "+12025550170")!;
     expect(janeSms).toMatchObject({ from: "+12025550100", body: "Hi Jane, Ava here about Acme Corp. Reply STOP to opt out.", status: "delivered" });
-    const statusCallbacks = twilio.messaging.callbacks.filter((callback) => callback.kind === "message-status" && callback.params.MessageSid === janeSms.sid);
+    // The simulator marks the message delivered as it posts the callback: wait for the app's answer to both posts.
+    const statusCallbacks = await waitFor(
+      () => {
+        const posted = twilio.messaging.callbacks.filter((callback) => callback.kind === "message-status" && callback.params.MessageSid === janeSms.sid);
+        return posted.length === 2 && posted.every((callback) => callback.status !== null) ? posted : null;
+      },
+      { timeoutMs: 30_000, label: "the app's answers to the SMS status callbacks" },
+    );
     expect(statusCallbacks.map((callback) => [callback.params.MessageStatus, callback.status])).toEqual([
       ["sent", 200],
       ["delivered", 200],
