@@ -3,7 +3,7 @@ import { decodeUlawSample, ULAW_SILENCE } from "./g711";
 /**
  * Audio helpers for disclosures and redaction: µ-law encoding of speech we synthesize (the disclosures, spoken by a
  * text-to-speech model at 24 kHz), loudness envelopes (one value per 20 ms frame) to align a recording with the
- * media stream, and silencing spans of a 16-bit PCM WAV.
+ * media stream, and silencing spans of a WAV (16-bit or 8-bit PCM, or µ-law).
  */
 const ULAW_CLIP = 32635;
 const ULAW_BIAS = 0x84;
@@ -61,27 +61,59 @@ export function ulawFrameLoudness(frame: Uint8Array): number {
   return loudnessByte(frame.length ? Math.sqrt(sum / frame.length) : 0);
 }
 
-export type PcmWav = { channels: number; sampleRate: number; dataOffset: number; frames: number; buffer: Buffer };
+/**
+ * The sample layouts a recording can be edited in: 16-bit linear PCM (Twilio's recordings, the real engine's own),
+ * 8-bit unsigned PCM (the simulator's recordings, server/voice/simulator/wav.ts) and 8-bit G.711 µ-law (format tag 7).
+ * Anything else (MP3, A-law, float) is not readable here: a recording with redacted turns in such a format is not kept.
+ */
+export type WavEncoding = "pcm16" | "pcm8" | "ulaw";
 
-/** The layout of a 16-bit PCM WAV (the `data` chunk found by walking the chunks); null when it is not one. */
+export type PcmWav = { channels: number; sampleRate: number; dataOffset: number; frames: number; buffer: Buffer; encoding: WavEncoding };
+
+const BYTES_PER_SAMPLE: Record<WavEncoding, number> = { pcm16: 2, pcm8: 1, ulaw: 1 };
+/** The byte that is silence, per encoding (16-bit silence is two zero bytes). */
+const SILENT_BYTE: Record<WavEncoding, number> = { pcm16: 0, pcm8: 0x80, ulaw: ULAW_SILENCE };
+const WAVE_FORMAT_ULAW = 7;
+
+function encodingOf(formatTag: number, bits: number): WavEncoding | null {
+  if (formatTag === WAVE_FORMAT_ULAW) return bits === 8 ? "ulaw" : null;
+  if (bits === 16) return "pcm16";
+  if (bits === 8 && formatTag === 1) return "pcm8";
+  return null;
+}
+
+/** One sample of a WAV as 16-bit linear. */
+function sampleAt(wav: PcmWav, frame: number, channel: number): number {
+  const index = frame * wav.channels + channel;
+  switch (wav.encoding) {
+    case "pcm16":
+      return wav.buffer.readInt16LE(wav.dataOffset + index * 2);
+    case "pcm8":
+      return (wav.buffer[wav.dataOffset + index]! - 0x80) << 8;
+    case "ulaw":
+      return decodeUlawSample(wav.buffer[wav.dataOffset + index]!);
+  }
+}
+
+/** The layout of a WAV we can read and edit (`WavEncoding`; the `data` chunk found by walking the chunks); null otherwise. */
 export function readPcmWav(bytes: Uint8Array): PcmWav | null {
   const buffer = Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
   if (buffer.length < 44 || buffer.toString("ascii", 0, 4) !== "RIFF" || buffer.toString("ascii", 8, 12) !== "WAVE") return null;
   let at = 12;
   let channels = 0;
   let sampleRate = 0;
-  let bits = 0;
+  let encoding: WavEncoding | null = null;
   while (at + 8 <= buffer.length) {
     const id = buffer.toString("ascii", at, at + 4);
     const size = buffer.readUInt32LE(at + 4);
     if (id === "fmt ") {
       channels = buffer.readUInt16LE(at + 10);
       sampleRate = buffer.readUInt32LE(at + 12);
-      bits = buffer.readUInt16LE(at + 22);
+      encoding = encodingOf(buffer.readUInt16LE(at + 8), buffer.readUInt16LE(at + 22));
     } else if (id === "data") {
-      if (bits !== 16 || channels < 1 || sampleRate < 1) return null;
+      if (!encoding || channels < 1 || sampleRate < 1) return null;
       const dataBytes = Math.min(size, buffer.length - at - 8);
-      return { channels, sampleRate, dataOffset: at + 8, frames: Math.floor(dataBytes / (2 * channels)), buffer };
+      return { channels, sampleRate, dataOffset: at + 8, frames: Math.floor(dataBytes / (BYTES_PER_SAMPLE[encoding] * channels)), buffer, encoding };
     }
     at += 8 + size + (size % 2);
   }
@@ -96,7 +128,7 @@ export function wavChannelEnvelope(wav: PcmWav, channel: number): Uint8Array {
   for (let index = 0; index < count; index += 1) {
     let sum = 0;
     for (let i = 0; i < perFrame; i += 1) {
-      const sample = wav.buffer.readInt16LE(wav.dataOffset + ((index * perFrame + i) * wav.channels + channel) * 2);
+      const sample = sampleAt(wav, index * perFrame + i, channel);
       sum += sample * sample;
     }
     envelope[index] = loudnessByte(Math.sqrt(sum / perFrame));
@@ -104,12 +136,13 @@ export function wavChannelEnvelope(wav: PcmWav, channel: number): Uint8Array {
   return envelope;
 }
 
-/** Zeroes every channel of the WAV (in place) over the given spans (milliseconds of audio). */
+/** Silences every channel of the WAV (in place) over the given spans (milliseconds of audio), in its own encoding. */
 export function silenceWavSpans(wav: PcmWav, spans: ReadonlyArray<{ startMs: number; endMs: number }>): void {
+  const frameBytes = wav.channels * BYTES_PER_SAMPLE[wav.encoding];
   for (const span of spans) {
     const from = Math.max(0, Math.floor((span.startMs * wav.sampleRate) / 1000));
     const to = Math.min(wav.frames, Math.ceil((span.endMs * wav.sampleRate) / 1000));
-    if (to > from) wav.buffer.fill(0, wav.dataOffset + from * wav.channels * 2, wav.dataOffset + to * wav.channels * 2);
+    if (to > from) wav.buffer.fill(SILENT_BYTE[wav.encoding], wav.dataOffset + from * frameBytes, wav.dataOffset + to * frameBytes);
   }
 }
 

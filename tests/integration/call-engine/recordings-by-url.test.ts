@@ -194,7 +194,7 @@ describe("recordings by URL", () => {
 
   describe("a slow recording host (issue 38)", () => {
     const DELAY_MS = 5000;
-    // 3 s of two-channel 16-bit PCM (what can be silenced; the simulator's own 8-bit audio cannot), never silent.
+    // 3 s of two-channel 16-bit PCM (a real engine's recording), never silent.
     const ulaw = Uint8Array.from({ length: 24_000 }, (_, index) => index % 100);
     const PCM16 = ulawChannelsToWav([ulaw, ulaw]);
     const slow = startAudioServer((_request, res) => {

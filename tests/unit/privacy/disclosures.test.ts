@@ -2,9 +2,11 @@ import { readFileSync } from "node:fs";
 import { describe, expect, it } from "vitest";
 import { disclosureTextProblem, disclosureTexts, objectsToRecording, planDisclosures } from "@/server/services/privacy/disclosures";
 import { ALL_PARTY_CONSENT_JURISDICTIONS } from "@/server/services/privacy/recording-consent-rules";
-import { redactRecording } from "@/server/services/privacy/recording-redaction";
+import { redactRecording, silenceRecordingSpans } from "@/server/services/privacy/recording-redaction";
+import { writeWavHeader } from "@/server/voice/g711";
+import { createConversationWav } from "@/server/voice/simulator/wav";
 import { ulawChannelsToWav } from "@/server/voice/g711";
-import { encodeUlawSample, pcm24kToUlaw8k, readPcmWav, ulaw8kToPcm24k, ulawFrameLoudness } from "@/server/voice/pcm";
+import { encodeUlawSample, pcm24kToUlaw8k, readPcmWav, ulaw8kToPcm24k, ulawFrameLoudness, wavChannelEnvelope } from "@/server/voice/pcm";
 
 const plan = (phoneNumber: string, mode: "by-state" | "always" = "by-state", call: { inbound?: boolean; keepRecordings?: boolean } = {}) =>
   planDisclosures({
@@ -98,5 +100,38 @@ describe("recording redaction", () => {
     for (const ms of [6500, 8000, 9500]) expect([sample(ms, 0), sample(ms, 1)]).toEqual([0, 0]);
     expect(Math.abs(sample(1600, 0)) + Math.abs(sample(1601, 0))).toBeGreaterThan(0);
     expect(Math.abs(sample(10_500, 1)) + Math.abs(sample(10_501, 1))).toBeGreaterThan(0);
+  });
+
+  it("silences spans in the simulator's 8-bit recordings and in µ-law WAVs, in their own encoding; other layouts are refused", () => {
+    const span = { startMs: 1000, endMs: 2000, speaker: "customer" as const, categories: ["card"] };
+    // The simulator's recording: 8-bit unsigned PCM, speech in every turn (server/voice/simulator/wav.ts).
+    const simulated = createConversationWav({ seconds: 4, seed: 7, turns: 1 });
+    const pcm8 = silenceRecordingSpans(simulated, [span]);
+    expect(pcm8).not.toBeNull();
+    const edited = Buffer.from(pcm8!);
+    expect(edited.subarray(44 + 8000, 44 + 16000).every((byte) => byte === 0x80)).toBe(true);
+    expect(edited.subarray(44 + 200, 44 + 8000).equals(Buffer.from(simulated).subarray(44 + 200, 44 + 8000))).toBe(true);
+    expect(edited.subarray(44 + 200, 44 + 8000).some((byte) => byte !== 0x80)).toBe(true);
+    expect(readPcmWav(simulated)!.encoding).toBe("pcm8");
+
+    // G.711 µ-law in a WAV (format tag 7): silence is 0xFF.
+    const ulaw = Buffer.from(Array.from({ length: 8000 * 3 }, (_, i) => encodeUlawSample(9000 * Math.sin(i / 2))));
+    const ulawWav = Buffer.alloc(44 + ulaw.length);
+    writeWavHeader(ulawWav, { dataBytes: ulaw.length, channels: 1, sampleRate: 8000, bitsPerSample: 8 });
+    ulawWav.writeUInt16LE(7, 20);
+    ulaw.copy(ulawWav, 44);
+    const silencedUlaw = Buffer.from(silenceRecordingSpans(ulawWav, [span])!);
+    expect(silencedUlaw.subarray(44 + 8000, 44 + 16000).every((byte) => byte === 0xff)).toBe(true);
+    expect(silencedUlaw.subarray(44 + 16000).equals(ulaw.subarray(16000))).toBe(true);
+    expect(wavChannelEnvelope(readPcmWav(ulawWav)!, 0).every((loudness) => loudness > 0)).toBe(true);
+
+    // 8-bit A-law (format tag 6) and 24-bit PCM cannot be edited here: null, so the recording is not kept.
+    const alaw = Buffer.from(ulawWav);
+    alaw.writeUInt16LE(6, 20);
+    expect(silenceRecordingSpans(alaw, [span])).toBeNull();
+    const pcm24 = Buffer.from(ulawWav);
+    pcm24.writeUInt16LE(1, 20);
+    pcm24.writeUInt16LE(24, 34);
+    expect(silenceRecordingSpans(pcm24, [span])).toBeNull();
   });
 });
