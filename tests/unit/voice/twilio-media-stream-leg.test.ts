@@ -83,11 +83,13 @@ describe("Twilio Media Streams as a media leg", () => {
   });
 
   it("says the clock is not continuous for a stream that is not 8 kHz µ-law mono", async () => {
-    const pair = await streamPair();
-    servers.push(pair.wss);
-    pair.send({ ...START, start: { ...START.start, mediaFormat: { encoding: "audio/x-l16", sampleRate: 16000, channels: 1 } } });
-    await until(() => pair.leg.started !== null);
-    expect(pair.leg.started?.continuousClock).toBe(false);
+    for (const mediaFormat of [{ encoding: "audio/x-l16", sampleRate: 8000, channels: 1 }, { encoding: "audio/x-mulaw", sampleRate: 16000, channels: 1 }, { encoding: "audio/x-mulaw", sampleRate: 8000, channels: 2 }, undefined]) {
+      const pair = await streamPair();
+      servers.push(pair.wss);
+      pair.send({ ...START, start: { ...START.start, mediaFormat } });
+      await until(() => pair.leg.started !== null);
+      expect(pair.leg.started?.continuousClock, JSON.stringify(mediaFormat)).toBe(false);
+    }
   });
 
   it("writes media, mark and clear in Twilio's JSON, on the stream's SID", async () => {
