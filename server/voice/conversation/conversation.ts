@@ -1,9 +1,6 @@
 import { RealtimeAgent, RealtimeSession } from "@openai/agents-realtime";
-import { APOLOGY_MESSAGE } from "@/server/voice/twilio-realtime/twiml";
-import type { TranscriptLineInput } from "@/server/voice/twilio-realtime/call-state";
-import type { TwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import { HeldLeg, type LegSend } from "./held-leg";
-import type { ConversationHooks, LiveConversation, PreparedDisclosure } from "./hooks";
+import { APOLOGY_MESSAGE, type ConversationHooks, type ConversationSettings, type LiveConversation, type PreparedDisclosure, type TranscriptLineInput } from "./hooks";
 import { buildCallInstructions } from "./instructions";
 import type { MediaLeg } from "./media-leg";
 import { CallQualityRecorder } from "./quality-recorder";
@@ -12,7 +9,7 @@ import { ContactKeys, ConversationState, PlaybackCounter, TranscriptWriter } fro
 import { createStreamPrivacy } from "./stream-privacy";
 import { buildTools, describeFailure, HandoverLine } from "./tools";
 
-export type { ConversationHooks, LiveConversation, PreparedDisclosure, ResumedConversation } from "./hooks";
+export type { ConversationHooks, ConversationSettings, LiveConversation, PreparedDisclosure, ResumedConversation, TranscriptLineInput } from "./hooks";
 export { describeFailure } from "./tools";
 
 /**
@@ -39,7 +36,7 @@ export function startConversation(params: {
   /** The call's media, started (its `start` has come). */
   leg: MediaLeg;
   callId: string;
-  settings: Pick<TwilioRealtimeSettings, "quality"> & { openai: Pick<TwilioRealtimeSettings["openai"], "apiKey" | "model" | "realtimeUrl"> };
+  settings: ConversationSettings;
   hooks: ConversationHooks;
   now: () => Date;
   log: (message: string, error?: unknown) => void;

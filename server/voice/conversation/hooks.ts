@@ -1,8 +1,17 @@
 import type { RealtimeSession } from "@openai/agents-realtime";
+import type { TranscriptSpeaker } from "@/db/schema";
 import type { BridgeQuality } from "@/db/schema/call-quality";
 import type { ToolCallResult, PlaceCallRequest } from "@/server/voice/types";
-import type { TranscriptLineInput } from "@/server/voice/twilio-realtime/call-state";
 import type { CallQualityRecorder } from "./quality-recorder";
+
+/** The agent's apology when the conversation cannot go on (the Realtime model unreachable or lost): the carrier says it as it hangs up. */
+export const APOLOGY_MESSAGE = "Sorry, we are having technical difficulties and have to end this call. We will call you back later. Goodbye.";
+
+/** A spoken turn as the conversation stores it (through `saveLine`), on the call's media clock. */
+export type TranscriptLineInput = { itemId: string; speaker: TranscriptSpeaker; text: string; offsetMs: number; endOffsetMs?: number | null; redactions?: string[] };
+
+/** What a conversation needs of the engine's settings: the model and the call-quality threshold. */
+export type ConversationSettings = { quality: { deadAirMs: number }; openai: { apiKey: string; model: string; realtimeUrl: string } };
 
 /** A disclosure ready to be played: its exact text and that text spoken (µ-law). */
 export type PreparedDisclosure = { kind: "identification" | "recordingNotice"; text: string; audio: Buffer };
@@ -27,8 +36,8 @@ export type ConversationHooks = {
   stopRecording(request: PlaceCallRequest, params: { offsetMs: number; reason: string }): Promise<ToolCallResult>;
   hangUp(callId: string, params: { reason: string; say?: string | null; failure?: string }): Promise<void>;
   /**
-   * Twilio's answering-machine verdict for the call (`human`, `machine_end_beep`, …, `fax`, `unknown`), wherever its
-   * callback landed; `unknown` when none came in time. Rejects when `signal` aborts (the stream ended first).
+   * The carrier's answering-machine verdict for the call (Twilio's words: `human`, `machine_end_beep`, …, `fax`,
+   * `unknown`), wherever its callback landed; `unknown` when none came in time. Rejects when `signal` aborts (the stream ended first).
    */
   answeredBy(callId: string, signal: AbortSignal): Promise<string>;
   /** `transfer_call` (transfer.ts): the answer to the model and, when it goes ahead, how to start it. Absent: no tool. */

@@ -1,7 +1,6 @@
 import type { RealtimeItem, RealtimeSession } from "@openai/agents-realtime";
 import type { PlaceCallRequest } from "@/server/voice/types";
-import type { TranscriptLineInput } from "@/server/voice/twilio-realtime/call-state";
-import type { ConversationHooks } from "./hooks";
+import type { ConversationHooks, TranscriptLineInput } from "./hooks";
 import type { StreamPrivacy } from "./stream-privacy";
 
 const PLAYBACK_DRAIN_TIMEOUT_MS = 15_000;
