@@ -46,6 +46,15 @@ export default tseslint.config(
     },
   },
   {
+    // The Realtime SDK is the conversation's business (issue 36, docs/carriers.md "Ports"): a carrier brings a media
+    // leg (server/voice/conversation/media-leg.ts) and never touches the model's transport.
+    files: ["server/**"],
+    ignores: ["server/voice/conversation/**"],
+    rules: {
+      "no-restricted-imports": ["error", { patterns: [{ group: ["@openai/agents", "@openai/agents-*", "@openai/agents/*"], message: "Only server/voice/conversation/ talks to the Realtime SDK: run a conversation on a MediaLeg (media-leg.ts) instead." }] }],
+    },
+  },
+  {
     // The registry is where the names are.
     files: ["server/carriers/**"],
     rules: { "no-restricted-syntax": "off" },

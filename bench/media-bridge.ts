@@ -6,8 +6,9 @@
  * N concurrent simulated calls each stream 50 µ-law frames/s (20 ms) each way: Twilio Media Streams `media`
  * messages in, Realtime `response.output_audio.delta` events out. Two paths are measured in the same run, each in
  * its own process (one core at most):
- *   - bridge: our media-stream server (server/voice/twilio-realtime/media-bridge.ts) with the real SDK pieces
- *     (`TwilioRealtimeTransportLayer` + `RealtimeSession`), the stream token check, marks echoed back as Twilio does;
+ *   - bridge: our media-stream server (server/voice/twilio-realtime/media-bridge.ts) with the real pieces (the Twilio
+ *     media leg, our `MediaLegTransport` + the SDK's `RealtimeSession`), the stream token check, marks echoed back as
+ *     Twilio does;
  *   - relay:  a direct simulator-to-simulator relay (plain `ws`, JSON in and out, no SDK) — the floor of two
  *     WebSocket hops through one Node process on this machine.
  * Latency per frame is taken in this (driver) process from send to receipt, by a sequence number in the payload.

@@ -1,8 +1,8 @@
 import type OpenAI from "openai";
 import type { TestContact, TestToolCall, TestTurn } from "@/db/schema";
 import { CALLER_HANG_UP, CALLER_ROLE_MARKER, JUDGE_SCHEMA_NAME } from "./caller-protocol";
-import { chatCompletionTools, type CallToolName } from "@/server/voice/twilio-realtime/call-tools";
-import { buildCallInstructions } from "@/server/voice/twilio-realtime/instructions";
+import { chatCompletionTools, type CallToolName } from "@/server/voice/conversation/call-tools";
+import { buildCallInstructions } from "@/server/voice/conversation/instructions";
 import type { PlaceCallRequest, ToolCallResult } from "@/server/voice/types";
 import type { TestModels } from "./models";
 

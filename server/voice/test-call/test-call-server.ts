@@ -1,6 +1,5 @@
 import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
-import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";
 import { WebSocketServer, type WebSocket } from "ws";
 import { z } from "zod";
 import type { Db } from "@/db";
@@ -14,8 +13,8 @@ import { getTestModels } from "@/server/services/agent-tests/models";
 import { appendTestCallLatency, appendTestCallLine, appendTestCallToolCall, consumeTestCallTicket, finishTestCall, TEST_CALL_SOCKET_PATH } from "@/server/services/agent-tests/test-calls";
 import { loadAgentTestContext, testPlaceCallRequest, type AgentTestContext } from "@/server/services/agent-tests/test-context";
 import { bookMeetingInTest, newTestToolState, optOutInTest } from "@/server/services/agent-tests/test-tools";
-import { startConversation, type ConversationHooks } from "@/server/voice/twilio-realtime/conversation";
-import { HeldMediaSocket } from "@/server/voice/twilio-realtime/held-media-socket";
+import { TwilioMediaStreamLeg } from "@/server/carriers/twilio/media-stream-leg";
+import { startConversation, type ConversationHooks } from "@/server/voice/conversation/conversation";
 import { DEFAULT_DEAD_AIR_MS } from "@/server/voice/twilio-realtime/settings";
 import { TestCallRecorder } from "./recorder";
 import { processSingleton } from "@/server/runtime/process-singleton";
@@ -61,17 +60,7 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
     let session: Parameters<NonNullable<ConversationHooks["sessionCreated"]>>[0] | null = null;
     let speechStoppedAt: number | null = null;
 
-    const socket = new HeldMediaSocket(ws);
-    const transport = new TwilioRealtimeTransportLayer({ twilioWebSocket: socket as unknown as WebSocket });
-    // The agent's audio as it leaves for the page, and the caller's as it arrives: the recording.
-    const send = socket.send.bind(socket);
-    socket.send = (data: string) => {
-      if (data.includes('"event":"media"')) {
-        const payload = (JSON.parse(data) as { media?: { payload?: string } }).media?.payload;
-        if (payload) recorder.agentAudio(payload);
-      }
-      send(data);
-    };
+    const leg = new TwilioMediaStreamLeg(ws);
     ws.on("message", (data: Buffer) => {
       let message: { event?: string; media?: { payload?: string }; text?: string };
       try {
@@ -85,9 +74,6 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
       if (message.event === "test.say" && typeof message.text === "string" && message.text.trim() && session) {
         session.sendMessage(message.text.trim().slice(0, 1000));
       }
-    });
-    transport.on("*", (event: { type?: string }) => {
-      if (event.type === "input_audio_buffer.speech_stopped") speechStoppedAt = Date.now();
     });
 
     const hooks: ConversationHooks = {
@@ -116,6 +102,9 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
       },
       sessionCreated: (created) => {
         session = created;
+        created.on("transport_event", (event: { type?: string }) => {
+          if (event.type === "input_audio_buffer.speech_stopped") speechStoppedAt = Date.now();
+        });
         created.on("audio", () => {
           if (speechStoppedAt === null) return;
           const latencyMs = Date.now() - speechStoppedAt;
@@ -151,32 +140,21 @@ export function createTestCallServer(deps: { getDb: () => Db; now: () => Date })
     }, context.agent.maxCallSeconds * 1000);
     ws.on("close", () => clearTimeout(longest));
     const timeout = setTimeout(() => ws.close(1008, "no start"), START_TIMEOUT_MS);
-    const onStart = (data: Buffer) => {
-      let message: { event?: string; start?: { streamSid?: string } };
-      try {
-        message = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
-      if (message.event !== "start") return;
-      ws.off("message", onStart);
+    leg.on("start", () => {
       clearTimeout(timeout);
       startConversation({
-        ws,
-        transport,
-        releaseMedia: () => socket.release(),
-        sendToTwilio: (data) => socket.send(data),
-        observeTwilioSends: (listener) => void socket.observeSends(listener),
+        leg,
         callId: testCallId,
-        streamSid: message.start?.streamSid ?? testCallId,
-        callSid: testCallId,
         settings: { openai: models.realtime, quality: { deadAirMs: DEFAULT_DEAD_AIR_MS } },
         hooks,
         now: deps.now,
         log: (text, error) => log.warn({ testCallId, err: error }, text),
+        // The agent's audio as it leaves for the page (the caller's is taken as it arrives): the recording.
+        observeSends: (sent) => {
+          if (sent.kind === "audio") recorder.agentAudio(Buffer.from(sent.audio.buffer, sent.audio.byteOffset, sent.audio.byteLength).toString("base64"));
+        },
       });
-    };
-    ws.on("message", onStart);
+    });
     ws.on("close", () => clearTimeout(timeout));
   }
 

@@ -1,5 +1,6 @@
 import { and, asc, eq, isNull, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
+import type { TranscriptLineInput } from "@/server/voice/conversation/hooks";
 import { callTranscriptLines, twilioCalls, type BridgeQuality, type TranscriptSpeaker } from "@/db/schema";
 import { callQualityOf, mergeStreamQuality } from "@/server/voice/call-quality";
 import type { CallDisposition, RecordingPayload, VoiceCallEndedEvent } from "@/server/voice/types";
@@ -190,7 +191,7 @@ export async function recordHangup(db: DbOrTx, params: { callId: string; reason:
     .where(eq(twilioCalls.callId, params.callId));
 }
 
-export type TranscriptLineInput = { itemId: string; speaker: TranscriptSpeaker; text: string; offsetMs: number; endOffsetMs?: number | null; redactions?: string[] };
+export type { TranscriptLineInput };
 
 /**
  * Stores a spoken turn once (a later flush of the same item changes nothing). The text must already be redacted

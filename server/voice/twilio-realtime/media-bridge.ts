@@ -2,6 +2,7 @@ import type { IncomingMessage } from "node:http";
 import type { Duplex } from "node:stream";
 import { eq, sql } from "drizzle-orm";
 import { WebSocketServer, type WebSocket } from "ws";
+import { TwilioMediaStreamLeg } from "@/server/carriers/twilio/media-stream-leg";
 import type { Db } from "@/db";
 import { calls, optOuts } from "@/db/schema";
 import { parseSpokenDateTime } from "@/server/analysis/values";
@@ -9,17 +10,17 @@ import { refuseUpgrade } from "@/server/http/upgrades";
 import { buildPlaceCallRequest } from "@/server/services/call-engine/dial-call";
 import { handleVoiceProviderEvent } from "@/server/services/call-engine/voice-events";
 import type { PlaceCallRequest } from "@/server/voice/types";
-import { HeldMediaSocket } from "./held-media-socket";
 import { findTwilioCall, isFinalStatus, markStream } from "./call-state";
 import { markDisclosureSpoken, markRecordingDeclined, redactorFor } from "@/server/services/privacy/call-privacy";
 import { disclosureTexts } from "@/server/services/privacy/disclosures";
 import { saveRedactedTranscriptLine } from "@/server/services/privacy/transcript-lines";
 import { createDisclosureSpeech, type DisclosureSpeech } from "./disclosure-speech";
-import { startConversation, type ConversationHooks, type LiveConversation } from "./conversation";
+import { startConversation, type ConversationHooks, type LiveConversation } from "@/server/voice/conversation/conversation";
+import type { LegSend } from "@/server/voice/conversation/held-leg";
+import type { MediaLeg } from "@/server/voice/conversation/media-leg";
 import { TWILIO_LEGACY_MEDIA_PATH, TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
 import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
 import { verifyStreamToken } from "./stream-token";
-import { TwilioTransport } from "./twilio-transport";
 import type { Dtmf } from "./dtmf";
 import type { Transfers } from "./transfer";
 import type { ListenHub } from "@/server/voice/listen/listen-hub";
@@ -70,37 +71,25 @@ const AMD_WAIT_MS = 32_000;
 const AMD_POLL_MS = 250;
 
 /**
- * Both sides of the call for whoever listens (any instance: the hub forwards through Postgres NOTIFY). Nothing is
- * decoded while nobody listens: one map lookup per message.
+ * Both sides of the call for whoever listens (any instance: the hub forwards through Postgres NOTIFY): the callee's
+ * frames as the leg delivers them, and what the conversation sends. Nothing is mixed while nobody listens.
  */
-function tapForListeners(hub: ListenHub, callId: string, ws: WebSocket, socket: HeldMediaSocket): () => void {
+function tapForListeners(hub: ListenHub, callId: string, leg: MediaLeg): { observeSends: (sent: LegSend) => void; stop: () => void } {
   const source = hub.registerSource(callId);
   const mixer = new CallAudioMixer((frame) => source.push(frame));
-  const onMessage = (data: Buffer) => {
-    if (!source.wanted() || data.length > 4096 || !data.includes('"event":"media"')) return;
-    try {
-      const payload = (JSON.parse(data.toString()) as { media?: { payload?: string } }).media?.payload;
-      if (payload) mixer.inbound(Buffer.from(payload, "base64"));
-    } catch {
-      // Not ours to judge: the transport reads the same message.
-    }
-  };
-  ws.on("message", onMessage);
-  const stopObserving = socket.observeSends((data) => {
-    if (!source.wanted()) return;
-    if (data.includes('"event":"clear"')) return mixer.clear();
-    if (!data.includes('"event":"media"')) return;
-    try {
-      const payload = (JSON.parse(data) as { media?: { payload?: string } }).media?.payload;
-      if (payload) mixer.outbound(Buffer.from(payload, "base64"));
-    } catch {
-      // idem
-    }
+  const stopInbound = leg.on("audio", (frame) => {
+    if (source.wanted()) mixer.inbound(frame.audio);
   });
-  return () => {
-    ws.off("message", onMessage);
-    stopObserving();
-    source.close();
+  return {
+    observeSends(sent) {
+      if (!source.wanted()) return;
+      if (sent.kind === "clear") mixer.clear();
+      else if (sent.kind === "audio") mixer.outbound(Buffer.from(sent.audio.buffer, sent.audio.byteOffset, sent.audio.byteLength));
+    },
+    stop() {
+      stopInbound();
+      source.close();
+    },
   };
 }
 
@@ -236,48 +225,32 @@ export function createMediaStreamServer(deps: MediaStreamServerDeps): MediaStrea
 
 
   function onConnection(ws: WebSocket) {
-    // Created before `start` arrives: the transport must see `start` itself (it carries the streamSid it answers on).
-    const socket = new HeldMediaSocket(ws);
-    const transport = new TwilioTransport({ twilioWebSocket: socket as unknown as WebSocket });
+    const leg = new TwilioMediaStreamLeg(ws);
     const timeout = setTimeout(() => ws.close(1008, "no start"), START_TIMEOUT_MS);
-    const onMessage = (data: Buffer) => {
-      let message: { event?: string; start?: { streamSid?: string; callSid?: string; customParameters?: Record<string, string> } };
-      try {
-        message = JSON.parse(data.toString());
-      } catch {
-        return;
-      }
-      if (message.event !== "start") return;
-      ws.off("message", onMessage);
+    leg.on("start", (start) => {
       clearTimeout(timeout);
-      const callId = verifyStreamToken(message.start?.customParameters?.token, { authToken: deps.settings.twilio.authToken, now: deps.now() });
+      const callId = verifyStreamToken(start.parameters.token, { authToken: deps.settings.twilio.authToken, now: deps.now() });
       if (!callId) {
         ws.close(1008, "invalid stream token");
         return;
       }
+      const tap = deps.listenHub ? tapForListeners(deps.listenHub(), callId, leg) : null;
       const conversation = startConversation({
-        ws,
-        transport,
-        releaseMedia: () => socket.release(),
-        sendToTwilio: (data) => socket.send(data),
-        observeTwilioSends: (listener) => void socket.observeSends(listener),
+        leg,
         callId,
-        streamSid: message.start?.streamSid ?? "",
-        callSid: message.start?.callSid ?? "",
         settings: deps.settings,
         hooks,
         now: deps.now,
         log: deps.log,
-        resume: message.start?.customParameters?.resume ?? null,
+        resume: start.parameters.resume ?? null,
+        ...(tap ? { observeSends: tap.observeSends } : {}),
       });
       live.set(callId, conversation);
-      const stopListenTap = deps.listenHub ? tapForListeners(deps.listenHub(), callId, ws, socket) : () => {};
       void conversation.ended.finally(() => {
-        stopListenTap();
+        tap?.stop();
         if (live.get(callId) === conversation) live.delete(callId);
       });
-    };
-    ws.on("message", onMessage);
+    });
     ws.on("close", () => clearTimeout(timeout));
   }
 

@@ -1,7 +1,7 @@
 import twilio from "twilio";
 
-/** The agent's apology when the conversation cannot go on (the Realtime model unreachable or lost). */
-export const APOLOGY_MESSAGE = "Sorry, we are having technical difficulties and have to end this call. We will call you back later. Goodbye.";
+/** The agent's apology when the conversation cannot go on (the conversation's, said here with `<Say>`). */
+export { APOLOGY_MESSAGE } from "@/server/voice/conversation/hooks";
 
 /** Twilio's text-to-speech voice for `<Say>` (voicemail message, apology): Amazon Polly's neural US voice. */
 export const SAY_VOICE = "Polly.Joanna-Neural";

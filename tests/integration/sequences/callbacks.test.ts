@@ -6,7 +6,7 @@ import { twilioSignature } from "@/server/simulators/twilio";
 import { createInboundVoiceHandler } from "@/server/voice/twilio-realtime/inbound";
 import type { TwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import { buildPlaceCallRequest } from "@/server/services/call-engine/dial-call";
-import { buildCallInstructions } from "@/server/voice/twilio-realtime/instructions";
+import { buildCallInstructions } from "@/server/voice/conversation/instructions";
 import { createTestAgent, testPoolNumbers } from "../../factories";
 import { useTestDb } from "../../helpers/db";
 import { createOrgWithRoles } from "../dashboard/helpers";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { simulatedCallQuality } from "@/server/voice/simulator/quality";
-import { CallQualityRecorder } from "@/server/voice/twilio-realtime/quality-recorder";
+import { CallQualityRecorder } from "@/server/voice/conversation/quality-recorder";
 
 /** A recorder on a hand-driven clock (ms since the stream start). */
 function recorderAt(options: { deadAirMs?: number } = {}) {
@@ -15,28 +15,26 @@ function recorderAt(options: { deadAirMs?: number } = {}) {
   return { recorder, at, delta };
 }
 
-const MEDIA = '{"event":"media","streamSid":"MZ1","media":{"payload":"AA=="}}';
-const CLEAR = '{"event":"clear","streamSid":"MZ1"}';
-const LOUD = Buffer.alloc(160, 0x00).toString("base64");
-const QUIET = Buffer.alloc(160, 0xff).toString("base64");
+const LOUD = Buffer.alloc(160, 0x00);
+const QUIET = Buffer.alloc(160, 0xff);
 
 describe("the media bridge's call-quality recorder", () => {
   it("greeting delay, a direct turn, a turn held for the AMD verdict and a tool, split model / bridge / held", () => {
     const { at, delta } = recorderAt();
     at(300).modelEvent(delta("greeting", 2000));
-    at(302).twilioSent(MEDIA);
-    at(310).twilioSent(MEDIA);
+    at(302).agentAudioSent();
+    at(310).agentAudioSent();
     // The contact answers after the greeting; the verdict comes 800 ms after the end of their speech.
     at(2500).modelEvent({ type: "input_audio_buffer.speech_started" });
     at(3500).modelEvent({ type: "input_audio_buffer.speech_stopped" });
     at(4300).responseRequested();
     at(4700).modelEvent(delta("r1", 1000));
-    at(4701).twilioSent(MEDIA);
+    at(4701).agentAudioSent();
     // A direct turn: the model's delay only.
     at(7000).modelEvent({ type: "input_audio_buffer.speech_started" });
     at(8000).modelEvent({ type: "input_audio_buffer.speech_stopped" });
     at(8400).modelEvent(delta("r2", 500));
-    at(8402).twilioSent(MEDIA);
+    at(8402).agentAudioSent();
     // A tool runs while the contact waits (a function-call response without audio, then the answer).
     at(10_000).modelEvent({ type: "input_audio_buffer.speech_started" });
     at(11_000).modelEvent({ type: "input_audio_buffer.speech_stopped" });
@@ -44,7 +42,7 @@ describe("the media bridge's call-quality recorder", () => {
     at(11_900);
     done();
     at(12_300).modelEvent(delta("r3", 500));
-    at(12_301).twilioSent(MEDIA);
+    at(12_301).agentAudioSent();
     const quality = at(13_000).finish();
     expect(quality.greetingMs).toBe(302);
     expect(quality.turns).toEqual([
@@ -58,12 +56,12 @@ describe("the media bridge's call-quality recorder", () => {
   it("an interruption is a clear while the agent plays, counted once; our own clear is not one", () => {
     const { at, delta } = recorderAt();
     at(100).modelEvent(delta("greeting", 3000));
-    at(101).twilioSent(MEDIA);
-    at(1500).twilioSent(CLEAR);
-    at(1510).twilioSent(CLEAR);
+    at(101).agentAudioSent();
+    at(1500).playbackCleared();
+    at(1510).playbackCleared();
     at(2000).modelEvent(delta("r1", 3000));
-    at(2001).twilioSent(MEDIA);
-    at(2500).ourInterruption(() => at(2500).twilioSent(CLEAR));
+    at(2001).agentAudioSent();
+    at(2500).ourInterruption(() => at(2500).playbackCleared());
     const quality = at(4000).finish();
     expect(quality.interruptions).toBe(1);
     expect(quality.events.filter((event) => event.kind === "interruption")).toEqual([{ atMs: 1500, kind: "interruption" }]);
@@ -79,7 +77,7 @@ describe("the media bridge's call-quality recorder", () => {
     for (let i = 0; i < 50; i += 1) at((t += 20)).inboundAudio(LOUD);
     for (let i = 0; i < 30; i += 1) at((t += 20)).inboundAudio(QUIET);
     at(t + 500).modelEvent(delta("r1", 500));
-    at(t + 503).twilioSent(MEDIA);
+    at(t + 503).agentAudioSent();
     const quality = at(t + 600).finish();
     expect(quality.turns).toEqual([{ atMs: t, responseMs: 503, modelMs: 500, bridgeMs: 3, heldMs: 0, speechEnd: "energy" }]);
   });
@@ -87,7 +85,7 @@ describe("the media bridge's call-quality recorder", () => {
   it("dead air: silence on both sides longer than the threshold, counted whole", () => {
     const { at, delta } = recorderAt({ deadAirMs: 3000 });
     at(0).modelEvent(delta("greeting", 1000));
-    at(1).twilioSent(MEDIA);
+    at(1).agentAudioSent();
     // 1001 → 5001: 4 s of nobody; then the contact, then 2 s (under the threshold) before the end.
     at(5001).modelEvent({ type: "input_audio_buffer.speech_started" });
     at(6001).modelEvent({ type: "input_audio_buffer.speech_stopped" });

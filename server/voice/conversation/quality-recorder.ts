@@ -11,8 +11,8 @@ type Span = { start: number; end: number };
 
 /**
  * One call's quality, measured at our media bridge from the frames it relays and the model events it sees
- * (docs/call-quality.md defines each figure). Fed by conversation.ts: every Twilio message the transport receives,
- * every message it sends to Twilio, and every Realtime server event; cheap per frame (a 160-byte RMS and a few
+ * (docs/call-quality.md defines each figure). Fed by conversation.ts: every caller frame the media leg delivers,
+ * every frame and `clear` our side sends it, and every Realtime server event; cheap per frame (a 160-byte RMS and a few
  * comparisons). Times are monotonic milliseconds since the stream start.
  */
 export class CallQualityRecorder {
@@ -59,10 +59,9 @@ export class CallQualityRecorder {
     if (this.events.length < MAX_EVENTS) this.events.push({ ...event, atMs: Math.round(event.atMs), ...(event.durationMs !== undefined ? { durationMs: Math.round(event.durationMs) } : {}) });
   }
 
-  /** A `media` frame from Twilio (the contact's audio), base64 µ-law. */
-  inboundAudio(payload: string) {
+  /** A frame of the contact's audio (8 kHz µ-law) as the media leg delivered it. */
+  inboundAudio(frame: Uint8Array) {
     if (this.sawModelVad) return;
-    const frame = Buffer.from(payload, "base64");
     const voiced = ulawRms(frame) > SPEECH_RMS;
     const state = this.energy;
     if (voiced) {
@@ -128,13 +127,14 @@ export class CallQualityRecorder {
     }
   }
 
-  /** A message our side sends to Twilio (JSON text, as the transport writes it). */
-  twilioSent(data: string) {
-    if (data.startsWith('{"event":"media"')) {
-      if (this.awaitingFirstFrame) this.firstFrameSent(this.awaitingFirstFrame.deltaAt);
-    } else if (data.startsWith('{"event":"clear"')) {
-      this.cleared();
-    }
+  /** Our side wrote a frame of the agent's audio to the media leg. */
+  agentAudioSent() {
+    if (this.awaitingFirstFrame) this.firstFrameSent(this.awaitingFirstFrame.deltaAt);
+  }
+
+  /** Our side told the media leg to stop playing (`clear`). */
+  playbackCleared() {
+    this.cleared();
   }
 
   private firstFrameSent(deltaAt: number) {

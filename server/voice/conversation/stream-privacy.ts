@@ -1,20 +1,20 @@
-import type WebSocket from "ws";
 import { ulawFrameLoudness } from "@/server/voice/pcm";
+import type { MediaLeg } from "./media-leg";
 
 /**
- * What the compliance side of a conversation needs from the media stream: its clock (Twilio's media timestamps, the
+ * What the compliance side of a conversation needs from the media leg: its clock (the carrier's media timestamps, the
  * time both the callee's audio and our playback run on), when each callee turn started and stopped on that clock
  * (the Realtime session's VAD times, counted from the first frame it was sent), the callee's loudness envelope (the
  * first minute, to align the recording on later), and playing our own audio (the disclosures) into the call.
  */
 export type StreamPrivacy = {
-  /** Stream milliseconds of the latest callee frame (Twilio's `timestamp`, + 20 ms). */
+  /** Stream milliseconds of the latest callee frame (the carrier's timestamp, + 20 ms). */
   now(): number;
   /** Where a turn started and ended on the stream clock (null end: not known). */
   turnTiming(itemId: string, role: "user" | "assistant"): { startMs: number; endMs: number | null };
   /** Plays µ-law audio into the call and resolves when the callee has heard it all (or the stream ended). */
   play(audio: Buffer, signal: AbortSignal): Promise<{ startMs: number; endMs: number }>;
-  /** Stops what we played and Twilio still holds (Media Streams `clear`). */
+  /** Stops what we played and the carrier still holds (the leg's `clear`). */
   clear(): void;
   envelope(): { bytes: Uint8Array; startMs: number } | null;
 };
@@ -26,8 +26,8 @@ const CHUNK_BYTES = 8000;
 
 type TransportLike = { on(event: "*", listener: (event: Record<string, unknown> & { type?: string }) => void): void };
 
-/** `send`: how our messages reach Twilio (through the held socket, so the quality recorder and the listen tap see them). */
-export function createStreamPrivacy(params: { ws: WebSocket; send: (data: string) => void; transport: TransportLike; streamSid: string }): StreamPrivacy {
+/** `leg`: the conversation's (held: its frames arrive once the model is connected; its sends are observed). */
+export function createStreamPrivacy(params: { leg: MediaLeg; transport: TransportLike }): StreamPrivacy {
   let firstTimestamp: number | null = null;
   let latest = 0;
   const envelope: number[] = [];
@@ -36,20 +36,15 @@ export function createStreamPrivacy(params: { ws: WebSocket; send: (data: string
   const assistantStart = new Map<string, number>();
   const waiters = new Set<() => void>();
 
+  params.leg.on("audio", (frame) => {
+    const timestamp = frame.timestampMs;
+    if (timestamp === null) return;
+    firstTimestamp ??= timestamp;
+    latest = Math.max(latest, timestamp + FRAME_MS);
+    if (envelope.length < ENVELOPE_FRAMES) envelope.push(ulawFrameLoudness(frame.audio));
+    for (const wake of [...waiters]) wake();
+  });
   params.transport.on("*", (event) => {
-    if (event.type === "twilio_message") {
-      const message = event.message as { event?: string; media?: { timestamp?: string; payload?: string } } | undefined;
-      if (message?.event !== "media" || !message.media) return;
-      const timestamp = Number(message.media.timestamp);
-      if (!Number.isFinite(timestamp)) return;
-      firstTimestamp ??= timestamp;
-      latest = Math.max(latest, timestamp + FRAME_MS);
-      if (envelope.length < ENVELOPE_FRAMES && typeof message.media.payload === "string") {
-        envelope.push(ulawFrameLoudness(Buffer.from(message.media.payload, "base64")));
-      }
-      for (const wake of [...waiters]) wake();
-      return;
-    }
     // The session's VAD counts milliseconds of the audio it was sent, which starts with the stream's first frame.
     const base = firstTimestamp ?? 0;
     if (event.type === "input_audio_buffer.speech_started" && typeof event.item_id === "string") userStart.set(event.item_id, base + Number(event.audio_start_ms ?? 0));
@@ -82,18 +77,16 @@ export function createStreamPrivacy(params: { ws: WebSocket; send: (data: string
       return { startMs: assistantStart.get(itemId) ?? latest, endMs: null };
     },
     async play(audio, signal) {
-      // Nothing of ours is queued at Twilio before this (the model is silent until the disclosures are over): the
+      // Nothing of ours is queued at the carrier before this (the model is silent until the disclosures are over): the
       // audio starts playing now and lasts its own length on the media clock.
       const startMs = latest;
-      for (let offset = 0; offset < audio.length && params.ws.readyState === params.ws.OPEN; offset += CHUNK_BYTES) {
-        params.send(JSON.stringify({ event: "media", streamSid: params.streamSid, media: { payload: audio.subarray(offset, offset + CHUNK_BYTES).toString("base64") } }));
-      }
+      for (let offset = 0; offset < audio.length && params.leg.open; offset += CHUNK_BYTES) params.leg.sendAudio(audio.subarray(offset, offset + CHUNK_BYTES));
       const durationMs = audio.length / 8;
       await waitForMedia(startMs + durationMs + 100, signal, durationMs + 3000);
       return { startMs, endMs: startMs + durationMs };
     },
     clear() {
-      if (params.ws.readyState === params.ws.OPEN) params.send(JSON.stringify({ event: "clear", streamSid: params.streamSid }));
+      if (params.leg.open) params.leg.clear();
     },
     envelope: () => (firstTimestamp === null || envelope.length === 0 ? null : { bytes: Uint8Array.from(envelope), startMs: firstTimestamp }),
   };
