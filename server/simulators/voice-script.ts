@@ -104,7 +104,7 @@ export function calleeScenarioFor(phoneNumber: string): CalleeScenario {
  * - human: the person waits for the agent, then answers as the last digit 0's person does (books a meeting);
  * - voicemail: the greeting (and its beep, when it has one), then it records silence until the caller hangs up;
  * - ivr: the opening is the menu's prompt, said again 2 s after it ends until a key is pressed (three times, then it
- *   hangs up); a wrong key repeats it at once; the right key (`CORPUS_MENU_KEYS`) says "please hold", then a person
+ *   hangs up); a wrong key between prompts repeats it at once; the right key (`CORPUS_MENU_KEYS`) says "please hold", then a person
  *   at the desk speaks and answers in turn (books a meeting);
  * - screener: after the caller has spoken (the announcement) and gone quiet, the screened person says hello; then
  *   they answer in turn (books a meeting);
