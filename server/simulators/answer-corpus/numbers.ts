@@ -33,7 +33,7 @@ export function corpusNumber(label: AnswerClass, index: number, npa = "415"): st
   return `+1${npa}5553${answerClasses.indexOf(label) + 1}${String(index).padStart(2, "0")}`;
 }
 
-/** Rendered openings, the few dialled last (rendering one takes ~20 ms; a call plays it once). */
+/** Rendered openings, the few dialled last (rendering one takes tens of milliseconds; a call plays it once). */
 const rendered = new Map<string, Opening>();
 const CACHED = 4;
 
