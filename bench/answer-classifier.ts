@@ -1,5 +1,5 @@
 /**
- * The answer classifier on its labelled corpus (issue 37). Every opening of tests/fixtures/answer-corpus (8 kHz µ-law
+ * The answer classifier on its labelled corpus (issue 37). Every opening of server/simulators/answer-corpus (8 kHz µ-law
  * synthesized in code, with its timed transcript and the carrier AMD result as the Twilio simulator models it) is
  * replayed through the real classification path (AnswerClassifier fed 20 ms frames, transcript utterances and the
  * AMD event at their times). Printed:
@@ -14,7 +14,7 @@
  * Run: npx tsx bench/answer-classifier.ts   (ANSWER_CORPUS_SEED to vary the corpus, default 37)
  */
 import { answerClasses, type AnswerClass } from "@/server/voice/answer-classifier/types";
-import { buildCorpus, type Opening } from "@/tests/fixtures/answer-corpus/corpus";
+import { buildCorpus, type Opening } from "@/server/simulators/answer-corpus/corpus";
 import { replayOpening } from "@/tests/fixtures/answer-corpus/replay";
 
 const SEED = Number(process.env.ANSWER_CORPUS_SEED ?? 37);

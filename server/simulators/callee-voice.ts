@@ -1,6 +1,8 @@
 import { ULAW_SILENCE } from "@/server/voice/g711";
-import { clipOfLine, type CalleeLine, type CalleeScenario } from "./voice-script";
-import { loadClip, type VoiceClipId } from "./voice-clips/clips";
+import type { CarrierAmdEvent } from "@/server/voice/answer-classifier/types";
+import { corpusAmd, corpusClipAudio } from "./answer-corpus/numbers";
+import { clipOfLine, type CalleeClip, type CalleeLine, type CalleeScenario } from "./voice-script";
+import { loadClip } from "./voice-clips/clips";
 
 /** One frame of the call's media: 20 ms of 8 kHz µ-law, as both carriers stream it. */
 export const FRAME_BYTES = 160;
@@ -14,9 +16,16 @@ export const FRAME_MS = 20;
  * - `machine-detected`: only with `machineDetectedAfterMs` (Telnyx): a machine's greeting has run that long, or its
  *   first line ended, whichever comes first;
  * - `greeting-done`: a second after a machine's beep (greeting ended, beep detected);
- * - `menu-prompt-done`: a phone menu's first prompt ended and 1.2 s of silence followed (neither a person nor a machine).
+ * - `menu-prompt-done`: a phone menu's first prompt ended and 1.2 s of silence followed (neither a person nor a machine);
+ * - `amd:<AnsweredBy>`: instead of all the above for an answer-corpus item, Twilio's result as modelled for it
+ *   (answer-corpus/render.ts `modelCarrierAmd`, the bench's "Twilio AMD alone"), at its time from the opening's start.
  */
-export type CalleeMilestone = "first-line-done" | "machine-detected" | "greeting-done" | "menu-prompt-done";
+export type CalleeMilestone = "first-line-done" | "machine-detected" | "greeting-done" | "menu-prompt-done" | `amd:${string}`;
+
+/** The audio of a line the callee says. */
+export function calleeAudio(clip: CalleeClip): Buffer {
+  return clip.startsWith("corpus:") ? corpusClipAudio(clip as `corpus:${string}`) : loadClip(clip as Exclude<CalleeClip, `corpus:${string}`>);
+}
 
 export type CalleeVoiceOptions = {
   /** A caller (inbound) waits for the agent's greeting before their first line too. */
@@ -27,11 +36,12 @@ export type CalleeVoiceOptions = {
    */
   machineDetectedAfterMs?: number;
   /** Each line said, on the media clock (the simulator's record of who spoke when). */
-  said?: (clip: VoiceClipId, startMs: number, endMs: number) => void;
+  said?: (clip: CalleeClip, startMs: number, endMs: number) => void;
   mediaMs?: () => number;
 };
 
 type Menu = Extract<CalleeScenario, { kind: "menu" }>;
+type Scripted = Exclude<CalleeScenario, { kind: "corpus" }>;
 
 /**
  * The callee's side of a simulated call, the same on every carrier simulator (Twilio's and Telnyx's), so the same
@@ -65,13 +75,27 @@ export class CalleeVoice {
   private pendingMilestone: CalleeMilestone = "greeting-done";
   private machineSpokenMs = 0;
   private machineReported = false;
+  private readonly scenario: Scripted;
+  /** An answer-corpus item: its modelled AMD result, and media ms since its opening started (-1: not yet). */
+  private readonly modelledAmd: CarrierAmdEvent | null = null;
+  private readonly corpus: boolean;
+  private corpusMs = -1;
+  private speakingOpening = false;
 
   constructor(
-    private readonly scenario: CalleeScenario,
+    scenario: CalleeScenario,
     private readonly milestone: (kind: CalleeMilestone) => void,
     private readonly hangUp: () => void,
     private readonly options: CalleeVoiceOptions = {},
   ) {
+    this.corpus = scenario.kind === "corpus";
+    if (scenario.kind === "corpus") {
+      this.modelledAmd = corpusAmd(scenario.item);
+      // The opening is the audio from the first frame (its own silence is part of it).
+      this.gapFrames = 0;
+    }
+    this.scenario = scenario.kind === "corpus" ? scenario.callee : scenario;
+    scenario = this.scenario;
     this.lines = scenario.kind === "human" || scenario.kind === "machine" ? [...scenario.lines] : [];
     this.menu = scenario.kind === "menu" ? { prompts: 0, waitFrames: 0, connected: false } : null;
     if (options.waitsForAgent) this.unpromptedUntil = 0;
@@ -88,15 +112,20 @@ export class CalleeVoice {
   }
 
   agentSpoke(): void {
-    // What the agent says while the callee is still talking does not count as its reply to the callee's line.
-    if (!this.speaking) this.agentSpokeSinceLine = true;
+    // What the agent says while the callee is still talking does not count as its reply to the callee's line (a
+    // corpus opening ends in seconds of silence: what the agent says there does).
+    if (!this.speaking || this.speakingOpening) this.agentSpokeSinceLine = true;
   }
 
   /** Keys played to the callee (Twilio's `<Play digits>`, Telnyx's `send_dtmf`): a phone menu routes on the first one it knows. */
   pressed(digits: string): void {
     if (this.scenario.kind !== "menu" || !this.menu || this.menu.connected) return;
     const option = [...digits].map((digit) => (this.scenario as Menu).options[digit]).find(Boolean);
-    if (!option) return;
+    if (!option) {
+      // A corpus menu says its prompt again at once on a wrong key (the recorded ones just keep waiting).
+      if (this.corpus && !this.speaking) this.menu.waitFrames = 0;
+      return;
+    }
     this.menu.connected = true;
     this.lines = [option.connecting, ...option.lines];
     this.index = 0;
@@ -113,6 +142,9 @@ export class CalleeVoice {
   /** The callee's next 20 ms, or null for silence. `talking`: someone listens. */
   nextFrame(talking: boolean, outboundIdleFrames: number, agentItem: { open: boolean; frames: number } = { open: false, frames: 0 }): Buffer | null {
     if (this.milestoneCountdown > 0 && (this.milestoneCountdown -= 1) === 0) this.milestone(this.pendingMilestone);
+    if (this.corpusMs >= 0 && this.modelledAmd && (this.corpusMs += FRAME_MS) >= this.modelledAmd.atMs && this.corpusMs - FRAME_MS < this.modelledAmd.atMs) {
+      this.milestone(`amd:${this.modelledAmd.answeredBy}`);
+    }
     // Back from hold (or a menu's tones): a person waits to be spoken to before they say their next line.
     if (talking && !this.wasTalking) this.agentSpokeSinceLine = false;
     this.wasTalking = talking;
@@ -143,7 +175,8 @@ export class CalleeVoice {
             ? this.menu?.connected || this.index > 0 || !this.agentSpokeSinceLine || agentDone
             : agentDone);
       if (!myTurn) return null;
-      this.speaking = loadClip(clipOfLine(line));
+      this.speaking = calleeAudio(clipOfLine(line));
+      this.speakingOpening = clipOfLine(line).startsWith("corpus:");
       this.speakingStartedMs = this.options.mediaMs?.() ?? 0;
       this.position = 0;
       this.agentSpokeSinceLine = false;
@@ -167,23 +200,28 @@ export class CalleeVoice {
     }
     menu.prompts += 1;
     menu.waitFrames = Math.round((this.scenario as Menu).repeatAfterMs / FRAME_MS);
-    this.speaking = loadClip((this.scenario as Menu).prompt);
+    this.speaking = calleeAudio((this.scenario as Menu).prompt);
+    this.speakingOpening = this.corpus;
     this.position = 0;
     return this.speakFrame();
   }
 
   private report(kind: CalleeMilestone, afterFrames: number): void {
+    // A corpus item's AMD result is modelled on its opening instead.
+    if (this.corpus) return;
     [this.pendingMilestone, this.milestoneCountdown] = [kind, afterFrames];
   }
 
   /** A machine's greeting heard long enough (or over): the detector calls it a machine, once. */
   private reportMachine(): void {
     this.machineReported = true;
-    this.milestone("machine-detected");
+    if (!this.corpus) this.milestone("machine-detected");
   }
 
   private speakFrame(): Buffer {
     const speaking = this.speaking!;
+    // The modelled AMD's clock starts with the opening's first frame.
+    if (this.corpus && this.corpusMs < 0) this.corpusMs = 0;
     const frame = Buffer.alloc(FRAME_BYTES, ULAW_SILENCE);
     const take = Math.min(FRAME_BYTES, speaking.length - this.position);
     speaking.copy(frame, 0, this.position, this.position + take);
@@ -203,7 +241,9 @@ export class CalleeVoice {
     if (this.scenario.kind === "human" && this.index === 1) this.report("first-line-done", 60);
     if (machineAfterMs !== undefined && this.scenario.kind === "machine" && this.index === 1 && !this.machineReported) this.reportMachine();
     if (this.scenario.kind === "machine" && this.index === this.lines.length) this.report("greeting-done", 50);
-    if (this.scenario.kind === "human" && this.scenario.hangsUpAfterLastLine && this.index === this.lines.length) this.hangUpCountdown = 50;
+    if ((this.scenario.kind === "human" || this.scenario.kind === "machine") && this.scenario.hangsUpAfterLastLine && this.index === this.lines.length) this.hangUpCountdown = 50;
+    // A fax machine's CNG goes on until the call ends.
+    if (this.scenario.kind === "machine" && this.scenario.repeatsLastLine && this.index === this.lines.length) this.index -= 1;
     return frame;
   }
 }

@@ -1,3 +1,4 @@
+import { corpusItemForNumber, type CorpusClipId, type CorpusItem } from "./answer-corpus/numbers";
 import type { VoiceClipId } from "./voice-clips/clips";
 
 /**
@@ -11,9 +12,12 @@ import type { VoiceClipId } from "./voice-clips/clips";
  * into the agent's speech (talking over it: an interruption), or `atOnce` when its turn comes without waiting for
  * the agent (an automated screener does not listen).
  */
-export type CalleeLine = VoiceClipId | { clip: VoiceClipId; overAgentAfterMs?: number; atOnce?: boolean };
+export type CalleeLine = CalleeClip | { clip: CalleeClip; overAgentAfterMs?: number; atOnce?: boolean };
 
-export function clipOfLine(line: CalleeLine): VoiceClipId {
+/** A recorded clip (voice-clips/), or audio of the answer corpus (answer-corpus/numbers.ts). */
+export type CalleeClip = VoiceClipId | CorpusClipId;
+
+export function clipOfLine(line: CalleeLine): CalleeClip {
   return typeof line === "string" ? line : line.clip;
 }
 
@@ -30,12 +34,24 @@ export type CalleeScenario =
   | {
       kind: "menu";
       /** Said on answer and again every `repeatAfterMs` until a key is pressed (three times, then it hangs up). */
-      prompt: VoiceClipId;
+      prompt: CalleeClip;
       /** What each key leads to: said first, then the person who picks up (their lines, in turn). */
       options: Record<string, { connecting: VoiceClipId; lines: VoiceClipId[] }>;
       repeatAfterMs: number;
     }
-  | { kind: "machine"; lines: VoiceClipId[] }
+  | {
+      kind: "machine";
+      lines: CalleeClip[];
+      /** Hangs up a second after the last line (a carrier's intercept message). */
+      hangsUpAfterLastLine?: boolean;
+      /** Says the last line again and again (a fax machine's CNG) until the call ends. */
+      repeatsLastLine?: boolean;
+    }
+  /**
+   * An item of the answer corpus (answer-corpus/numbers.ts): its opening is the callee's first audio, from the first
+   * frame; the AMD result is the one modelled for it; then `callee` goes on (its first line or prompt is the opening).
+   */
+  | { kind: "corpus"; item: CorpusItem; callee: Extract<CalleeScenario, { kind: "human" | "machine" | "menu" }> }
   | { kind: "busy" }
   /** Rings, then the person declines (Twilio reports busy, SIP 603). */
   | { kind: "declined" }
@@ -73,12 +89,63 @@ export const CALLEE_VARIANTS: Record<string, CalleeScenario> = {
 
 export function calleeScenarioFor(phoneNumber: string): CalleeScenario {
   if (isTransferTargetNumber(phoneNumber)) return transferTargetScenarioFor(phoneNumber);
+  const item = corpusItemForNumber(phoneNumber);
+  if (item === "out-of-range") return { kind: "invalid-number" };
+  if (item) return corpusScenario(item);
   const digits = phoneNumber.replace(/\D/g, "");
   const variant = CALLEE_VARIANTS[digits.slice(-2)];
   if (variant) return variant;
   const digit = Number(digits.slice(-1) || "0");
   return CALLEE_SCENARIOS[digit]!;
 }
+
+/**
+ * How a corpus item's callee goes on after its opening, by class (docs/voice-twilio.md, "Answer corpus numbers"):
+ * - human: the person waits for the agent, then answers as the last digit 0's person does (books a meeting);
+ * - voicemail: the greeting (and its beep, when it has one), then it records silence until the caller hangs up;
+ * - ivr: the opening is the menu's prompt, said again 2 s after it ends until a key is pressed (three times, then it
+ *   hangs up); a wrong key between prompts repeats it at once; the right key (`CORPUS_MENU_KEYS`) says "please hold", then a person
+ *   at the desk speaks and answers in turn (books a meeting);
+ * - screener: after the caller has spoken (the announcement) and gone quiet, the screened person says hello; then
+ *   they answer in turn (books a meeting);
+ * - fax: after its CED/CNG opening, CNG cycles (1100 Hz 0.5 s, 3 s of silence) until the caller hangs up;
+ * - intercept: the message, then it hangs up a second later;
+ * - hold-queue: its opening, 4 s more of hold music, then a person picks up and answers in turn (books a meeting).
+ */
+export function corpusScenario(item: CorpusItem): CalleeScenario {
+  const opening: CorpusClipId = `corpus:${item.id}`;
+  const person = { kind: "human", recording: "available" } as const;
+  switch (item.label) {
+    case "human":
+      return { kind: "corpus", item, callee: { ...person, lines: [{ clip: opening, atOnce: true }, "callee.yes-book"] } };
+    case "screener":
+      return { kind: "corpus", item, callee: { ...person, lines: [{ clip: opening, atOnce: true }, "callee.hello", "callee.yes-book"] } };
+    case "hold-queue":
+      return {
+        kind: "corpus",
+        item,
+        callee: { ...person, lines: [{ clip: opening, atOnce: true }, { clip: "tone.hold-music", atOnce: true }, { clip: "person.sales-hello", atOnce: true }, "callee.yes-book"] },
+      };
+    case "ivr": {
+      const person: { connecting: VoiceClipId; lines: VoiceClipId[] } = { connecting: "menu.connecting", lines: ["person.sales-hello", "callee.yes-book"] };
+      const keys = CORPUS_MENU_KEYS[item.index % CORPUS_MENU_KEYS.length]!;
+      return { kind: "corpus", item, callee: { kind: "menu", prompt: opening, options: Object.fromEntries([...keys].map((key) => [key, person])), repeatAfterMs: 2000 } };
+    }
+    case "voicemail":
+      return { kind: "corpus", item, callee: { kind: "machine", lines: [opening] } };
+    case "fax":
+      return { kind: "corpus", item, callee: { kind: "machine", lines: [opening, "corpus:cng"], repeatsLastLine: true } };
+    case "intercept":
+      return { kind: "corpus", item, callee: { kind: "machine", lines: [opening], hangsUpAfterLastLine: true } };
+  }
+}
+
+/**
+ * The keys that reach a person in a corpus menu, by its prompt (answer-corpus/openings.ts, index mod 4): "for
+ * appointments, press 1; for billing, press 2"; "our menu options have changed" (0, the operator); "please say or enter
+ * your account number" (any digit starts it); "for the directory, press 9".
+ */
+export const CORPUS_MENU_KEYS = ["12", "0", "0123456789", "9"] as const;
 
 /**
  * The people calls are handed to (issue 26): a SIP URI, or a number whose line is 555-02XX (`+1NPA55502XX`). The

@@ -1,7 +1,6 @@
 import { randomBytes, randomUUID } from "node:crypto";
 import { ULAW_SILENCE, ulawChannelsToWav } from "@/server/voice/g711";
-import type { CalleeScenario } from "../voice-script";
-import type { VoiceClipId } from "../voice-clips/clips";
+import type { CalleeClip, CalleeScenario } from "../voice-script";
 import { CalleeVoice, FRAME_BYTES, FRAME_MS, type CalleeMilestone } from "../callee-voice";
 import { MediaStream, type StreamOptions } from "./media-stream";
 import type { WebhookSender } from "./webhooks";
@@ -86,7 +85,7 @@ export class TelnyxCall {
   /** What the simulator did, for tests (`answered`, `stream-open`, `dtmf-sent:1`, `transferred:+1…`, …). */
   readonly events: string[] = [];
   /** Each line the callee said, on the media clock. */
-  readonly calleeSpans: Array<{ clip: VoiceClipId; startMs: number; endMs: number }> = [];
+  readonly calleeSpans: Array<{ clip: CalleeClip; startMs: number; endMs: number }> = [];
   readonly recordings: TelnyxRecording[] = [];
   stream: MediaStream | null = null;
   private readonly calleeTrack = new Track();
@@ -313,6 +312,7 @@ export class TelnyxCall {
     const amd = this.amd;
     if (!amd || !this.isAlive) return;
     const premium = amd === "premium";
+    if (kind.startsWith("amd:")) return this.onModelledAmd(kind.slice(4));
     if (kind === "greeting-done") {
       if (premium) void this.webhook("call.machine.premium.greeting.ended", { result: "beep_detected" });
       else if (amd !== "detect") void this.webhook("call.machine.greeting.ended", { result: "beep_detected" });
@@ -327,6 +327,29 @@ export class TelnyxCall {
       const result = this.amdOverride?.standard ?? (kind === "machine-detected" ? "machine" : kind === "menu-prompt-done" ? "not_sure" : "human");
       void this.webhook("call.machine.detection.ended", { result });
     }
+  }
+
+  /**
+   * An answer-corpus item's modelled AMD result (Twilio's `AnsweredBy`, answer-corpus/render.ts) in Telnyx's words, at
+   * its time: human → `human` (premium `human_residence`); machine_end_beep → `machine`, then the greeting ended with
+   * `beep_detected`; machine_end_silence → `machine`, then (greeting_end, detect_words, premium) the greeting ended
+   * without a beep (`ended`; premium `no_beep_detected`); fax and unknown → `not_sure` (Telnyx's AMD has no fax result).
+   */
+  private onModelledAmd(answeredBy: string): void {
+    if (this.amdReported) return;
+    this.amdReported = true;
+    const amd = this.amd!;
+    const premium = amd === "premium";
+    const machine = answeredBy.startsWith("machine");
+    const standard = this.amdOverride?.standard ?? (answeredBy === "human" ? "human" : machine ? "machine" : "not_sure");
+    const result = premium ? (this.amdOverride?.premium ?? (answeredBy === "human" ? "human_residence" : machine ? "machine" : "not_sure")) : standard;
+    void (async () => {
+      await this.webhook(premium ? "call.machine.premium.detection.ended" : "call.machine.detection.ended", { result });
+      if (!machine || amd === "detect" || !this.isAlive) return;
+      const beep = answeredBy === "machine_end_beep";
+      if (premium) await this.webhook("call.machine.premium.greeting.ended", { result: beep ? "beep_detected" : "no_beep_detected" });
+      else if (beep || amd !== "detect_beep") await this.webhook("call.machine.greeting.ended", { result: beep ? "beep_detected" : "ended" });
+    })();
   }
 
   private startTicker(): void {

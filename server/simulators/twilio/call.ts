@@ -160,7 +160,8 @@ export class SimCall extends CallTwiml {
   private onCalleeMilestone(kind: CalleeMilestone) {
     if (!/^DetectMessageEnd|Enable$/.test(one(this.params, "MachineDetection") ?? "") || one(this.params, "AsyncAmd") !== "true") return;
     // A phone menu is neither a person nor a voicemail greeting: Twilio's detector answers `unknown` for many.
-    const answeredBy = kind === "greeting-done" ? "machine_end_beep" : kind === "menu-prompt-done" ? "unknown" : "human";
+    // An answer-corpus item says what its AMD is modelled to (`amd:<AnsweredBy>`, answer-corpus/render.ts).
+    const answeredBy = kind.startsWith("amd:") ? kind.slice(4) : kind === "greeting-done" ? "machine_end_beep" : kind === "menu-prompt-done" ? "unknown" : "human";
     this.answeredBy = answeredBy;
     const url = one(this.params, "AsyncAmdStatusCallback");
     if (url) void this.callback("amd", url, this.baseParams({ AnsweredBy: answeredBy, MachineDetectionDuration: String(this.mediaMs) }));

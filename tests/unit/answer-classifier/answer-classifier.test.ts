@@ -1,10 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { AnswerClassifier } from "@/server/voice/answer-classifier/answer-classifier";
 import { answerClasses } from "@/server/voice/answer-classifier/types";
-import { buildOpening, CORPUS_COUNTS, type Opening } from "@/tests/fixtures/answer-corpus/corpus";
-import { renderScript } from "@/tests/fixtures/answer-corpus/render";
+import { buildOpening, CORPUS_COUNTS, type Opening } from "@/server/simulators/answer-corpus/corpus";
+import { renderScript } from "@/server/simulators/answer-corpus/render";
 import { replayOpening } from "@/tests/fixtures/answer-corpus/replay";
-import { createRandom } from "@/tests/fixtures/answer-corpus/synth";
+import { createRandom } from "@/server/simulators/answer-corpus/synth";
 
 const verdictOf = (opening: Opening, options?: { carrierAmd?: boolean }) => replayOpening(opening, options);
 

@@ -3,7 +3,7 @@ import { CadenceTracker } from "@/server/voice/answer-classifier/cadence";
 import { analyseFrame, toneShare } from "@/server/voice/answer-classifier/frame-features";
 import { scorePhrases, strongestMachineClass } from "@/server/voice/answer-classifier/phrases";
 import { ToneTracker } from "@/server/voice/answer-classifier/tone-tracker";
-import { createRandom, music, synthesizeWord, tone } from "@/tests/fixtures/answer-corpus/synth";
+import { createRandom, music, synthesizeWord, tone } from "@/server/simulators/answer-corpus/synth";
 
 const frames = (signal: Float32Array) => Array.from({ length: Math.floor(signal.length / 160) }, (_, index) => signal.subarray(index * 160, index * 160 + 160));
 const silence = (ms: number) => new Float32Array(ms * 8);
