@@ -251,7 +251,7 @@ export const AGENT_SILENCE_REPLY: AgentAction[] = [{ say: "agent.still-there" },
 /**
  * A model asked to speak first (`response.create` with nothing to answer) follows its instructions' opening line,
  * when they give one as `Open with: "…"` on a line of its own (the callback greeting,
- * server/voice/twilio-realtime/callback-instructions.ts). The simulator cannot synthesize that text: it speaks it in
+ * server/voice/conversation/callback-instructions.ts). The simulator cannot synthesize that text: it speaks it in
  * the voice of `agent.intro` and reports the text as the transcript.
  */
 export function openingLineOf(instructions: string): AgentAction[] {

@@ -70,7 +70,7 @@ type AgentScript = {
   toolNames: Set<string>;
 };
 
-/** What the stand-in agent reads from its call instructions (server/voice/twilio-realtime/instructions.ts). */
+/** What the stand-in agent reads from its call instructions (server/voice/conversation/instructions.ts). */
 function readInstructions(instructions: string, toolNames: Set<string>): AgentScript {
   const [ownPrompt = ""] = instructions.split("\n# This call");
   const name = instructions.match(/You are (.+?), on an outbound phone call to (.+?)\.\n/);
