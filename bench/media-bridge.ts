@@ -31,6 +31,7 @@ import type { AddressInfo } from "node:net";
 import { fileURLToPath } from "node:url";
 import WebSocket, { WebSocketServer } from "ws";
 import { planDisclosures } from "@/server/services/privacy/disclosures";
+import { effectiveAnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 
 const AUTH_TOKEN = "bench-auth-token";
 const OPENAI_KEY = "sk-bench";
@@ -60,7 +61,7 @@ async function runBridgeChild(realtimeUrl: string) {
     from: "+12025550100",
     to: "+12025550123",
     toExt: "",
-    agent: { agentId: "agent.bench", name: "Ava", prompt: "You are Ava.", hasBookingTool: false, goals: [], voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" as const, greetingMode: "on-answer" as const, callPurpose: "about the benchmark", answeredByActions: {} } },
+    agent: { agentId: "agent.bench", name: "Ava", prompt: "You are Ava.", hasBookingTool: false, goals: [], voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin" as const, greetingMode: "on-answer" as const, callPurpose: "about the benchmark", answeredByActions: {}, answerMoves: effectiveAnswerMoves(null) } },
     contact: { name: "Bench Contact", timezone: "America/New_York", email: null, variables: {} },
     // Nothing to disclose, redact or record: the benchmark measures the bridge alone.
     privacy: {

@@ -1,5 +1,6 @@
 import { sql } from "drizzle-orm";
 import { boolean, index, integer, jsonb, pgEnum, pgTable, text, timestamp, uniqueIndex } from "drizzle-orm/pg-core";
+import type { AnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 import type { AnsweredByActions, GreetingMode } from "./call-quality";
 import type { StepType } from "./kinds";
 import { organizations } from "./organizations";
@@ -86,6 +87,8 @@ export const agents = pgTable(
     callPurpose: text("call_purpose"),
     /** Real voice engine: what the agent does for each class of answerer (left-out classes take the defaults). */
     answeredByActions: jsonb("answered_by_actions").$type<AnsweredByActions>().notNull().default(sql`'{}'::jsonb`),
+    /** The agent's move per class of answerer the answer classifier decides (partial; left-out classes take the defaults). */
+    answerMoves: jsonb("answer_moves").$type<AnswerMoves>().notNull().default(sql`'{}'::jsonb`),
     /** Disclosures (docs/compliance.md): the identification spoken first on every connected call; null = the default text. */
     disclosureIdentification: text("disclosure_identification"),
     /** The recording notice spoken after the identification where it is needed; null = the default text. */

@@ -16,6 +16,8 @@ import {
   MAX_SLUG_LENGTH,
   MAX_TIMEZONE_LENGTH,
 } from "./limits";
+import { ANSWER_MOVES, type EffectiveAnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
+import type { AnswerClass } from "@/server/voice/answer-classifier/types";
 import { boundedText as text, idText } from "./text";
 import {
   MAX_TRANSFER_TARGETS,
@@ -60,6 +62,25 @@ const ZAnsweredByActionsSchema = z
   })
   .strict();
 
+const ANSWER_CLASS_LIST = Object.keys(ANSWER_MOVES).join(", ");
+type ZAnswerMoveShape = { [K in AnswerClass]: z.ZodOptional<z.ZodEnum<{ [M in EffectiveAnswerMoves[K]]: M }>> };
+
+/**
+ * Per class the answer classifier decides, one of the moves that class allows (server/voice/answer-classifier/
+ * answer-moves.ts, walked here): an unknown class or a move the class does not allow is a field error.
+ */
+const ZAnswerMovesSchema = z
+  .object(
+    Object.fromEntries(
+      Object.entries(ANSWER_MOVES).map(([answerClass, moves]) => [
+        answerClass,
+        z.enum(moves, { error: () => `${answerClass} allows ${moves.map((move) => `"${move}"`).join(", ")}` }).optional(),
+      ]),
+    ) as unknown as ZAnswerMoveShape,
+    { error: (issue) => (issue.code === "unrecognized_keys" ? `unknown class ${issue.keys.map((key) => `"${key}"`).join(", ")}; the classes are ${ANSWER_CLASS_LIST}` : undefined) },
+  )
+  .strict();
+
 /** Settings of the real voice engine (Twilio + OpenAI Realtime); left out on update = unchanged. */
 const ZAgentVoiceSettingsFields = {
   voicemailMessage: z
@@ -74,6 +95,9 @@ const ZAgentVoiceSettingsFields = {
   greetingMode: z.enum(greetingModes).optional().describe("`on-answer`: the agent greets as soon as the call is answered; `wait-for-callee`: it lets the callee speak first."),
   callPurpose: z.string().max(CALL_PURPOSE_MAX_LENGTH).nullable().optional().describe("Why the agent calls, in a few words (\"about your recent enquiry\"): what it tells an automated call screener."),
   answeredByActions: ZAnsweredByActionsSchema.optional().describe("What the agent does when a machine, fax, phone menu, call screener or unknown answerer picks up; left-out classes take the defaults."),
+  answerMoves: ZAnswerMovesSchema.optional().describe(
+    "The agent's move for each class of answerer the answer classifier decides (human, voicemail, ivr, screener, fax, intercept, hold-queue); a partial map that replaces the stored one, left-out classes take the defaults (docs/call-quality.md, \"Moves\").",
+  ),
   disclosureIdentification: ZDisclosureText.nullable()
     .optional()
     .describe("Spoken word for word first on every connected call: who is calling, that it is an automated assistant, why. `{organization}` and `{agent}` are filled in; null = the default text (docs/compliance.md)."),
@@ -203,6 +227,7 @@ export const ZConsoleAgentSchema = z.object({
   greetingMode: z.enum(greetingModes),
   callPurpose: z.string().nullable(),
   answeredByActions: ZAnsweredByActionsSchema.required(),
+  answerMoves: ZAnswerMovesSchema.required(),
   disclosureIdentification: z.string().nullable(),
   disclosureRecordingNotice: z.string().nullable(),
   recordingNoticeMode: z.enum(RECORDING_NOTICE_MODES),

@@ -1,4 +1,5 @@
 import type { AnsweredByActions, GreetingMode } from "@/db/schema/call-quality";
+import type { EffectiveAnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 
 /**
  * The agent's settings that only the real voice engine uses (`VOICE_ENGINE=twilio-realtime`): how long the phone
@@ -26,4 +27,6 @@ export type AgentVoiceSettings = {
   callPurpose: string | null;
   /** What the agent does when a machine, fax, phone menu, call screener or an unknown answerer picks up. */
   answeredByActions: AnsweredByActions;
+  /** The move per class the answer classifier decides, every class filled in (the agent's choice or the default). */
+  answerMoves: EffectiveAnswerMoves;
 };

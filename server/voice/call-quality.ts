@@ -1,3 +1,4 @@
+import type { AnswerClass } from "@/server/voice/answer-classifier/types";
 import type { AnsweredByAction, AnsweredByActions, AnsweredByClass, BridgeQuality, CallQuality, QualityEvent, QualityTurn } from "@/db/schema";
 
 /**
@@ -46,6 +47,26 @@ export function answeredByClassOfAmd(result: string | null | undefined): Answere
   if (result.startsWith("machine")) return "machine";
   if (result === "fax") return "fax";
   return "unknown";
+}
+
+/**
+ * The answer classifier's class (server/voice/answer-classifier) as the stored and published `answeredBy`, whose six
+ * values the API promises (server/schemas/call.ts): a voicemail is a `machine` as before; a carrier intercept and a
+ * hold queue are neither a person nor a machine's greeting, so `unknown` (the call's result and the verdict say more).
+ */
+export const ANSWERED_BY_OF_ANSWER_CLASS = {
+  human: "human",
+  voicemail: "machine",
+  ivr: "ivr",
+  screener: "screener",
+  fax: "fax",
+  intercept: "unknown",
+  "hold-queue": "unknown",
+} as const satisfies Record<AnswerClass, AnsweredByClass>;
+
+/** The stored `answeredBy` of a call from the classifier's last verdict (a revised verdict counts, not the first); `unknown` without one. */
+export function answeredByOfVerdict(verdict: { answerClass: AnswerClass } | null | undefined): AnsweredByClass {
+  return verdict ? ANSWERED_BY_OF_ANSWER_CLASS[verdict.answerClass] : "unknown";
 }
 
 /** What the agent says to an automated call screener: its name and the call's purpose (agent settings). */

@@ -72,8 +72,16 @@ test("an admin creates an agent with a required input variable and a DATE/TIME e
   await page.getByRole("group", { name: "Input variable 1" }).getByRole("button", { name: "Delete variable" }).click();
   await page.getByRole("group", { name: "Outcome 1" }).getByLabel("Enabled").uncheck();
   await page.getByRole("textbox", { name: "Prompt", exact: true }).fill("You are a friendly scheduler. Version two.");
+  // One move of the first seconds: hang up on voicemail instead of leaving the message.
+  const moves = page.getByTestId("answer-moves");
+  await expect(moves.getByLabel("Voicemail")).toHaveValue("leave-voicemail");
+  await expect(moves.getByLabel("A person")).toBeDisabled();
+  await moves.getByLabel("Voicemail").selectOption("hang-up");
   await page.getByRole("button", { name: "Save changes" }).click();
   await expect(page.getByText(/Saved\. The prompt is now a new version/)).toBeVisible();
+  expect((await api(`/agents/${agentId}/config`, org.apiKey)).body.answerMoves).toMatchObject({ voicemail: "hang-up", ivr: "navigate", human: "converse" });
+  await page.reload();
+  await expect(page.getByTestId("answer-moves").getByLabel("Voicemail")).toHaveValue("hang-up");
   await page.getByText(/Prompt versions \(2\)/).click();
   await expect(page.getByTestId("prompt-versions").getByRole("listitem")).toHaveCount(2);
 

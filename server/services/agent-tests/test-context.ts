@@ -7,6 +7,7 @@ import type { ExtractionDefinition, OutcomeDefinition } from "@/server/analysis/
 import { AppError } from "@/server/errors";
 import { findAnalysisOutcomes, findExtractionDefinitions } from "@/server/services/call-engine/call-context";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
+import { effectiveAnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 import type { PlaceCallRequest } from "@/server/voice/types";
 
 /** What every test of one agent on one prompt version shares: the agent, the version's prompt, its definitions. */
@@ -65,6 +66,7 @@ export function testPlaceCallRequest(context: AgentTestContext, params: { testId
         greetingMode: agent.greetingMode,
         callPurpose: agent.callPurpose,
         answeredByActions: agent.answeredByActions ?? {},
+        answerMoves: effectiveAnswerMoves(agent.answerMoves),
       },
     },
     contact: { name: params.contact.name, timezone: params.contact.timezone, email: params.contact.email, variables: params.inputVariables },

@@ -1,4 +1,5 @@
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
+import type { AnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 import type { DbOrTx } from "@/db";
 import {
   agents,
@@ -41,8 +42,8 @@ export type CreateAgentParams = {
   outcomes?: OutcomeInput[];
   createdByUserId?: string | null;
   createdAt?: Date;
-  /** Real voice engine settings; the column defaults when left out. */
-  voiceSettings?: Partial<AgentVoiceSettings>;
+  /** Real voice engine settings; the column defaults when left out. `answerMoves` is stored as given (partial). */
+  voiceSettings?: Partial<Omit<AgentVoiceSettings, "answerMoves">> & { answerMoves?: AnswerMoves };
   /** Transfers and phone menus (docs/call-engine.md "Transfers"); none when left out. */
   callHandling?: { transferConfig?: TransferConfig | null; phoneMenuGoal?: string | null };
   /** Any SMS reply ends the sequence (default false). */

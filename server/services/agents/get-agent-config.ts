@@ -4,6 +4,7 @@ import { findExtractedVariableDefinitions, findInputVariableDefinitions, findOut
 import { promptVersions } from "@/db/schema";
 import type { TConsoleAgent } from "@/server/schemas/agent-config";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
+import { effectiveAnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 import { effectiveAnsweredByActions } from "@/server/voice/call-quality";
 import { extractedVariableFieldsOf } from "./agent-config";
 
@@ -68,6 +69,7 @@ export async function getAgentConfig(db: DbOrTx, params: GetAgentConfigParams): 
     greetingMode: agent.greetingMode,
     callPurpose: agent.callPurpose,
     answeredByActions: effectiveAnsweredByActions(agent.answeredByActions),
+    answerMoves: effectiveAnswerMoves(agent.answerMoves),
     disclosureIdentification: agent.disclosureIdentification,
     disclosureRecordingNotice: agent.disclosureRecordingNotice,
     recordingNoticeMode: agent.recordingNoticeMode,

@@ -128,6 +128,7 @@ export function voiceSettingsOf(config: TAgentConfig) {
     ...(config.greetingMode !== undefined ? { greetingMode: config.greetingMode } : {}),
     ...(config.callPurpose !== undefined ? { callPurpose: config.callPurpose?.trim() || null } : {}),
     ...(config.answeredByActions !== undefined ? { answeredByActions: config.answeredByActions } : {}),
+    ...(config.answerMoves !== undefined ? { answerMoves: config.answerMoves } : {}),
     // Empty text = the default disclosure (null); left out = unchanged.
     ...(config.disclosureIdentification !== undefined ? { disclosureIdentification: config.disclosureIdentification?.trim() || null } : {}),
     ...(config.disclosureRecordingNotice !== undefined ? { disclosureRecordingNotice: config.disclosureRecordingNotice?.trim() || null } : {}),

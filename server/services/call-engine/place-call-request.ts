@@ -1,6 +1,7 @@
 import type { DbOrTx } from "@/db";
 import { findCallWithSequenceAndAgent } from "@/db/queries/calls";
 import type { AgentVoiceSettings } from "@/server/voice/agent-voice-settings";
+import { effectiveAnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 import type { PlaceCallRequest } from "@/server/voice/types";
 import { findCallbackContext, findExtractionDefinitions, findPromptText } from "./call-context";
 import type { DialCandidate } from "./dial-gate";
@@ -79,6 +80,7 @@ function toPlaceCallRequest(
         greetingMode: row.agent.greetingMode,
         callPurpose: row.agent.callPurpose,
         answeredByActions: row.agent.answeredByActions ?? {},
+        answerMoves: effectiveAnswerMoves(row.agent.answerMoves),
       },
       transfer: row.agent.transferConfig ?? null,
       phoneMenuGoal: row.agent.phoneMenuGoal ?? null,

@@ -1,4 +1,5 @@
 import type { ExtractionDefinition, OutcomeDefinition } from "@/server/analysis/types";
+import { effectiveAnswerMoves } from "@/server/voice/answer-classifier/answer-moves";
 import type { PlaceCallRequest } from "@/server/voice/types";
 import { buildCallPrivacy, type CallPrivacy } from "@/server/services/privacy/call-privacy";
 import { REDACTION_CATEGORIES } from "@/server/services/privacy/redaction";
@@ -43,7 +44,7 @@ export function placeCallRequest(to: string, overrides: Partial<PlaceCallRequest
       prompt: "You are Ava.",
       hasBookingTool: false,
       goals: extractionDefinitions.filter((definition) => definition.slug !== "call_sentiment"),
-      voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin", greetingMode: "on-answer", callPurpose: null, answeredByActions: {} },
+      voice: { voicemailMessage: null, ringTimeoutSeconds: 30, maxCallSeconds: 600, voice: "marin", greetingMode: "on-answer", callPurpose: null, answeredByActions: {}, answerMoves: effectiveAnswerMoves(null) },
     },
     contact: { name: "Jane Doe", timezone: "America/New_York", email: "jane@example.com", variables: { company_name: "Acme Corp", crm_ref: "CRM-42" } },
     privacy: testCallPrivacy(to),

@@ -70,6 +70,7 @@ export function draftFromView(view: AgentView): AgentDraft {
     greetingMode: view.greetingMode,
     callPurpose: view.callPurpose,
     answeredByActions: view.answeredByActions,
+    answerMoves: view.answerMoves,
     disclosureIdentification: view.disclosureIdentification,
     disclosureRecordingNotice: view.disclosureRecordingNotice,
     recordingNoticeMode: view.recordingNoticeMode,

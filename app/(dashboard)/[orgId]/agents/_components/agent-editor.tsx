@@ -41,6 +41,7 @@ const SECTION_OF: Record<string, (typeof SECTIONS)[number]["title"]> = {
   greetingMode: "Phone calls",
   callPurpose: "Phone calls",
   answeredByActions: "Phone calls",
+  answerMoves: "Phone calls",
   transferConfig: "Transfers and phone menus",
   phoneMenuGoal: "Transfers and phone menus",
   disclosureIdentification: "Disclosures",

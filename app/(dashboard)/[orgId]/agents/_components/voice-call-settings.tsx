@@ -1,12 +1,14 @@
 "use client";
 
 import { CALL_PURPOSE_MAX_LENGTH, MAX_CALL_SECONDS, REALTIME_VOICES, RING_TIMEOUT_SECONDS, VOICEMAIL_MESSAGE_MAX_LENGTH } from "@/server/voice/agent-voice-settings";
+import { ANSWER_MOVES, type AnswerMove } from "@/server/voice/answer-classifier/answer-moves";
+import type { AnswerClass } from "@/server/voice/answer-classifier/types";
 import { ANSWERED_BY_ALLOWED_ACTIONS, DEFAULT_ANSWERED_BY_ACTIONS } from "@/server/voice/call-quality";
 import { Field } from "../../../../_components/ui/field";
 import { Input, NativeSelect, Textarea } from "../../../../_components/ui/input";
 import type { AgentDraft } from "./agent-draft";
 
-type VoiceFields = Pick<AgentDraft, "voicemailMessage" | "ringTimeoutSeconds" | "maxCallSeconds" | "voice" | "greetingMode" | "callPurpose" | "answeredByActions">;
+type VoiceFields = Pick<AgentDraft, "voicemailMessage" | "ringTimeoutSeconds" | "maxCallSeconds" | "voice" | "greetingMode" | "callPurpose" | "answeredByActions" | "answerMoves">;
 type ActionClass = keyof typeof ANSWERED_BY_ALLOWED_ACTIONS;
 
 const CLASS_LABELS: Record<ActionClass, string> = { machine: "Voicemail", screener: "Call screener", ivr: "Phone menu", fax: "Fax", unknown: "Not sure who answered" };
@@ -15,6 +17,25 @@ const ACTION_LABELS: Record<string, string> = {
   "hang-up": "Hang up",
   "answer-screener": "Say the agent's name and purpose, then continue",
   converse: "Talk as with a person",
+};
+
+const ANSWER_CLASS_LABELS: Record<AnswerClass, string> = {
+  human: "A person",
+  voicemail: "Voicemail",
+  ivr: "Phone menu",
+  screener: "Call screener",
+  fax: "Fax",
+  intercept: "Carrier message (number not in service)",
+  "hold-queue": "Hold queue or music",
+};
+const MOVE_LABELS: Record<AnswerMove, string> = {
+  converse: "Talk at once",
+  "leave-voicemail": "Leave the voicemail message after the beep",
+  navigate: "Navigate the menu toward the phone-menu goal",
+  "announce-and-wait": "Say the agent's name and purpose, then wait for the person",
+  "end-invalid-number": "End as Invalid Phone Number and suppress the number",
+  wait: "Wait on the line",
+  "hang-up": "Hang up",
 };
 
 /**
@@ -81,6 +102,27 @@ export function VoiceCallSettings({ value, onChange }: { value: VoiceFields; onC
             </NativeSelect>
           </Field>
         ))}
+      </fieldset>
+      <fieldset className="grid grid-cols-1 gap-3 sm:grid-cols-2" data-testid="answer-moves">
+        <legend className="mb-1 text-sm font-medium">Moves in the first seconds, by who answered (answer classifier)</legend>
+        {(Object.keys(ANSWER_MOVES) as AnswerClass[]).map((answerClass) => {
+          const moves: readonly AnswerMove[] = ANSWER_MOVES[answerClass];
+          return (
+            <Field key={answerClass} label={ANSWER_CLASS_LABELS[answerClass]} id={`voice-answer-move-${answerClass}`}>
+              <NativeSelect
+                value={value.answerMoves?.[answerClass] ?? moves[0]}
+                disabled={moves.length === 1}
+                onChange={(e) => onChange({ answerMoves: { ...value.answerMoves, [answerClass]: e.target.value } })}
+              >
+                {moves.map((move) => (
+                  <option key={move} value={move}>
+                    {MOVE_LABELS[move]}
+                  </option>
+                ))}
+              </NativeSelect>
+            </Field>
+          );
+        })}
       </fieldset>
       <Field label="Voicemail message" id="voice-voicemail" hint="Left after the beep when a call reaches voicemail. Empty: hang up without a message.">
         <Textarea

@@ -1,0 +1,1 @@
+ALTER TABLE "agents" ADD COLUMN "answer_moves" jsonb DEFAULT '{}'::jsonb NOT NULL;
