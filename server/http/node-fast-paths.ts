@@ -7,6 +7,8 @@ import { getLogger } from "@/server/observability/logger";
 import { respondApiV1, type ApiRequest } from "./api-v1";
 import { closeIfBodyUnread, expectsContinue } from "./node-io";
 import { BodyTooLargeError } from "./request-body";
+import { MACHINE_HEADERS, MAX_BODY_BYTES } from "./voice-events";
+import { answerVoiceEventWithAppDeps } from "./voice-events-route";
 
 /**
  * `/api/v1` on Node's own request and response: no fetch Request or Response is built on the way (they cost more
@@ -58,7 +60,7 @@ function nodeApiRequest(req: IncomingMessage, res: ServerResponse): ApiRequest {
  * The body's bytes, read only now (100 Continue is sent now, not before) and never past `limitBytes`: the reading
  * stops there with BodyTooLargeError and closeIfBodyUnread deals with the rest.
  */
-function readNodeBody(req: IncomingMessage, res: ServerResponse, limitBytes: number): Promise<Uint8Array> {
+function readNodeBody(req: IncomingMessage, res: ServerResponse, limitBytes: number): Promise<Buffer> {
   return new Promise((resolve, reject) => {
     if (expectsContinue(req)) res.writeContinue();
     const chunks: Buffer[] = [];
@@ -83,6 +85,50 @@ function readNodeBody(req: IncomingMessage, res: ServerResponse, limitBytes: num
     req.once("error", (error) => settle(error));
     req.once("aborted", () => settle(new Error("The client aborted the request.")));
   });
+}
+
+/**
+ * `POST /api/voice/events` on Node's own request and response (issue 38: a provider posts several events per call,
+ * and building a fetch Request with a streamed body, then a Response, cost more CPU than the event's own checks).
+ * The same answers as the fetch route (server/http/voice-events.ts): the body is read up to the smaller of the
+ * edge's limit and the entry point's 25 MB (413 past it, as a declared Content-Length over 25 MB is without reading),
+ * then verified, parsed and applied.
+ */
+export async function serveVoiceEventOnNode(req: IncomingMessage, res: ServerResponse, maxBodyBytes: number) {
+  try {
+    const headers = nodeHeaderReader(req);
+    const limit = Math.min(maxBodyBytes, MAX_BODY_BYTES);
+    let body: string | null = null;
+    const declared = headers.get("content-length")?.trim();
+    if (!(declared && /^\d+$/.test(declared) && Number(declared) > MAX_BODY_BYTES)) {
+      try {
+        body = (await readNodeBody(req, res, limit)).toString("utf8");
+      } catch (error) {
+        if (!(error instanceof BodyTooLargeError)) throw error;
+      }
+    }
+    const answer = await answerVoiceEventWithAppDeps(body, headers);
+    const text = JSON.stringify(answer.body);
+    res.statusCode = answer.status;
+    res.setHeader("content-type", "application/json");
+    for (const [key, value] of Object.entries(MACHINE_HEADERS)) res.setHeader(key, value);
+    res.setHeader("content-length", Buffer.byteLength(text));
+    closeIfBodyUnread(req, res);
+    res.end(text);
+  } catch (error) {
+    answerUnexpectedError(req, res, error);
+  }
+}
+
+/** A Node request's headers behind the fetch Headers' `get` (several values joined with ", ", as Headers does). */
+function nodeHeaderReader(req: IncomingMessage): Pick<Headers, "get"> {
+  return {
+    get: (name) => {
+      const value = req.headers[name.toLowerCase()];
+      if (value === undefined) return null;
+      return Array.isArray(value) ? value.join(", ") : value;
+    },
+  };
 }
 
 /** Runs a fetch-style handler `(Request) => Response` on a Node request, streaming the body with its headers as given. */

@@ -14,12 +14,12 @@ import { API_PREFIX } from "./api-v1";
 import { appUpgradeRoutes } from "./app-upgrades";
 import { pinForwardedFor } from "./client-ip";
 import { checkNextRequest, nextBodyLimitBytes, nextRefusalResponse, nextSurfaceOf } from "./next-edge";
-import { serveApiV1, serveFetch } from "./node-fast-paths";
+import { serveApiV1, serveFetch, serveVoiceEventOnNode } from "./node-fast-paths";
 import { answerClientError, checkRequestHead, closeIfBodyUnread, expectsContinue, headerOf, sendError, SERVED_METHODS, writeRawError } from "./node-io";
 import { handleOpsRequest, opsPathOf, type OpsHandlers } from "./ops-routes";
 import { routeTemplateOf } from "./route-template";
 import { createUpgradeRouter } from "./upgrades";
-import { serveVoiceEvent, VOICE_EVENTS_PATH } from "./voice-events-route";
+import { VOICE_EVENTS_PATH } from "./voice-events-route";
 
 const RECORDINGS_PREFIX = "/api/recordings/";
 
@@ -229,7 +229,7 @@ export function createHttpServer(options: HttpServerOptions): http.Server {
     if (expectsContinue(req)) res.writeContinue();
     // Provider events skip Next's routing (after the same edge checks as Next's routes, body limit included).
     if (req.method === "POST" && url.split("?")[0] === VOICE_EVENTS_PATH) {
-      void serveFetch(req, res, nextBodyLimitBytes("other"), serveVoiceEvent);
+      void serveVoiceEventOnNode(req, res, nextBodyLimitBytes("other"));
       return;
     }
     options.handleNext(req, res);

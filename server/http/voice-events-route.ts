@@ -1,7 +1,7 @@
 import { getDb } from "@/db";
 import { inngest } from "@/inngest/client";
 import { callEnded } from "@/inngest/events";
-import { handleVoiceEventRequest } from "./voice-events";
+import { answerVoiceEvent, handleVoiceEventRequest, type VoiceEntryPointDeps, type VoiceEventAnswer } from "./voice-events";
 
 /** The provider-event entry point's path (the simulator posts here, and so would a real provider's webhook). */
 export const VOICE_EVENTS_PATH = "/api/voice/events";
@@ -13,11 +13,20 @@ export const VOICE_EVENTS_PATH = "/api/voice/events";
  * event's own work (issue 38: bench/campaign.ts, docs/call-engine.md), so the production server skips it.
  */
 export function serveVoiceEvent(request: Request): Promise<Response> {
-  return handleVoiceEventRequest(request, {
+  return handleVoiceEventRequest(request, appDeps());
+}
+
+/** The same entry point on a body already read and the request's headers (the production server's Node path). */
+export function answerVoiceEventWithAppDeps(body: string | null, headers: Pick<Headers, "get">): Promise<VoiceEventAnswer> {
+  return answerVoiceEvent(body, headers, appDeps());
+}
+
+function appDeps(): VoiceEntryPointDeps {
+  return {
     db: getDb(),
     announceCallEnded: async (callId) => {
       // One run per call: a repeated announcement of an event that did arrive is dropped by its ID.
       await inngest.send(callEnded.create({ callId }, { id: `call-ended:${callId}` }));
     },
-  });
+  };
 }

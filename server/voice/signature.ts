@@ -45,7 +45,7 @@ export function signVoiceEvent(body: string, options: { now?: Date; secret?: Buf
 /** True when the signature matches the body and the timestamp is within the tolerance. Constant-time compare. */
 export function verifyVoiceEvent(
   body: string,
-  headers: Headers,
+  headers: Pick<Headers, "get">,
   options: { now?: Date; secret?: Buffer } = {},
 ): boolean {
   const timestamp = headers.get(VOICE_TIMESTAMP_HEADER) ?? "";

@@ -273,6 +273,14 @@ describe("node-server: the edge of the routes Next.js serves", () => {
     const signed = await post(notJson, Object.entries(signVoiceEvent(notJson, { secret })).map(([name, value]) => `${name}: ${value}`));
     expect(signed.status).toBe(400);
     expect(JSON.parse(signed.body)).toEqual({ error: "INVALID_REQUEST_BODY", message: "The body is not valid JSON." });
+    // Answered on Node's own response (no fetch Response): a provider's answer, JSON with its length, never cached.
+    expect(signed.headers).toMatch(/\r\ncontent-type: application\/json\r\n/i);
+    expect(signed.headers).toMatch(/\r\ncache-control: no-store, no-transform\r\n/i);
+    expect(signed.headers).toMatch(new RegExp(`\r\ncontent-length: ${Buffer.byteLength(signed.body)}\r\n`, "i"));
+    const notAnEvent = JSON.stringify({ type: "call.unknown", callId: "call_x" });
+    const invalid = await post(notAnEvent, Object.entries(signVoiceEvent(notAnEvent, { secret })).map(([name, value]) => `${name}: ${value}`));
+    expect(invalid.status).toBe(400);
+    expect(JSON.parse(invalid.body)).toMatchObject({ error: "INVALID_REQUEST", message: expect.stringMatching(/^Invalid event: /) });
     // Other methods on the path are still Next's (its 405), and the edge's limit still applies before anything is read.
     expect((await raw(line("/api/voice/events"))).body).toBe("next /api/voice/events");
   });

@@ -10,8 +10,40 @@ import { getLogger } from "@/server/observability/logger";
 import { findCallRedactor } from "@/server/services/privacy/call-privacy";
 import { redactDeep } from "@/server/services/privacy/redaction";
 
+/**
+ * Per analysis batch: the agent's extraction definitions and outcomes are read once per agent, not once per call (a
+ * batch of up to 100 ended calls usually has one or a few agents; issue 38: "no per-call work repeated"). A batch
+ * lives for one step, so a definition changed meanwhile applies from the next batch, as it did for calls analysed
+ * during the change.
+ */
+export class AnalysisContextCache {
+  private readonly definitions = new Map<string, ReturnType<typeof findExtractionDefinitions>>();
+  private readonly outcomes = new Map<string, ReturnType<typeof findAnalysisOutcomes>>();
+
+  extractionDefinitions(db: DbOrTx, agentId: string): ReturnType<typeof findExtractionDefinitions> {
+    let found = this.definitions.get(agentId);
+    if (!found) {
+      found = findExtractionDefinitions(db, agentId);
+      this.definitions.set(agentId, found);
+      // A failed read is not kept: the next call of the agent reads again.
+      found.catch(() => this.definitions.delete(agentId));
+    }
+    return found;
+  }
+
+  outcomeDefinitions(db: DbOrTx, agentId: string): ReturnType<typeof findAnalysisOutcomes> {
+    let found = this.outcomes.get(agentId);
+    if (!found) {
+      found = findAnalysisOutcomes(db, agentId);
+      this.outcomes.set(agentId, found);
+      found.catch(() => this.outcomes.delete(agentId));
+    }
+    return found;
+  }
+}
+
 /** What the analyser gets for a call that is in `Processing Analysis`; null for any other state. */
-export async function buildAnalysisInput(db: DbOrTx, callId: string): Promise<AnalysisInput | null> {
+export async function buildAnalysisInput(db: DbOrTx, callId: string, cache: AnalysisContextCache = new AnalysisContextCache()): Promise<AnalysisInput | null> {
   const row = await findCallWithSequenceAndAgent(db, { callId, organizationId: null });
   if (!row || row.call.resultType !== "Processing Analysis") return null;
   const disposition = (callDispositions as readonly string[]).includes(row.call.disposition ?? "") ? (row.call.disposition as CallDisposition) : "failed";
@@ -23,8 +55,8 @@ export async function buildAnalysisInput(db: DbOrTx, callId: string): Promise<An
     endedAt: row.call.endedAt ?? row.call.updatedAt,
     agent: { name: row.agent.name },
     contact: { name: row.sequence.name, timezone: row.sequence.timezone, variables: row.sequence.customInputVariables },
-    extractionDefinitions: await findExtractionDefinitions(db, row.call.agentId),
-    outcomeDefinitions: await findAnalysisOutcomes(db, row.call.agentId),
+    extractionDefinitions: await cache.extractionDefinitions(db, row.call.agentId),
+    outcomeDefinitions: await cache.outcomeDefinitions(db, row.call.agentId),
     meeting: row.call.followUpMeetingDetails ?? null,
     errorMessage: row.call.providerError,
   };
@@ -36,6 +68,8 @@ export type AnalyzeEndedCallParams = {
   /** Use the rule-based analyser when the configured one fails (the last attempt of a retried step). */
   fallbackToRules?: boolean;
   log?: (message: string, error: unknown) => void;
+  /** Shared by the calls of one batch (their agents' definitions read once each). */
+  cache?: AnalysisContextCache;
 };
 
 /**
@@ -44,7 +78,7 @@ export type AnalyzeEndedCallParams = {
  * not (or no longer) waiting for analysis.
  */
 export async function analyzeEndedCall(db: DbOrTx, params: AnalyzeEndedCallParams): Promise<AnalysisResult | null> {
-  const input = await buildAnalysisInput(db, params.callId);
+  const input = await buildAnalysisInput(db, params.callId, params.cache);
   if (!input) return null;
   let result: AnalysisResult;
   try {

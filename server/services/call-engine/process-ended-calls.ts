@@ -2,7 +2,7 @@ import { and, eq, inArray } from "drizzle-orm";
 import type { Db } from "@/db";
 import { calls } from "@/db/schema";
 import type { CallAnalyzer } from "@/server/analysis/types";
-import { analyzeEndedCall } from "./analyze-call";
+import { AnalysisContextCache, analyzeEndedCall } from "./analyze-call";
 import { finalizeCall } from "./finalize-call";
 import { downloadPendingRecordings } from "./voice-events";
 
@@ -35,13 +35,14 @@ export async function analyzeAndFinalizeCalls(db: Db, params: ProcessEndedCallsP
   await downloadPendingRecordings(db, { callIds });
   const nextCalls: Array<{ sequenceId: string; scheduledAt: string }> = [];
   const errors: unknown[] = [];
+  const cache = new AnalysisContextCache();
   let index = 0;
   await Promise.all(
     Array.from({ length: Math.min(params.concurrency ?? 8, callIds.length) }, async () => {
       while (index < callIds.length) {
         const callId = callIds[index++]!;
         try {
-          const analysis = await analyzeEndedCall(db, { callId, analyzer: params.analyzer, fallbackToRules: params.fallbackToRules });
+          const analysis = await analyzeEndedCall(db, { callId, analyzer: params.analyzer, fallbackToRules: params.fallbackToRules, cache });
           if (!analysis) continue;
           const outcome = await finalizeCall(db, { callId, analysis, now });
           // A next EMAIL/SMS step wakes the sequence the same way (`sequence/started` reaches the message scheduler too).
