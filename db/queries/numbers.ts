@@ -1,6 +1,6 @@
 import { and, asc, eq, inArray, ne, sql } from "drizzle-orm";
 import type { DbOrTx } from "@/db";
-import { numbers } from "@/db/schema";
+import { numbers, type NumberCarrier } from "@/db/schema";
 
 export type OwnedNumber = typeof numbers.$inferSelect;
 
@@ -57,4 +57,14 @@ export async function findSmsSenders(db: DbOrTx, params: { organizationId: strin
     .where(and(eq(numbers.organizationId, params.organizationId), inArray(numbers.phoneNumber, params.phoneNumbers), eq(numbers.status, "active"), eq(numbers.sms, true)));
   const senders = new Set(rows.map((row) => row.phoneNumber));
   return params.phoneNumbers.filter((number) => senders.has(number));
+}
+
+/** The carrier of an organization's active number (its SMS go through it); null when it is not theirs. */
+export async function findNumberCarrier(db: DbOrTx, params: { organizationId: string; phoneNumber: string }): Promise<NumberCarrier | null> {
+  const [row] = await db
+    .select({ carrier: numbers.carrier })
+    .from(numbers)
+    .where(and(eq(numbers.organizationId, params.organizationId), eq(numbers.phoneNumber, params.phoneNumber), eq(numbers.status, "active")))
+    .limit(1);
+  return row?.carrier ?? null;
 }

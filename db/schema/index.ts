@@ -17,3 +17,4 @@ export * from "./phone-numbers";
 export * from "./number-health";
 export * from "./call-quality";
 export * from "./privacy";
+export * from "./carrier-webhooks";

@@ -29,8 +29,8 @@ export const phoneNumberSettings = pgTable(
   (t) => [primaryKey({ columns: [t.organizationId, t.phoneNumber] })],
 );
 
-/** Carriers a number can belong to (the simulator's numbers are for the embedded voice simulator only). */
-export const numberCarriers = ["twilio", "simulator"] as const;
+/** Carriers a number can belong to; its SMS go through its carrier (the simulator's numbers are for the embedded voice simulator only). */
+export const numberCarriers = ["twilio", "telnyx", "simulator"] as const;
 export type NumberCarrier = (typeof numberCarriers)[number];
 
 /**

@@ -55,7 +55,7 @@ export function renderConfigurationDoc(): string {
     "",
     "| Where | What |",
     "|---|---|",
-    "| `server/config/settings/<group>.ts` | Each group's settings: schema (type, bounds, default) and the metadata of this page (`server.ts`, `http-limits.ts`, `database.ts`, `secrets.ts`, `auth.ts`, `mail.ts`, `inngest.ts`, `call-engine.ts`, `analysis.ts`, `sequences.ts`, `twilio-realtime.ts`, `agent-tests.ts`, `calendar.ts`, `recordings.ts`, `webhooks.ts`, `observability.ts`) |",
+    "| `server/config/settings/<group>.ts` | Each group's settings: schema (type, bounds, default) and the metadata of this page (`server.ts`, `http-limits.ts`, `database.ts`, `secrets.ts`, `auth.ts`, `mail.ts`, `inngest.ts`, `call-engine.ts`, `analysis.ts`, `sequences.ts`, `twilio-realtime.ts`, `telnyx.ts`, `agent-tests.ts`, `calendar.ts`, `recordings.ts`, `webhooks.ts`, `observability.ts`) |",
     "| `server/config/settings/`: `value-types.ts` · `setting.ts` | The value types and their error messages · the metadata, the groups of this page and `settingsOf(group)` |",
     "| `server/config/env.ts` | Joins the groups (their order is the order of problems in an error), the rules across settings, `loadConfig` / `ConfigError`, the process's cached configuration (`getConfig`) |",
     "| `server/config/settings.ts` | Accessors for what several modules read, with the defaults that depend on other settings |",

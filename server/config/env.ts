@@ -19,6 +19,7 @@ import { secretSettings } from "./settings/secrets";
 import { sequenceSettings } from "./settings/sequences";
 import { serverSettings } from "./settings/server";
 import { settingMeta, type SettingMeta } from "./settings/setting";
+import { telnyxSettings } from "./settings/telnyx";
 import { twilioRealtimeSettings } from "./settings/twilio-realtime";
 import { isTrue } from "./settings/value-types";
 import { webhookSettings } from "./settings/webhooks";
@@ -56,6 +57,7 @@ const fields = {
   ...analysisSettings,
   ...sequenceSettings,
   ...twilioRealtimeSettings,
+  ...telnyxSettings,
   ...agentTestSettings,
   ...calendarSettings,
   ...recordingSettings,
@@ -107,6 +109,13 @@ export const CROSS_FIELD_RULES: Rule[] = [
   {
     description: "`SMTP_URL` and `MAIL_FROM`: both or neither.",
     check: (raw) => (Boolean(raw.SMTP_URL) !== Boolean(raw.MAIL_FROM) ? [`${raw.SMTP_URL ? "MAIL_FROM" : "SMTP_URL"}: required with ${raw.SMTP_URL ? "SMTP_URL" : "MAIL_FROM"} (invitation emails need both).`] : []),
+  },
+  {
+    description: "`TELNYX_API_KEY` requires `TELNYX_PUBLIC_KEY` (base64 of the 32-byte Ed25519 key): Telnyx's webhooks cannot be verified without it.",
+    check: (raw) => {
+      if (raw.TELNYX_PUBLIC_KEY && Buffer.from(raw.TELNYX_PUBLIC_KEY, "base64").length !== 32) return ["TELNYX_PUBLIC_KEY: not a base64 Ed25519 public key (32 bytes), as Mission Control shows it."];
+      return raw.TELNYX_API_KEY && !raw.TELNYX_PUBLIC_KEY ? ["TELNYX_PUBLIC_KEY: required with TELNYX_API_KEY (Telnyx's webhooks are verified with it)."] : [];
+    },
   },
   {
     description: "`ANALYSIS_LLM_URL` requires `ANALYSIS_LLM_MODEL`.",

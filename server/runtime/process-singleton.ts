@@ -31,6 +31,7 @@ export const PROCESS_SINGLETON_KEYS = [
   "invitationMailer", // services/members/deliver-invitation.ts: the SMTP transporter of invitations
   "sequenceMailer", // services/messaging/email-transport.ts: the email transport of sequences
   "smsSimulator", // services/messaging/twilio-messaging.ts: the embedded Twilio SMS simulator
+  "telnyxSimulator", // carriers/telnyx/telnyx-account.ts: the embedded Telnyx simulator (SMS, numbers)
   "agentTestModels", // services/agent-tests/models.ts: where agent tests talk to models
   // server/voice/, server/analysis/, server/simulators/
   "voiceEngine", // voice/index.ts: the voice engine (settable)

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { Db } from "@/db";
 import { and, eq } from "drizzle-orm";
-import { calls, creditAllocations, creditTransactions, numbers, sequences } from "@/db/schema";
+import { calls, creditAllocations, creditTransactions, numbers, sequences, type NumberCarrier } from "@/db/schema";
 import { claimFictionalNumbers } from "@/server/services/numbers/claim-fictional-numbers";
 import { newId } from "@/server/ids";
 import { createAgent, type CreateAgentParams } from "@/server/services/agents/create-agent";
@@ -34,7 +34,7 @@ export async function createTestAgent(db: Db, organizationId: string, overrides:
  * they use 555-01xx), made the organization's own. Test files run in parallel on one database and a number belongs to
  * one organization: read the numbers back from the result rather than writing literals.
  */
-export async function testPoolNumbers(db: Db, organizationId: string, areaCodes: string[], options: { sms?: boolean; voice?: boolean; inbound?: boolean } = {}): Promise<string[]> {
+export async function testPoolNumbers(db: Db, organizationId: string, areaCodes: string[], options: { sms?: boolean; voice?: boolean; inbound?: boolean; carrier?: NumberCarrier } = {}): Promise<string[]> {
   const claimed: string[] = [];
   for (const areaCode of areaCodes) {
     for (let tried = 0; ; tried += 1) {
@@ -42,7 +42,7 @@ export async function testPoolNumbers(db: Db, organizationId: string, areaCodes:
       const phoneNumber = `+1${areaCode}555${2000 + randomInt(1000)}`;
       const [row] = await db
         .insert(numbers)
-        .values({ id: newId("number"), organizationId, phoneNumber, carrier: "twilio", voice: options.voice ?? true, sms: options.sms ?? true, inbound: options.inbound ?? true, source: "purchased", status: "active" })
+        .values({ id: newId("number"), organizationId, phoneNumber, carrier: options.carrier ?? "twilio", voice: options.voice ?? true, sms: options.sms ?? true, inbound: options.inbound ?? true, source: "purchased", status: "active" })
         .onConflictDoNothing()
         .returning({ phoneNumber: numbers.phoneNumber });
       if (row) {

@@ -30,6 +30,7 @@ export const SETTING_GROUPS = [
   "Real voice engine (VOICE_ENGINE=twilio-realtime)",
   "Agent tests",
   "Sequences: email and SMS",
+  "Telnyx (SMS and numbers)",
   "Calendar provider",
   "Recordings",
   "Webhooks",

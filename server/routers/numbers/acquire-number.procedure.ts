@@ -13,6 +13,7 @@ export const acquireNumberProcedure = requireRole("admin")
       organizationId: ctx.auth.organizationId,
       phoneNumber: input.phoneNumber,
       source: input.source ?? "purchased",
+      carrier: input.carrier,
       actor: suppressionActor(ctx.auth.actor),
       now: ctx.now(),
     }),

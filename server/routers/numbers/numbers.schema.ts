@@ -3,6 +3,7 @@ import { numberHealthStates } from "@/db/schema";
 import { queryFlag, queryInteger } from "@/server/routers/conversations/query-params";
 import { MAX_NAME_LENGTH, MAX_PHONE_NUMBER_LENGTH } from "@/server/schemas/limits";
 import { boundedText, idText } from "@/server/schemas/text";
+import { PROVISIONING_CARRIERS } from "@/server/services/numbers/number-provider";
 import type { Meta } from "@/server/trpc/init";
 import { ZAvailableNumberSchema, ZNumberSchema } from "./number.schema";
 
@@ -12,6 +13,12 @@ const CARRIER = {
   502: "PROVIDER_ERROR: the carrier refused (its error code in the message)",
   503: "PROVIDER_UNAVAILABLE: the carrier did not answer; retry later",
 };
+
+/** Which carrier to search or buy from; the number's SMS then go through it (docs/carriers.md "Telnyx"). */
+const ZProvisioningCarrierSchema = z
+  .enum(PROVISIONING_CARRIERS, { error: `must be one of ${PROVISIONING_CARRIERS.join(", ")}` })
+  .optional()
+  .describe("The carrier: `twilio` (default) or `telnyx`.");
 
 export const ZNumberIdSchema = idText().regex(/^number\.[0-9a-z]{26}$/, "must be a number ID (number.<id>)").describe("`number.<id>`, from GET /numbers.");
 
@@ -58,6 +65,7 @@ export const ZSearchAvailableNumbersRequestSchema = z.object({
     .describe("Digits the number contains (`*` matches any digit)."),
   sms: queryFlag("Only numbers that can also send SMS (`true`)."),
   limit: queryInteger({ min: 1, max: 50, description: "At most this many (default 20)." }).optional(),
+  carrier: ZProvisioningCarrierSchema,
 });
 export const ZSearchAvailableNumbersResponseSchema = z.object({ numbers: z.array(ZAvailableNumberSchema) });
 
@@ -99,6 +107,7 @@ export const acquireNumberMeta: Meta = {
 export const ZAcquireNumberRequestSchema = z.object({
   phoneNumber: boundedText(MAX_PHONE_NUMBER_LENGTH).describe("The number, E.164 (from GET /numbers/available)."),
   source: z.enum(["purchased", "platform-account"]).optional().describe("`purchased` (default) or `platform-account`."),
+  carrier: ZProvisioningCarrierSchema,
 }).meta({ examples: [{ phoneNumber: "+12125550142", source: "purchased" }] });
 
 export const updateNumberMeta: Meta = {

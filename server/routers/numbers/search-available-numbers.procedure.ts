@@ -8,5 +8,5 @@ export const searchAvailableNumbersProcedure = requireRole("admin")
   .input(ZSearchAvailableNumbersRequestSchema)
   .output(ZSearchAvailableNumbersResponseSchema)
   .query(({ ctx, input }) =>
-    searchAvailableNumbers(ctx.db, { country: input.country ?? "US", areaCode: input.areaCode, region: input.region, contains: input.contains, sms: input.sms, limit: input.limit ?? 20 }),
+    searchAvailableNumbers(ctx.db, { carrier: input.carrier, country: input.country ?? "US", areaCode: input.areaCode, region: input.region, contains: input.contains, sms: input.sms, limit: input.limit ?? 20 }),
   );

@@ -19,6 +19,8 @@ export type ReceiveSmsParams = {
   optOutType?: string | null;
   /** Who answers keywords on our numbers (SMS_OPT_OUT_HANDLING). */
   optOutHandling: SmsOptOutHandling;
+  /** The carrier that delivered it (recorded as the message's transport); default `twilio`. */
+  carrier?: "twilio" | "telnyx";
   now: Date;
 };
 export type ReceiveSmsOutcome = { organizationId: string | null; messageId: string | null; keyword: SmsKeyword; reply: string | null; endedSequenceIds: string[] };
@@ -78,7 +80,7 @@ export async function receiveSms(db: Db, params: ReceiveSmsParams): Promise<Rece
         fromAddress: params.from,
         body: params.body.slice(0, 5_000),
         providerMessageId: params.providerMessageId,
-        transport: "twilio",
+        transport: params.carrier ?? "twilio",
         createdAt: now,
         updatedAt: now,
       })
@@ -120,7 +122,7 @@ const DELIVERY_STATUSES: Record<string, "sent" | "delivered" | "undelivered" | "
  * recorded on the message, and `sms.delivered` / `sms.failed` in the events feed (once each). A callback about another
  * MessageSid than the one Twilio gave us for this message changes nothing. Never moves a final state back.
  */
-export async function applySmsStatusCallback(db: Db, params: { messageId: string; messageSid: string; status: string; errorCode: string | null; now: Date }): Promise<"applied" | "ignored"> {
+export async function applySmsStatusCallback(db: Db, params: { messageId: string; messageSid: string; status: string; errorCode: string | null; now: Date; carrier?: "Twilio" | "Telnyx" }): Promise<"applied" | "ignored"> {
   const { now } = params;
   const status = DELIVERY_STATUSES[params.status];
   if (!status) return "ignored";
@@ -140,7 +142,7 @@ export async function applySmsStatusCallback(db: Db, params: { messageId: string
         providerMessageId: params.messageSid,
         ...(final && !racing ? { status } : {}),
         ...(status === "delivered" ? { deliveredAt: now } : {}),
-        ...(status === "undelivered" || status === "failed" ? { errorCode: params.errorCode, error: `Twilio reported the message ${status}${params.errorCode ? ` (error ${params.errorCode})` : ""}.` } : {}),
+        ...(status === "undelivered" || status === "failed" ? { errorCode: params.errorCode, error: `${params.carrier ?? "Twilio"} reported the message ${status}${params.errorCode ? ` (error ${params.errorCode})` : ""}.` } : {}),
         updatedAt: now,
       })
       .where(eq(sequenceMessages.id, message.id))

@@ -1,7 +1,7 @@
 import { and, eq, sql } from "drizzle-orm";
 import type { Db, Tx } from "@/db";
-import { agents, creditTransactions, emailSuppressions, optOuts, organizations, sequenceMessages, sequences, type AgentStep, type MessageChannel } from "@/db/schema";
-import { findSmsSenders } from "@/db/queries/numbers";
+import { agents, creditTransactions, emailSuppressions, optOuts, organizations, sequenceMessages, sequences, type AgentStep, type MessageChannel, type NumberCarrier } from "@/db/schema";
+import { findNumberCarrier, findSmsSenders } from "@/db/queries/numbers";
 import { getConfig } from "@/server/config/env";
 import { mailSettings } from "@/server/config/settings";
 import { newId, newUlid } from "@/server/ids";
@@ -17,7 +17,8 @@ import { scheduleNextStep, type NextStep } from "@/server/services/sequences/mes
 import { RETRY_SCHEDULE_MS } from "@/server/services/webhooks/retry-schedule";
 import { EmailSendError, type EmailTransport, type OutgoingEmail } from "./email-transport";
 import { buildTemplateValues } from "./message-context";
-import { SmsSendError, TWILIO_MESSAGE_STATUS_PATH, type Messaging } from "./twilio-messaging";
+import { getTelnyxSms } from "@/server/carriers/telnyx/telnyx-sms";
+import { SmsSendError, TWILIO_MESSAGE_STATUS_PATH, type Messaging, type SmsTransport } from "./twilio-messaging";
 import { unsubscribeUrl } from "./unsubscribe-token";
 
 type MessageRow = typeof sequenceMessages.$inferSelect;
@@ -27,10 +28,28 @@ type AgentRow = typeof agents.$inferSelect;
 /** Attempts of one message before it fails for good: the first, then one per webhook retry delay (DESIGN §6). */
 export const MAX_MESSAGE_ATTEMPTS = RETRY_SCHEDULE_MS.length + 1;
 
+/** SMS through one carrier: its transport, and the URL its delivery reports come to (`?messageId=` added). */
+export type SmsCarrierTransport = { transport: SmsTransport; statusUrl: string };
+
 export type MessageTransports = {
   email: () => EmailTransport;
+  /** Twilio's (or its simulator's): the numbers whose carrier is `twilio`. */
   sms: () => Promise<Messaging>;
+  /** Telnyx's (or its simulator's): the numbers whose carrier is `telnyx`; default the process's Telnyx account. */
+  telnyxSms?: () => Promise<SmsCarrierTransport>;
 };
+
+/** Which carrier sends a number's SMS: its own (`numbers.carrier`; the simulator's fictional numbers go through Twilio's). */
+const SMS_BY_CARRIER: Record<NumberCarrier, { transport: "twilio" | "telnyx"; open: (transports: MessageTransports) => Promise<SmsCarrierTransport> }> = {
+  twilio: { transport: "twilio", open: twilioSms },
+  simulator: { transport: "twilio", open: twilioSms },
+  telnyx: { transport: "telnyx", open: (transports) => (transports.telnyxSms ?? getTelnyxSms)() },
+};
+
+async function twilioSms(transports: MessageTransports): Promise<SmsCarrierTransport> {
+  const messaging = await transports.sms();
+  return { transport: messaging.transport, statusUrl: `${messaging.settings.publicBaseUrl}${TWILIO_MESSAGE_STATUS_PATH}` };
+}
 
 export type SendSequenceMessageOutcome =
   /** Nothing to do now: not due yet (`nextAttemptAt`), or already handled (null). */
@@ -47,7 +66,7 @@ type Prepared =
 const QUIET_HOURS_FALLBACK_MS = 86_400_000;
 
 type SendResult =
-  | { ok: true; providerMessageId: string | null; segments: number | null; transport: "smtp" | "outbox" | "twilio" }
+  | { ok: true; providerMessageId: string | null; segments: number | null; transport: "smtp" | "outbox" | "twilio" | "telnyx" }
   | { ok: false; error: string; code: string | null; permanent: boolean };
 
 /**
@@ -190,12 +209,13 @@ async function prepareSmsStep(tx: Tx, { message, sequence, agent, step, now, ski
   const senders = await findSmsSenders(tx, { organizationId: sequence.organizationId, phoneNumbers: agent.phoneNumbers });
   const from = pickFromPhoneNumber(senders, sequence.phoneNumber);
   if (!from) return skip("Skipped: the agent's pool has none of the organization's numbers that can send SMS.", { advance: true });
+  const carrier = SMS_BY_CARRIER[(await findNumberCarrier(tx, { organizationId: sequence.organizationId, phoneNumber: from })) ?? "twilio"];
   const values = await buildTemplateValues(tx, { sequence, agentName: agent.name });
   const body = fitSmsSegments(renderTemplate(step.body ?? "", values).trim());
   const segments = countSmsSegments(body).segments;
   const [claimed] = await tx
     .update(sequenceMessages)
-    .set({ status: "sending", attempts: sql`${sequenceMessages.attempts} + 1`, nextAttemptAt: null, toAddress: sequence.phoneNumber, fromAddress: from, body, segments, transport: "twilio", updatedAt: now })
+    .set({ status: "sending", attempts: sql`${sequenceMessages.attempts} + 1`, nextAttemptAt: null, toAddress: sequence.phoneNumber, fromAddress: from, body, segments, transport: carrier.transport, updatedAt: now })
     .where(eq(sequenceMessages.id, message.id))
     .returning();
   const to = sequence.phoneNumber;
@@ -203,10 +223,10 @@ async function prepareSmsStep(tx: Tx, { message, sequence, agent, step, now, ski
     kind: "send",
     message: claimed!,
     send: async (transports) => {
-      const messaging = await transports.sms();
-      const statusCallback = `${messaging.settings.publicBaseUrl}${TWILIO_MESSAGE_STATUS_PATH}?messageId=${encodeURIComponent(message.id)}`;
-      const sent = await messaging.transport.send({ to, from, body, statusCallback });
-      return { ok: true, providerMessageId: sent.sid, segments: sent.segments, transport: "twilio" };
+      const sms = await carrier.open(transports);
+      const statusCallback = `${sms.statusUrl}?messageId=${encodeURIComponent(message.id)}`;
+      const sent = await sms.transport.send({ to, from, body, statusCallback });
+      return { ok: true, providerMessageId: sent.sid, segments: sent.segments, transport: carrier.transport };
     },
   };
 }

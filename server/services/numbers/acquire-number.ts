@@ -5,7 +5,7 @@ import { AppError } from "@/server/errors";
 import { newId } from "@/server/ids";
 import { getLogger } from "@/server/observability/logger";
 import type { TNumber } from "@/server/routers/numbers/number.schema";
-import { getNumberProvisioning } from "./get-number-provider";
+import { getNumberProvisioning, type ProvisioningCarrier } from "./get-number-provider";
 import type { AccountNumber } from "./number-provider";
 import { toNumberView } from "./number-view";
 import { e164OfField } from "./phone-field";
@@ -19,6 +19,8 @@ export type AcquireNumberParams = {
   phoneNumber: string;
   /** `purchased`: buy it from the carrier; `platform-account`: claim a number already in the platform account. */
   source: Extract<NumberSource, "purchased" | "platform-account">;
+  /** The carrier it is bought from or found with (default `twilio`); its SMS then go through that carrier. */
+  carrier?: ProvisioningCarrier;
   actor: string;
   now: Date;
 };
@@ -52,7 +54,7 @@ function isUniqueViolation(error: unknown): boolean {
 export async function acquireNumber(db: DbOrTx, params: AcquireNumberParams): Promise<TNumber> {
   const phoneNumber = e164OfField("phoneNumber", params.phoneNumber);
   await assertNotOwned(db, { organizationId: params.organizationId, phoneNumber, field: "phoneNumber" });
-  const { provider, webhooks } = await getNumberProvisioning();
+  const { provider, webhooks } = await getNumberProvisioning(params.carrier);
 
   let bought: AccountNumber;
   if (params.source === "purchased") {

@@ -1,5 +1,9 @@
 import type { NumberCarrier } from "@/db/schema";
 
+/** The carriers numbers can be bought from (the API's `carrier`, default `twilio`). */
+export const PROVISIONING_CARRIERS = ["twilio", "telnyx"] as const satisfies readonly NumberCarrier[];
+export type ProvisioningCarrier = (typeof PROVISIONING_CARRIERS)[number];
+
 /** A number the carrier offers for sale (Twilio: AvailablePhoneNumbers). */
 export type AvailableNumber = {
   phoneNumber: string;

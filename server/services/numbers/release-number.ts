@@ -21,7 +21,7 @@ export async function releaseNumber(db: DbOrTx, params: ReleaseNumberParams): Pr
   const row = await findOrganizationNumber(db, params);
   if (!row || row.status === "released") throw new AppError("NUMBER_NOT_FOUND", `Number ${params.numberId} was not found.`);
   if (row.providerSid && (row.source === "purchased" || (row.source === "verified-caller-id" && row.status === "active"))) {
-    const { provider } = await getNumberProvisioning();
+    const { provider } = await getNumberProvisioning(row.carrier);
     try {
       if (row.source === "purchased") await provider.releasePurchased(row.providerSid);
       else await provider.removeCallerId(row.providerSid);

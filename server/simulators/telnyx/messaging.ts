@@ -14,6 +14,9 @@ import type { WebhookSender } from "./webhooks";
  *   the payload, `errors` filled on failure.
  * - https://developers.telnyx.com/docs/messaging/messages/message-detail-records/error-codes — 40008 Undeliverable,
  *   40006 Recipient server unavailable, 40310 Invalid 'to' address.
+ * - the same page's inbound message: `message.received`, the payload `{record_type: "message", direction: "inbound", id,
+ *   type: "SMS", from: {phone_number, carrier, line_type}, to: [{phone_number, status: "webhook_delivered"}], text, …}`
+ *   sent to the number's Messaging Profile webhook (`receive` below: the test says where).
  * Outcome by the recipient's last digit, as the Twilio simulator's messages: 6 is refused at once (422, 40310), 3 ends
  * `delivery_failed` (40008), 7 `sending_failed` (40006), any other digit `delivered`.
  */
@@ -74,6 +77,27 @@ export class TelnyxMessaging {
     this.messages.set(message.id, message);
     void this.deliver(message);
     return json(res, 200, { data: this.toJson(message) });
+  }
+
+  /** A person texts one of the account's numbers: `message.received` to `url` (its Messaging Profile's webhook). */
+  async receive(params: { from: string; to: string; text: string; url: string }): Promise<{ id: string }> {
+    const id = randomUUID();
+    const { encoding, parts } = segments(params.text);
+    await this.webhooks.send(params.url, "message.received", {
+      record_type: "message",
+      direction: "inbound",
+      id,
+      type: "SMS",
+      from: { phone_number: params.from, carrier: "Simulated Wireless", line_type: "Wireless" },
+      to: [{ phone_number: params.to, status: "webhook_delivered", carrier: "Telnyx", line_type: "Wireless" }],
+      text: params.text,
+      media: [],
+      encoding,
+      parts,
+      received_at: new Date().toISOString(),
+      errors: [],
+    });
+    return { id };
   }
 
   private async deliver(message: TelnyxMessage): Promise<void> {

@@ -12,6 +12,10 @@ import { about, E164, ERRORS, json, telnyxError } from "./rest";
  * - https://developers.telnyx.com/api/numbers/create-number-order — `POST /v2/number_orders` with `phone_numbers:
  *   [{phone_number}]`, `connection_id`, `messaging_profile_id` → `{data: {id, record_type: "number_order", status,
  *   phone_numbers: [{id, phone_number, status, record_type: "number_order_phone_number"}], phone_numbers_count, …}}`.
+ * - https://developers.telnyx.com/api/numbers/list-phone-numbers — `GET /v2/phone_numbers?filter[phone_number]=…` →
+ *   `{data: [{id, record_type: "phone_number", phone_number, status: "active", connection_id, messaging_profile_id}]}`;
+ *   https://developers.telnyx.com/api/numbers/delete-phone-number — `DELETE /v2/phone_numbers/{id}` releases it
+ *   (`status: "deleted"`), back in stock; an unknown id is 404.
  * Stock: fictional US numbers `+1 NDC 555-0100` … `555-0199` for any three-digit area code (212 when none is given);
  * 555-0130 … 0139 are voice-only. Quickship numbers: an order succeeds at once (`status: "success"`; Telnyx may
  * answer `pending` and finish later, which the simulator does not do). A number bought is not for sale any more.
@@ -21,7 +25,7 @@ type Available = { phoneNumber: string; ndc: string; sms: boolean };
 
 export class TelnyxNumbers {
   /** Numbers the account holds, with the order that bought them. */
-  readonly owned = new Map<string, { orderId: string; connectionId: string | null; messagingProfileId: string | null }>();
+  readonly owned = new Map<string, { id: string; orderId: string; connectionId: string | null; messagingProfileId: string | null }>();
   readonly orders: Array<{ id: string; phoneNumbers: string[] }> = [];
 
   private stock(ndc: string): Available[] {
@@ -65,6 +69,27 @@ export class TelnyxNumbers {
     return json(res, 200, { data: page.map((number) => this.toJson(number)), meta: { total_results: page.length, best_effort_results: 0 } });
   }
 
+  private phoneNumberJson(phoneNumber: string, status = "active") {
+    const held = this.owned.get(phoneNumber)!;
+    return { id: held.id, record_type: "phone_number", phone_number: phoneNumber, status, connection_id: held.connectionId, messaging_profile_id: held.messagingProfileId };
+  }
+
+  /** `GET /v2/phone_numbers` (the account's numbers; `filter[phone_number]` exact). */
+  list(res: ServerResponse, query: URLSearchParams): number {
+    const wanted = query.get("filter[phone_number]");
+    const found = [...this.owned.keys()].filter((number) => !wanted || number === wanted);
+    return json(res, 200, { data: found.map((number) => this.phoneNumberJson(number)), meta: { total_results: found.length, page_number: 1, page_size: 20, total_pages: 1 } });
+  }
+
+  /** `DELETE /v2/phone_numbers/{id}`. */
+  release(res: ServerResponse, id: string): number {
+    const number = [...this.owned.entries()].find(([, held]) => held.id === id)?.[0];
+    if (!number) return telnyxError(res, 404, ERRORS.notFound);
+    const body = this.phoneNumberJson(number, "deleted");
+    this.owned.delete(number);
+    return json(res, 200, { data: body });
+  }
+
   /** `POST /v2/number_orders`. */
   order(res: ServerResponse, body: Record<string, unknown>): number {
     const wanted = Array.isArray(body.phone_numbers) ? (body.phone_numbers as Array<{ phone_number?: unknown }>).map((entry) => entry?.phone_number) : [];
@@ -80,7 +105,7 @@ export class TelnyxNumbers {
     const connectionId = typeof body.connection_id === "string" ? body.connection_id : null;
     const messagingProfileId = typeof body.messaging_profile_id === "string" ? body.messaging_profile_id : null;
     const now = new Date().toISOString();
-    for (const number of wanted as string[]) this.owned.set(number, { orderId: id, connectionId, messagingProfileId });
+    for (const number of wanted as string[]) this.owned.set(number, { id: randomUUID(), orderId: id, connectionId, messagingProfileId });
     this.orders.push({ id, phoneNumbers: wanted as string[] });
     return json(res, 200, {
       data: {

@@ -177,6 +177,9 @@ export async function startTelnyxSimulator(options: StartTelnyxSimulatorOptions 
     if (path === "/v2/messages" && req.method === "POST") return messaging.send(res, body);
     if (path === "/v2/available_phone_numbers" && req.method === "GET") return numbers.search(res, url.searchParams);
     if (path === "/v2/number_orders" && req.method === "POST") return numbers.order(res, body);
+    if (path === "/v2/phone_numbers" && req.method === "GET") return numbers.list(res, url.searchParams);
+    const phoneNumberMatch = path.match(/^\/v2\/phone_numbers\/([^/]+)$/);
+    if (phoneNumberMatch && req.method === "DELETE") return numbers.release(res, decodeURIComponent(phoneNumberMatch[1]!));
     return telnyxError(res, 404, ERRORS.notFound);
   }
 

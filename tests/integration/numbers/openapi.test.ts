@@ -31,7 +31,7 @@ describe("OpenAPI: the numbers operations (issue 35)", () => {
     // The number object answered by every operation has a full example, health included.
     const listed = JSON.stringify(paths["/numbers"]!.get!.responses["200"]) + JSON.stringify(schemas);
     expect(listed).toContain('"restingUntil":"2026-11-30T15:04:05.000Z"');
-    expect(paths["/numbers/available"]!.get!.parameters!.map((parameter) => parameter.name).sort()).toEqual(["areaCode", "contains", "country", "limit", "region", "sms"]);
+    expect(paths["/numbers/available"]!.get!.parameters!.map((parameter) => parameter.name).sort()).toEqual(["areaCode", "carrier", "contains", "country", "limit", "region", "sms"]);
 
     // The refusals an integrator must handle, by name.
     expect(paths["/numbers"]!.post!.responses["409"]!.description).toContain("NUMBER_OWNED_ELSEWHERE");
