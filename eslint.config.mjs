@@ -3,6 +3,21 @@ import inngest from "@inngest/eslint-plugin";
 import drizzle from "eslint-plugin-drizzle";
 import tseslint from "typescript-eslint";
 
+/** The SDKs and the one folder of server/ each may be imported in. */
+const PROVIDER_SDKS = [
+  { folder: "server/voice/conversation", regex: "^@openai/agents(-[^/]+)?(/.*)?$", message: "Only server/voice/conversation/ talks to the Realtime SDK: run a conversation on a MediaLeg (media-leg.ts) instead." },
+  { folder: "server/carriers/twilio", regex: "^twilio(/.*)?$", message: "Only server/carriers/twilio/ imports the twilio package: add what you need there (twiml.ts, twilio-client.ts, signature.ts)." },
+  { folder: "server/carriers/telnyx", regex: "^telnyx(/.*)?$", message: "Only server/carriers/telnyx/ imports the telnyx package: add what you need there." },
+];
+
+function sdkImportRules() {
+  const restrict = (sdks) => ({ "no-restricted-imports": ["error", { patterns: sdks.map(({ regex, message }) => ({ regex, message })) }] });
+  return [
+    { files: ["server/**"], ignores: PROVIDER_SDKS.map(({ folder }) => `${folder}/**`), rules: restrict(PROVIDER_SDKS) },
+    ...PROVIDER_SDKS.map((own) => ({ files: [`${own.folder}/**`], rules: restrict(PROVIDER_SDKS.filter((sdk) => sdk !== own)) })),
+  ];
+}
+
 export default tseslint.config(
   {
     ignores: ["node_modules/**", ".next/**", ".data/**", ".data-*/**", "test-results/**", "playwright-report/**", "db/migrations/**", "next-env.d.ts", ".tmp*/**"],
@@ -45,15 +60,11 @@ export default tseslint.config(
       ],
     },
   },
-  {
-    // The Realtime SDK is the conversation's business (issue 36, docs/carriers.md "Ports"): a carrier brings a media
-    // leg (server/voice/conversation/media-leg.ts) and never touches the model's transport.
-    files: ["server/**"],
-    ignores: ["server/voice/conversation/**"],
-    rules: {
-      "no-restricted-imports": ["error", { patterns: [{ group: ["@openai/agents", "@openai/agents-*", "@openai/agents/*"], message: "Only server/voice/conversation/ talks to the Realtime SDK: run a conversation on a MediaLeg (media-leg.ts) instead." }] }],
-    },
-  },
+  // Each provider's SDK is its own folder's business (issue 36, docs/carriers.md "Ports"): the Realtime SDK only in
+  // the conversation (a carrier brings a media leg, server/voice/conversation/media-leg.ts), `twilio` only in
+  // server/carriers/twilio/, `telnyx` only in server/carriers/telnyx/. A file matching several blocks takes the last
+  // block's rule, so each folder gets one block listing the two SDKs it may not import.
+  ...sdkImportRules(),
   {
     // The registry is where the names are.
     files: ["server/carriers/**"],

@@ -1,4 +1,4 @@
-import { createTwilioClient, twilioErrorCode, type TwilioClient } from "@/server/voice/twilio-realtime/twilio-client";
+import { createTwilioClient, twilioErrorCode, type TwilioClient } from "@/server/carriers/twilio/twilio-client";
 import type { TwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 import { NumberProviderError, type AccountNumber, type NumberProvider } from "@/server/services/numbers/number-provider";
 

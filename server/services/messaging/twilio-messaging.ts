@@ -2,9 +2,9 @@ import { getConfig } from "@/server/config/env";
 import { appBaseUrl, appPort } from "@/server/config/settings";
 import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
 import type { SimOptOutHandling } from "@/server/simulators/twilio/messages";
-import { isSignedByTwilio } from "@/server/voice/twilio-realtime/signature";
+import { isSignedByTwilio } from "@/server/carriers/twilio/signature";
 import { TWILIO_API_ORIGIN, twilioPath } from "@/server/voice/twilio-realtime/settings";
-import { createTwilioClient, twilioErrorCode } from "@/server/voice/twilio-realtime/twilio-client";
+import { createTwilioClient, twilioErrorCode } from "@/server/carriers/twilio/twilio-client";
 import type { SmsOptOutHandling } from "./sms-keywords";
 import { processSingleton } from "@/server/runtime/process-singleton";
 
@@ -149,7 +149,7 @@ export async function stopEmbeddedSmsSimulator(): Promise<void> {
 
 /**
  * Trust boundary of every messaging and inbound-voice webhook: X-Twilio-Signature over our public URL + the path and
- * query received, and the form (the voice engine's check, server/voice/twilio-realtime/signature.ts).
+ * query received, and the form (the voice engine's check, server/carriers/twilio/signature.ts).
  */
 export function isSignedTwilioWebhook(settings: TwilioMessagingSettings, params: { pathAndQuery: string; signature: string | null; form: Record<string, string> }): boolean {
   return isSignedByTwilio({ publicBaseUrl: settings.publicBaseUrl, twilio: settings }, params);

@@ -3,9 +3,9 @@ import type { ToolCallResult } from "@/server/voice/types";
 import { findTwilioCall, isFinalStatus } from "./call-state";
 import { mediaStreamPublicUrl, type TwilioRealtimeSettings } from "./settings";
 import { createStreamToken } from "./stream-token";
-import { twilioErrorCode, type TwilioClient } from "./twilio-client";
+import { twilioErrorCode, type TwilioClient } from "@/server/carriers/twilio/twilio-client";
 import { appendAgentAction } from "./transfer-state";
-import { playDigitsThenStreamTwiml } from "./twiml";
+import { playDigitsThenStreamTwiml } from "@/server/carriers/twilio/twiml";
 
 /** Keys Twilio can play (twilio.com/docs/voice/twiml/play#attributes-digits): 0-9, *, #, and `w` for half a second. */
 export const DTMF_DIGITS = /^[0-9*#wW]{1,32}$/;

@@ -31,10 +31,10 @@ import { createMediaStreamServer, type MediaStreamServer } from "./media-bridge"
 import { callbackUrl, mediaStreamPublicUrl, TRANSFER_HOOKS, twilioHookOf, TWILIO_HOOKS, type TransferHook, type TwilioHook, type TwilioRealtimeSettings } from "./settings";
 import { createTransfers, type Transfers } from "./transfer";
 import type { ListenHub } from "@/server/voice/listen/listen-hub";
-import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
+import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "@/server/carriers/twilio/signature";
 import { createStreamToken } from "./stream-token";
-import { createTwilioClient, twilioErrorCode, type TwilioClient } from "./twilio-client";
-import { emptyTwiml, sayAndHangUpTwiml, streamTwiml } from "./twiml";
+import { createTwilioClient, twilioErrorCode, type TwilioClient } from "@/server/carriers/twilio/twilio-client";
+import { emptyTwiml, sayAndHangUpTwiml, streamTwiml } from "@/server/carriers/twilio/twiml";
 import { getLogger } from "@/server/observability/logger";
 import { answeredByActionFor, answeredByClassOfAmd } from "@/server/voice/call-quality";
 import { markDisclosureSpoken } from "@/server/services/privacy/call-privacy";

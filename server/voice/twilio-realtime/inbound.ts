@@ -1,14 +1,13 @@
 import { eq } from "drizzle-orm";
-import twilio from "twilio";
 import type { Db } from "@/db";
 import { findActiveNumber } from "@/db/queries/numbers";
 import { twilioCalls } from "@/db/schema";
 import { findCallbackFallback, startInboundCall, type CallbackFallback } from "@/server/services/call-engine/inbound-call";
 import { applyStatusCallback, isFinalStatus, type TwilioCallRow } from "./call-state";
 import { callbackUrl, mediaStreamPublicUrl, twilioHookOf, TWILIO_URL_PREFIX, type TwilioRealtimeSettings } from "./settings";
-import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "./signature";
+import { isSignedByTwilio, TWILIO_SIGNATURE_HEADER } from "@/server/carriers/twilio/signature";
 import { createStreamToken } from "./stream-token";
-import { emptyTwiml, SAY_VOICE, streamTwiml } from "./twiml";
+import { emptyTwiml, SAY_VOICE, streamTwiml, voiceResponse } from "@/server/carriers/twilio/twiml";
 
 /**
  * Paths of the numbers' voice webhooks (set them on each number in Twilio): `A call comes in` →
@@ -38,7 +37,7 @@ async function findByCallSid(db: Db, callSid: string): Promise<TwilioCallRow | n
  * five seconds of silence end it) and reported to the call's recording callback; `recorded` then ends the call.
  */
 export function takeMessageTwiml(params: { fallback: CallbackFallback; recordingStatusCallback: string; action: string }): string {
-  const response = new twilio.twiml.VoiceResponse();
+  const response = voiceResponse();
   response.say({ voice: SAY_VOICE as never }, params.fallback.message.replace(/\s*Goodbye\.?\s*$/, "") + " Please leave a message after the tone.");
   response.record({ maxLength: 120, timeout: 5, playBeep: true, action: params.action, method: "POST", recordingStatusCallback: params.recordingStatusCallback, recordingStatusCallbackMethod: "POST" });
   return response.toString();
@@ -46,7 +45,7 @@ export function takeMessageTwiml(params: { fallback: CallbackFallback; recording
 
 /** The fallback as TwiML: the message, then the forward (`<Dial>`) or the end of the call. */
 export function fallbackTwiml(fallback: CallbackFallback): string {
-  const response = new twilio.twiml.VoiceResponse();
+  const response = voiceResponse();
   if (fallback.mode === "forward" && fallback.forwardTo) {
     response.say({ voice: SAY_VOICE as never }, fallback.message);
     response.dial(fallback.forwardTo);
@@ -59,7 +58,7 @@ export function fallbackTwiml(fallback: CallbackFallback): string {
 
 /** A call to a number no organization owns: refused as busy, nothing said (Twilio's `<Reject>`), before it is answered. */
 export function rejectTwiml(): string {
-  const response = new twilio.twiml.VoiceResponse();
+  const response = voiceResponse();
   response.reject({ reason: "busy" });
   return response.toString();
 }
@@ -99,7 +98,7 @@ export function createInboundVoiceHandler(deps: InboundVoiceDeps) {
 
     if (hook === "recorded") {
       // <Record> is over (the recording itself comes to the call's recording callback): thank and hang up.
-      const response = new twilio.twiml.VoiceResponse();
+      const response = voiceResponse();
       response.say({ voice: SAY_VOICE as never }, "Thank you. Goodbye.");
       response.hangup();
       return twimlResponse(response.toString());

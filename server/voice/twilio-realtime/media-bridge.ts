@@ -19,7 +19,7 @@ import { startConversation, type ConversationHooks, type LiveConversation } from
 import type { LegSend } from "@/server/voice/conversation/held-leg";
 import type { MediaLeg } from "@/server/voice/conversation/media-leg";
 import { TWILIO_LEGACY_MEDIA_PATH, TWILIO_MEDIA_PATH, type TwilioRealtimeSettings } from "./settings";
-import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "./signature";
+import { isSignedStreamHandshake, TWILIO_SIGNATURE_HEADER } from "@/server/carriers/twilio/signature";
 import { verifyStreamToken } from "./stream-token";
 import type { Dtmf } from "./dtmf";
 import type { Transfers } from "./transfer";

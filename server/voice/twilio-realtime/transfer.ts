@@ -13,7 +13,7 @@ import type { PlaceCallRequest, ToolCallResult } from "@/server/voice/types";
 import { findTwilioCall, isFinalStatus, transcriptLinesOf } from "./call-state";
 import { callbackUrl, mediaStreamPublicUrl, type TransferHook, type TwilioRealtimeSettings } from "./settings";
 import { createStreamToken } from "./stream-token";
-import { twilioErrorCode, type TwilioClient } from "./twilio-client";
+import { twilioErrorCode, type TwilioClient } from "@/server/carriers/twilio/twilio-client";
 import {
   appendAgentAction,
   bindTransferLeg,
@@ -25,7 +25,7 @@ import {
   transferAction,
   type CallTransferRow,
 } from "./transfer-state";
-import { callerGoneTwiml, coldTransferTwiml, emptyTwiml, holdInConferenceTwiml, streamTwiml, whisperThenConferenceTwiml } from "./twiml";
+import { callerGoneTwiml, coldTransferTwiml, emptyTwiml, holdInConferenceTwiml, streamTwiml, whisperThenConferenceTwiml } from "@/server/carriers/twilio/twiml";
 
 export type TransferDeps = {
   settings: TwilioRealtimeSettings;

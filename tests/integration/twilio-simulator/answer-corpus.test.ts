@@ -7,7 +7,7 @@ import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/
 import { loadClip } from "@/server/simulators/voice-clips/clips";
 import type { AnswerClass } from "@/server/voice/answer-classifier/types";
 import { ULAW_SILENCE } from "@/server/voice/g711";
-import { createTwilioClient, type TwilioClient } from "@/server/voice/twilio-realtime/twilio-client";
+import { createTwilioClient, type TwilioClient } from "@/server/carriers/twilio/twilio-client";
 
 /**
  * The Twilio simulator answers `+1 NPA 555-3CII` with item `II` of class `C` of the answer corpus (issue 37), driven

@@ -3,9 +3,9 @@ import type { AddressInfo } from "node:net";
 import { createTwilioNumberProvider } from "@/server/carriers/twilio/twilio-numbers";
 import type { NumberProvider } from "@/server/services/numbers/number-provider";
 import { startTwilioSimulator, type TwilioSimulator } from "@/server/simulators/twilio";
-import { isSignedByTwilio } from "@/server/voice/twilio-realtime/signature";
+import { isSignedByTwilio } from "@/server/carriers/twilio/signature";
 import type { TwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
-import { createTwilioClient, type TwilioClient } from "@/server/voice/twilio-realtime/twilio-client";
+import { createTwilioClient, type TwilioClient } from "@/server/carriers/twilio/twilio-client";
 
 /** The public origin the numbers' webhooks are given on; the simulator delivers them to the receiver on loopback. */
 export const PUBLIC_BASE_URL = "https://numbers.example.test";

@@ -8,7 +8,7 @@ import { connectProvider } from "@/server/services/calendar/provider-connection"
 import { simulatorBookingConfig } from "@/server/services/calendar/simulator-fixtures";
 import { clipText } from "@/server/simulators/voice-clips/clips";
 import { wavChannelRms } from "@/server/voice/g711";
-import { APOLOGY_MESSAGE } from "@/server/voice/twilio-realtime/twiml";
+import { APOLOGY_MESSAGE } from "@/server/carriers/twilio/twiml";
 import { failCall } from "@/server/services/call-engine/finalize-call";
 import { listTranscriptLines } from "@/server/services/calls/list-transcript-lines";
 import { apiClient } from "@/tests/helpers/api";

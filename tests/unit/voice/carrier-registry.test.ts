@@ -115,4 +115,30 @@ describe("carrier registry (server/carriers/registry.ts)", () => {
     const [inside] = await eslint.lintText(code, { filePath: "server/carriers/example.ts" });
     expect(inside!.messages.filter((message) => message.ruleId === "no-restricted-syntax")).toHaveLength(0);
   });
+
+  it("each provider SDK is imported only in its own folder: the Realtime SDK in the conversation, twilio and telnyx in their carriers (eslint.config.mjs)", async () => {
+    const eslint = new ESLint();
+    const code = [
+      'import twilio from "twilio";',
+      'import type { RequestOptions } from "twilio/lib/base/RequestClient";',
+      'import Telnyx from "telnyx";',
+      'import { RealtimeAgent } from "@openai/agents-realtime";',
+      'import { TwilioRealtimeTransportLayer } from "@openai/agents-extensions";',
+      "export const all: unknown[] = [twilio, Telnyx, RealtimeAgent, TwilioRealtimeTransportLayer];",
+      "export type Options = RequestOptions<unknown>;",
+      "",
+    ].join("\n");
+    const refused = async (filePath: string) => {
+      const [result] = await eslint.lintText(code, { filePath });
+      return result!.messages.filter((message) => message.ruleId === "no-restricted-imports").map((message) => message.message.match(/'([^']+)'/)![1]);
+    };
+    const sdks = { twilio: ["twilio", "twilio/lib/base/RequestClient"], telnyx: ["telnyx"], realtime: ["@openai/agents-realtime", "@openai/agents-extensions"] };
+    expect(await refused("server/voice/twilio-realtime/example.ts")).toEqual([...sdks.twilio, ...sdks.telnyx, ...sdks.realtime]);
+    expect(await refused("server/carriers/twilio/example.ts")).toEqual([...sdks.telnyx, ...sdks.realtime]);
+    expect(await refused("server/carriers/telnyx/example.ts")).toEqual([...sdks.twilio, ...sdks.realtime]);
+    expect(await refused("server/voice/conversation/example.ts")).toEqual([...sdks.twilio, ...sdks.telnyx]);
+    // A folder of ours that only shares a name with an SDK is not an SDK.
+    const [own] = await eslint.lintText('export { voiceResponse } from "@/server/carriers/twilio/twiml";\n', { filePath: "server/voice/twilio-realtime/example.ts" });
+    expect(own!.messages.filter((message) => message.ruleId === "no-restricted-imports")).toEqual([]);
+  });
 });

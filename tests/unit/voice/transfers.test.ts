@@ -8,7 +8,7 @@ import { ulawRms } from "@/server/voice/g711";
 import { planSimulatedCall, renderSimulatedTranscript } from "@/server/voice/simulator/script";
 import { createSimulatedVoiceEngine } from "@/server/voice/simulator/simulator";
 import { findTransferTarget, isWithinTransferHours, parseTransferHours, transferConfigIssues } from "@/server/voice/transfer-settings";
-import { coldTransferTwiml, holdInConferenceTwiml, playDigitsThenStreamTwiml, whisperThenConferenceTwiml } from "@/server/voice/twilio-realtime/twiml";
+import { coldTransferTwiml, holdInConferenceTwiml, playDigitsThenStreamTwiml, whisperThenConferenceTwiml } from "@/server/carriers/twilio/twiml";
 import type { VoiceProviderEvent } from "@/server/voice/types";
 import { extractionDefinitions, outcomeDefinitions, placeCallRequest } from "./fixtures";
 

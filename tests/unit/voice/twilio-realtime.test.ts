@@ -11,9 +11,9 @@ import { loadClip } from "@/server/simulators/voice-clips/clips";
 import { ulawRms } from "@/server/voice/g711";
 import { createMediaStreamServer } from "@/server/voice/twilio-realtime/media-bridge";
 import { readTwilioRealtimeSettings, VoiceSettingsError } from "@/server/voice/twilio-realtime/settings";
-import { isSignedByTwilio } from "@/server/voice/twilio-realtime/signature";
+import { isSignedByTwilio } from "@/server/carriers/twilio/signature";
 import { createStreamToken, verifyStreamToken } from "@/server/voice/twilio-realtime/stream-token";
-import { sayAndHangUpTwiml, streamTwiml } from "@/server/voice/twilio-realtime/twiml";
+import { sayAndHangUpTwiml, streamTwiml } from "@/server/carriers/twilio/twiml";
 import { validateVoiceSettings } from "@/server/voice/voice-settings";
 
 const SID = `AC${"a".repeat(32)}`;

@@ -1,5 +1,5 @@
 import twilio from "twilio";
-import { TWILIO_API_ORIGIN, type TwilioRealtimeSettings } from "./settings";
+import { TWILIO_API_ORIGIN, type TwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 
 type RequestOptions<TData> = import("twilio/lib/base/RequestClient").RequestOptions<TData>;
 

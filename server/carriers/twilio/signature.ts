@@ -1,5 +1,5 @@
 import twilio from "twilio";
-import type { TwilioRealtimeSettings } from "./settings";
+import type { TwilioRealtimeSettings } from "@/server/voice/twilio-realtime/settings";
 
 export const TWILIO_SIGNATURE_HEADER = "x-twilio-signature";
 

@@ -6,6 +6,11 @@ export { APOLOGY_MESSAGE } from "@/server/voice/conversation/hooks";
 /** Twilio's text-to-speech voice for `<Say>` (voicemail message, apology): Amazon Polly's neural US voice. */
 export const SAY_VOICE = "Polly.Joanna-Neural";
 
+/** An empty TwiML document to build on (`<Response/>`): how code outside this folder writes TwiML without the `twilio` package. */
+export function voiceResponse(): InstanceType<typeof twilio.twiml.VoiceResponse> {
+  return new twilio.twiml.VoiceResponse();
+}
+
 /**
  * `<Connect><Stream url="wss://…/media"><Parameter name="token" …/></Stream></Connect>`: the call's audio to our bridge.
  * `resume` (after pressed digits or a transfer nobody answered) tells the bridge to carry on the same conversation.
