@@ -1,5 +1,4 @@
-import type { WebSocket } from "ws";
-import type { MediaLeg, MediaLegEvents, MediaLegStart } from "@/server/voice/conversation/media-leg";
+import { JsonMediaLeg } from "../json-media-leg";
 
 /**
  * Telnyx media streaming frames we read (developers.telnyx.com/api-reference/websockets/stream-call-media-over-websocket;
@@ -14,9 +13,6 @@ type TelnyxMessage = {
   dtmf?: { digit?: string };
 };
 
-type Listeners = { [E in keyof MediaLegEvents]: Set<MediaLegEvents[E]> };
-
-const DTMF_DIGIT = /^[0-9*#A-D]$/;
 const BASE64 = /^[A-Za-z0-9+/]*={0,2}$/;
 
 /**
@@ -63,47 +59,13 @@ function unsupportedFormat(format: NonNullable<TelnyxMessage["start"]>["media_fo
  * No `sendDigits`: Telnyx's media stream takes only `media`, `mark` and `clear` from us. Keys are played with Call
  * Control's `send_dtmf` on the call, as Twilio's are with a redirect (dtmf.ts).
  */
-export class TelnyxMediaStreamLeg implements MediaLeg {
-  started: MediaLegStart | null = null;
-  private stopped = false;
-  private readonly listeners: Listeners = { start: new Set(), audio: new Set(), mark: new Set(), dtmf: new Set(), stop: new Set() };
-
-  constructor(private readonly ws: WebSocket) {
-    ws.on("message", (data: Buffer) => this.received(data));
-    ws.on("close", () => this.stop());
-  }
-
-  get open() {
-    return !this.stopped && this.ws.readyState === this.ws.OPEN;
-  }
-
-  on<E extends keyof MediaLegEvents>(event: E, listener: MediaLegEvents[E]): () => void {
-    const set = this.listeners[event] as Set<MediaLegEvents[E]>;
-    set.add(listener);
-    return () => void set.delete(listener);
-  }
-
-  private stop() {
-    if (this.stopped) return;
-    this.stopped = true;
-    for (const listener of this.listeners.stop) listener();
-  }
-
-  private received(data: Buffer) {
-    if (this.stopped) return;
-    let message: TelnyxMessage;
-    try {
-      message = JSON.parse(data.toString()) as TelnyxMessage;
-    } catch {
-      return;
-    }
+export class TelnyxMediaStreamLeg extends JsonMediaLeg<TelnyxMessage> {
+  protected read(message: TelnyxMessage) {
     switch (message.event) {
       case "media": {
         const media = message.media;
         if (!this.started || !media || media.track !== "inbound" || typeof media.payload !== "string") return;
-        const timestamp = Number(media.timestamp);
-        const frame = { audio: Buffer.from(media.payload, "base64"), timestampMs: media.timestamp !== undefined && Number.isFinite(timestamp) ? timestamp : null };
-        for (const listener of this.listeners.audio) listener(frame);
+        this.heard(media.payload, media.timestamp);
         return;
       }
       case "start": {
@@ -111,20 +73,14 @@ export class TelnyxMediaStreamLeg implements MediaLeg {
         const start = message.start;
         const refused = unsupportedFormat(start?.media_format);
         if (refused) return this.close({ reason: refused });
-        this.started = {
-          streamId: message.stream_id ?? "",
-          carrierCallId: start?.call_control_id ?? "",
-          parameters: decodeStreamClientState(start?.client_state),
-          continuousClock: false,
-        };
-        for (const listener of this.listeners.start) listener(this.started);
+        this.begin({ streamId: message.stream_id ?? "", carrierCallId: start?.call_control_id ?? "", parameters: decodeStreamClientState(start?.client_state), continuousClock: false });
         return;
       }
       case "mark":
-        if (typeof message.mark?.name === "string") for (const listener of this.listeners.mark) listener(message.mark.name);
+        this.markReached(message.mark?.name);
         return;
       case "dtmf":
-        if (DTMF_DIGIT.test(message.dtmf?.digit ?? "")) for (const listener of this.listeners.dtmf) listener(message.dtmf!.digit!);
+        this.pressed(message.dtmf?.digit);
         return;
       case "stop":
         this.stop();
@@ -135,13 +91,8 @@ export class TelnyxMediaStreamLeg implements MediaLeg {
     }
   }
 
-  private send(message: object) {
-    if (this.open) this.ws.send(JSON.stringify(message));
-  }
-
   sendAudio(audio: Uint8Array) {
-    const payload = Buffer.from(audio.buffer, audio.byteOffset, audio.byteLength).toString("base64");
-    this.send({ event: "media", media: { payload } });
+    this.send({ event: "media", media: { payload: this.payloadOf(audio) } });
   }
 
   mark(name: string) {
@@ -150,11 +101,5 @@ export class TelnyxMediaStreamLeg implements MediaLeg {
 
   clear() {
     this.send({ event: "clear" });
-  }
-
-  close(options?: { abrupt?: boolean; reason?: string }) {
-    if (options?.abrupt) this.ws.terminate();
-    else if (options?.reason) this.ws.close(1008, options.reason);
-    else this.ws.close();
   }
 }
