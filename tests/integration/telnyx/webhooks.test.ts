@@ -95,6 +95,20 @@ describe("Telnyx webhooks: /api/carriers/telnyx/messages/*", () => {
     expect(await stored(organization.id, contact)).toEqual({ messages: 1, optedOut: false });
   });
 
+  it("a body larger than any Telnyx event (over 256,000 characters) is refused before anything is read from it", async () => {
+    const { organization, ours } = await setUp();
+    const contact = "+13325550147";
+    const hook = await captured({ from: contact, to: ours, text: "STOP" });
+    const padded = `${hook.body}${" ".repeat(260_000)}`;
+    const refused = await inbound(padded, hook.headers);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({ error: "FORBIDDEN", message: expect.stringContaining("too large") });
+    expect(await stored(organization.id, contact)).toEqual({ messages: 0, optedOut: false });
+    // Its id was not recorded: the genuine delivery is still taken.
+    expect((await inbound(hook.body, hook.headers)).status).toBe(200);
+    expect(await stored(organization.id, contact)).toMatchObject({ optedOut: true });
+  });
+
   it("a genuine webhook delivered more than five minutes after it was signed is stale: refused, nothing changed", async () => {
     const { organization, ours } = await setUp();
     const contact = "+13325550144";
